@@ -1,0 +1,47 @@
+# liedyn: two commands do everything on a fresh machine.
+#   make book   build the HTML book (every notebook executed, warnings are errors) into _build/html
+#   make test   unit/property tests + doctests, every notebook under nbval, the book build, and
+#               a browser check of the built HTML
+SHELL := /bin/bash
+.SHELLFLAGS := -eo pipefail -c
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+JB := $(VENV)/bin/jupyter-book
+FILTER := grep -v 'is ignored: it is neither a file nor a directory' || true
+
+.PHONY: book test unit notebooks check-book bench clean
+
+$(STAMP): requirements.txt pyproject.toml
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install -q -r requirements.txt 2>&1 | $(FILTER)
+	$(PY) -m pip install -q --no-deps -e . 2>&1 | $(FILTER)
+	$(PY) -c "import liedyn, pinocchio, numpy; print('liedyn', liedyn.__version__, 'installed in $(VENV)')"
+	touch $(STAMP)
+
+_vendor/.stamp: scripts/vendor.sh
+	bash scripts/vendor.sh
+
+book: $(STAMP) _vendor/.stamp
+	time $(JB) build . -W -n --keep-going
+
+unit: $(STAMP)
+	$(PY) -m pytest -q
+
+notebooks: $(STAMP)
+	$(PY) -m pytest -q --nbval-lax --nbval-current-env -p no:cacheprovider book/
+
+check-book: $(STAMP)
+	$(PY) tests/browser/check_book.py
+
+test: $(STAMP) _vendor/.stamp
+	$(MAKE) unit
+	$(MAKE) notebooks
+	$(MAKE) book
+	$(MAKE) check-book
+
+bench: $(STAMP)
+	$(PY) benchmarks/run.py
+
+clean:
+	rm -rf _build

@@ -1,0 +1,780 @@
+"""Lie-group calculus on SO(3) and SE(3): the operators of Kim (2012), Section 1.1-1.4.
+
+Conventions (the book's notation appendix has the full table):
+
+* a twist ``V = (w, v)`` and any element of se(3) is a 6-vector, **angular part first**;
+  its 4x4 matrix form is ``hat(V)`` (Kim eq. (5));
+* a wrench ``F = (m, f)`` (an element of dse(3)) has the moment first (Kim eq. (12));
+* ``T`` in SE(3) is a 4x4 homogeneous matrix; ``T_ab`` is frame {b} seen from {a};
+* every function accepts leading batch dimensions: ``w`` of shape ``(..., 3)``, ``V`` of shape
+  ``(..., 6)``, ``R`` of shape ``(..., 3, 3)``, ``T`` of shape ``(..., 4, 4)``, and returns the
+  same leading dimensions;
+* ``skew``, ``hat``, ``Ad``, ``Ad_inv``, ``ad``, ``Ad_star``, ``ad_star`` and the quaternion
+  product have no branches and run on numpy object arrays of sympy expressions; ``exp_*``
+  and ``dexp*`` run on complex arrays (complex-step derivatives) and use Taylor series near 0.
+
+Derived in :ref:`sec-rigid-body-motion`.
+"""
+import numpy as np
+
+from . import _checks
+from ._math import cos, is_symbolic, sin, sqrt
+
+__all__ = [
+    "skew", "unskew", "hat", "vee", "exp_so3", "log_so3", "exp_se3", "log_se3", "inverse",
+    "Ad", "Ad_inv", "ad", "Ad_star", "ad_star", "dexp_so3", "dexp_inv_so3", "dexp", "dexp_inv",
+    "quat_multiply", "quat_conjugate", "quat_to_rot", "rot_to_quat", "exp_quat", "log_quat",
+    "make_transform",
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# so(3) and se(3) as matrices
+# ---------------------------------------------------------------------------------------------
+def skew(w):
+    """The 3x3 skew-symmetric matrix ``[w]`` with ``[w] x = w x x``.
+
+    Kim (2012), definition below eq. (5).
+
+    Parameters
+    ----------
+    w : (..., 3) array
+
+    Returns
+    -------
+    W : (..., 3, 3) array
+
+    Examples
+    --------
+    >>> skew([1.0, 2.0, 3.0])
+    array([[ 0., -3.,  2.],
+           [ 3.,  0., -1.],
+           [-2.,  1.,  0.]])
+    """
+    w = _checks.array("w", w, (3,))
+    W = np.zeros(w.shape + (3,), dtype=w.dtype)
+    W[..., 0, 1], W[..., 0, 2] = -w[..., 2], w[..., 1]
+    W[..., 1, 0], W[..., 1, 2] = w[..., 2], -w[..., 0]
+    W[..., 2, 0], W[..., 2, 1] = -w[..., 1], w[..., 0]
+    return W
+
+
+def unskew(W):
+    """Inverse of :func:`skew`: the vector ``w`` of a 3x3 skew-symmetric matrix ``[w]``.
+
+    Only the lower triangle is read (``W[2,1], W[0,2], W[1,0]``).
+
+    Parameters
+    ----------
+    W : (..., 3, 3) array
+
+    Returns
+    -------
+    w : (..., 3) array
+
+    Examples
+    --------
+    >>> unskew(skew([1.0, 2.0, 3.0]))
+    array([1., 2., 3.])
+    """
+    W = _checks.array("W", W, (3, 3))
+    return np.stack([W[..., 2, 1], W[..., 0, 2], W[..., 1, 0]], axis=-1)
+
+
+def hat(xi):
+    """The 4x4 matrix of ``xi = (w, v)`` in se(3): ``[[ [w], v ], [0, 0]]``.
+
+    Kim (2012), eq. (5).
+
+    Parameters
+    ----------
+    xi : (..., 6) array, angular part first
+
+    Returns
+    -------
+    X : (..., 4, 4) array
+
+    Examples
+    --------
+    >>> hat([1, 2, 3, 4, 5, 6])
+    array([[ 0., -3.,  2.,  4.],
+           [ 3.,  0., -1.,  5.],
+           [-2.,  1.,  0.,  6.],
+           [ 0.,  0.,  0.,  0.]])
+    """
+    xi = _checks.array("xi", xi, (6,))
+    X = np.zeros(xi.shape[:-1] + (4, 4), dtype=xi.dtype)
+    X[..., :3, :3] = skew(xi[..., :3])
+    X[..., :3, 3] = xi[..., 3:]
+    return X
+
+
+def vee(X):
+    """Inverse of :func:`hat`: the 6-vector ``(w, v)`` of a 4x4 se(3) matrix.
+
+    Parameters
+    ----------
+    X : (..., 4, 4) array
+
+    Returns
+    -------
+    xi : (..., 6) array
+
+    Examples
+    --------
+    >>> vee(hat([1.0, 2.0, 3.0, 4.0, 5.0, 6.0]))
+    array([1., 2., 3., 4., 5., 6.])
+    """
+    X = _checks.array("X", X, (4, 4))
+    return np.concatenate([unskew(X[..., :3, :3]), X[..., :3, 3]], axis=-1)
+
+
+def make_transform(R, p):
+    """The 4x4 homogeneous matrix ``T = [[R, p], [0, 1]]`` (Kim (2012), eq. (3)).
+
+    Parameters
+    ----------
+    R : (..., 3, 3) array, a rotation
+    p : (..., 3) array
+
+    Returns
+    -------
+    T : (..., 4, 4) array
+
+    Examples
+    --------
+    >>> make_transform(np.eye(3), [1.0, 2.0, 3.0])[:3, 3]
+    array([1., 2., 3.])
+    """
+    R = _checks.rotation("R", _checks.array("R", R, (3, 3)))
+    p = _checks.array("p", p, (3,))
+    shape = np.broadcast_shapes(R.shape[:-2], p.shape[:-1])
+    T = np.zeros(shape + (4, 4), dtype=np.result_type(R, p))
+    T[..., :3, :3] = R
+    T[..., :3, 3] = p
+    T[..., 3, 3] = 1
+    return T
+
+
+# ---------------------------------------------------------------------------------------------
+# Coefficient functions of theta with Taylor series near 0
+# ---------------------------------------------------------------------------------------------
+_SMALL_T2 = 0.25  # theta^2 below which the 8-term series is used (theta < 0.5; error < 1e-17)
+
+
+def _coefficient(t2, exact, series):
+    """Evaluate ``exact(theta)`` for theta^2 = t2, or its Taylor series in t2 near 0.
+
+    ``series`` lists the coefficients of 1, t2, t2^2, ...; the exact formulas lose digits to
+    cancellation only below theta = 0.5. Symbolic input uses the exact formula (no branches).
+    """
+    if is_symbolic(t2):
+        return exact(sqrt(t2))
+    t2 = np.asarray(t2)
+    small = t2.real < _SMALL_T2
+    theta = np.sqrt(np.where(small, 1.0, t2))
+    approx = sum(c * t2 ** k for k, c in enumerate(series))
+    return np.where(small, approx, exact(theta))
+
+
+def _A(t2):  # sin(theta) / theta
+    return _coefficient(t2, lambda t: sin(t) / t,
+                        (1, -1/6, 1/120, -1/5040,
+                         1/362880, -1/39916800, 1/6227020800, -1/1307674368000))
+
+
+def _B(t2):  # (1 - cos(theta)) / theta^2, written with the half angle to avoid cancellation
+    return _coefficient(t2, lambda t: 2 * sin(t / 2) ** 2 / t ** 2,
+                        (1/2, -1/24, 1/720, -1/40320,
+                         1/3628800, -1/479001600, 1/87178291200, -1/20922789888000))
+
+
+def _C(t2):  # (theta - sin(theta)) / theta^3
+    return _coefficient(t2, lambda t: (t - sin(t)) / t ** 3,
+                        (1/6, -1/120, 1/5040, -1/362880,
+                         1/39916800, -1/6227020800, 1/1307674368000, -1/355687428096000))
+
+
+def _D(t2):  # (1 - (theta/2) cot(theta/2)) / theta^2, the [w]^2 coefficient of dexp^-1
+    return _coefficient(t2, lambda t: (1 - (t / 2) * cos(t / 2) / sin(t / 2)) / t ** 2,
+                        (1/12, 1/720, 1/30240, 1/1209600,
+                         1/47900160, 691/1307674368000, 1/74724249600, 3617/10670622842880000))
+
+
+def _E(t2):  # (theta^2 + 2 cos(theta) - 2) / (2 theta^4)
+    return _coefficient(t2, lambda t: (t ** 2 + 2 * cos(t) - 2) / (2 * t ** 4),
+                        (1/24, -1/720, 1/40320, -1/3628800,
+                         1/479001600, -1/87178291200, 1/20922789888000, -1/6402373705728000))
+
+
+def _G(t2):  # (2 theta - 3 sin(theta) + theta cos(theta)) / (2 theta^5)
+    return _coefficient(t2, lambda t: (2 * t - 3 * sin(t) + t * cos(t)) / (2 * t ** 5),
+                        (1/120, -1/2520, 1/120960, -1/9979200,
+                         1/1245404160, -1/217945728000, 1/50812489728000, -1/15205637551104000))
+
+
+def _sq(w):
+    """theta^2 = w . w (no complex conjugate: analytic, so complex step works)."""
+    return np.sum(w * w, axis=-1)
+
+
+def _scale(c, M):
+    """Multiply a batch of matrices ``M`` (..., n, n) by scalars ``c`` (...)."""
+    return np.asarray(c)[..., None, None] * M
+
+
+# ---------------------------------------------------------------------------------------------
+# Exponential and logarithm
+# ---------------------------------------------------------------------------------------------
+def exp_so3(w):
+    """Rodrigues' formula: ``R = exp([w]) = I + sin(t)/t [w] + (1 - cos(t))/t^2 [w]^2``, t = |w|.
+
+    Kim (2012), Section 1.1; Lynch and Park (2017), eq. (3.51). Exact to round-off near t = 0
+    (Taylor series below t = 0.1); complex input gives complex-step derivatives.
+
+    Parameters
+    ----------
+    w : (..., 3) array, rotation vector (axis times angle)
+
+    Returns
+    -------
+    R : (..., 3, 3) array in SO(3)
+
+    Examples
+    --------
+    >>> np.round(exp_so3([0.0, 0.0, np.pi / 2]), 12)
+    array([[ 0., -1.,  0.],
+           [ 1.,  0.,  0.],
+           [ 0.,  0.,  1.]])
+    """
+    w = _checks.array("w", w, (3,))
+    W = skew(w)
+    t2 = _sq(w)
+    return np.eye(3) + _scale(_A(t2), W) + _scale(_B(t2), W @ W)
+
+
+def log_so3(R):
+    """The rotation vector ``w`` with ``exp_so3(w) == R`` and angle ``|w|`` in [0, pi].
+
+    The angle is ``atan2(|vee(R - R^T)| / 2, (tr R - 1) / 2)``, accurate at every angle. Near pi
+    the axis comes from the symmetric part ``(R + R^T)/2 = cos(t) I + (1 - cos(t)) a a^T``, its
+    sign from the skew part. Matrices that are rotations only to round-off are accepted;
+    anything farther than ``liedyn._checks.ROTATION_TOL`` from SO(3) raises ``ValueError``.
+
+    Parameters
+    ----------
+    R : (..., 3, 3) array in SO(3) (float)
+
+    Returns
+    -------
+    w : (..., 3) array, ``|w| <= pi``
+
+    Examples
+    --------
+    >>> log_so3(exp_so3([0.1, -0.2, 0.3]))
+    array([ 0.1, -0.2,  0.3])
+    """
+    R = _checks.rotation("R", _checks.array("R", R, (3, 3)))
+    if R.dtype.kind != "f":
+        raise TypeError(f"argument 'R': log_so3 needs a real float array, got dtype {R.dtype}")
+    s = unskew(R - np.swapaxes(R, -1, -2)) / 2          # sin(t) a
+    c = np.clip((np.trace(R, axis1=-2, axis2=-1) - 1) / 2, -1.0, 1.0)  # cos(t)
+    sin_t = np.linalg.norm(s, axis=-1)
+    t = np.arctan2(sin_t, c)
+    # Generic and small angles: w = t / sin(t) * s, with t/sin(t) = 1 + t^2/6 + 7 t^4/360 + ...
+    ratio = np.where(t < 1e-4, 1 + t ** 2 / 6, t / np.where(t < 1e-4, 1.0, sin_t))
+    w_generic = ratio[..., None] * s
+    # Near pi: the column of a a^T with the largest diagonal entry, normalised, sign from s.
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        aaT = ((R + np.swapaxes(R, -1, -2)) / 2 - c[..., None, None] * np.eye(3)) / \
+            np.maximum(1 - c, 1e-300)[..., None, None]
+        k = np.argmax(np.diagonal(aaT, axis1=-2, axis2=-1), axis=-1)
+        col = np.take_along_axis(aaT, k[..., None, None], axis=-1)[..., 0]
+        a = col / np.sqrt(np.maximum(np.take_along_axis(col, k[..., None], axis=-1), 1e-300))
+    a = np.where(np.sum(a * s, axis=-1, keepdims=True) < 0, -a, a)
+    near_pi = (c < -0.9)[..., None]  # (the branch not taken may divide by ~0: ignored)
+    return np.where(near_pi, t[..., None] * a, w_generic)
+
+
+def exp_se3(xi):
+    """The exponential of se(3): ``T = [[exp([w]), J_l(w) v], [0, 1]]`` for ``xi = (w, v)``.
+
+    Kim (2012), Section 1.1; Lynch and Park (2017), Prop. 3.25. ``J_l`` is the left Jacobian of
+    :func:`dexp_so3`. Taylor series near 0; complex input works (complex step).
+
+    Parameters
+    ----------
+    xi : (..., 6) array, ``(w, v)``
+
+    Returns
+    -------
+    T : (..., 4, 4) array in SE(3)
+
+    Examples
+    --------
+    >>> T = exp_se3([0.0, 0.0, np.pi, 0.0, 1.0, 0.0])   # half a turn of a screw about z
+    >>> np.round(T[:3, 3], 12)
+    array([-0.63661977,  0.        ,  0.        ])
+    """
+    xi = _checks.array("xi", xi, (6,))
+    w, v = xi[..., :3], xi[..., 3:]
+    T = np.zeros(xi.shape[:-1] + (4, 4), dtype=xi.dtype)
+    T[..., :3, :3] = exp_so3(w)
+    T[..., :3, 3] = (dexp_so3(w, side="left") @ v[..., None])[..., 0]
+    T[..., 3, 3] = 1
+    return T
+
+
+def log_se3(T):
+    """The twist ``xi = (w, v)`` with ``exp_se3(xi) == T`` and ``|w| <= pi``.
+
+    ``w = log_so3(R)``, ``v = J_l(w)^-1 p`` with the inverse left Jacobian of
+    :func:`dexp_inv_so3` (Lynch and Park (2017), Algorithm in Section 3.3.3.2).
+
+    Parameters
+    ----------
+    T : (..., 4, 4) array in SE(3) (float)
+
+    Returns
+    -------
+    xi : (..., 6) array
+
+    Examples
+    --------
+    >>> xi = np.array([0.3, -0.1, 0.2, 1.0, 2.0, 3.0])
+    >>> np.allclose(log_se3(exp_se3(xi)), xi)
+    True
+    """
+    T = _checks.homogeneous("T", T)
+    w = log_so3(T[..., :3, :3])
+    v = (dexp_inv_so3(w, side="left") @ T[..., :3, 3, None])[..., 0]
+    return np.concatenate([w, v], axis=-1)
+
+
+def inverse(T):
+    """The inverse of ``T = (R, p)``: ``T^-1 = [[R^T, -R^T p], [0, 1]]`` (Kim (2012), eq. (4)).
+
+    Parameters
+    ----------
+    T : (..., 4, 4) array in SE(3)
+
+    Returns
+    -------
+    Tinv : (..., 4, 4) array
+
+    Examples
+    --------
+    >>> T = exp_se3([0.1, 0.2, 0.3, 1.0, 2.0, 3.0])
+    >>> np.allclose(inverse(T) @ T, np.eye(4))
+    True
+    """
+    T = _checks.homogeneous("T", T)
+    Rt = np.swapaxes(T[..., :3, :3], -1, -2)
+    Ti = np.zeros_like(T)
+    Ti[..., :3, :3] = Rt
+    Ti[..., :3, 3] = -(Rt @ T[..., :3, 3, None])[..., 0]
+    Ti[..., 3, 3] = 1
+    return Ti
+
+
+# ---------------------------------------------------------------------------------------------
+# Adjoint and coadjoint operators
+# ---------------------------------------------------------------------------------------------
+def _blocks(A, B, C, D):
+    """The 6x6 block matrix [[A, B], [C, D]] from 3x3 blocks (batched)."""
+    top = np.concatenate([A, B], axis=-1)
+    bottom = np.concatenate([C, D], axis=-1)
+    return np.concatenate([top, bottom], axis=-2)
+
+
+def Ad(T):
+    """The adjoint matrix ``Ad_T = [[R, 0], [[p] R, R]]`` of ``T = (R, p)``.
+
+    Kim (2012), eqs. (6)-(7): ``Ad_T xi = T xi T^-1``; for ``T_ab`` it maps a twist in {b}
+    to the same twist in {a} (eq. (11)).
+
+    Parameters
+    ----------
+    T : (..., 4, 4) array in SE(3)
+
+    Returns
+    -------
+    AdT : (..., 6, 6) array
+
+    Examples
+    --------
+    >>> T = make_transform(np.eye(3), [1.0, 0.0, 0.0])
+    >>> V = Ad(T) @ np.array([0.0, 0.0, 1.0, 0.0, 0.0, 0.0])   # spin about z, seen 1 m away
+    >>> V.tolist() == [0.0, 0.0, 1.0, 0.0, -1.0, 0.0]
+    True
+    """
+    T = _checks.homogeneous("T", T)
+    R, p = T[..., :3, :3], T[..., :3, 3]
+    Z = np.zeros_like(R)
+    return _blocks(R, Z, skew(p) @ R, R)
+
+
+def Ad_inv(T):
+    """``Ad_{T^-1} = [[R^T, 0], [-R^T [p], R^T]]``, computed directly (no inverse, no 6x6 solve).
+
+    Kim (2012), eq. (7) applied to eq. (4). Used in Table 2 as ``Ad_{T_{lambda(i),i}^-1}``.
+
+    Parameters
+    ----------
+    T : (..., 4, 4) array in SE(3)
+
+    Returns
+    -------
+    AdTinv : (..., 6, 6) array, equal to ``inv(Ad(T))``
+
+    Examples
+    --------
+    >>> T = exp_se3([0.1, 0.2, 0.3, 1.0, 2.0, 3.0])
+    >>> np.allclose(Ad_inv(T) @ Ad(T), np.eye(6))
+    True
+    """
+    T = _checks.homogeneous("T", T)
+    Rt = np.swapaxes(T[..., :3, :3], -1, -2)
+    Z = np.zeros_like(Rt)
+    return _blocks(Rt, Z, -Rt @ skew(T[..., :3, 3]), Rt)
+
+
+def ad(V):
+    """The small adjoint ``ad_V = [[[w], 0], [[v], [w]]]`` of ``V = (w, v)``: the Lie bracket.
+
+    Kim (2012), eq. (27): ``ad_V X = [V, X] = V X - X V`` in 4x4 form (Lemma 1, eq. (26)).
+
+    Parameters
+    ----------
+    V : (..., 6) array
+
+    Returns
+    -------
+    adV : (..., 6, 6) array
+
+    Examples
+    --------
+    >>> X, Y = np.eye(6)[0], np.eye(6)[1]     # unit rotations about x and y
+    >>> ad(X) @ Y                              # [x, y] = z
+    array([0., 0., 1., 0., 0., 0.])
+    """
+    V = _checks.array("V", V, (6,))
+    W = skew(V[..., :3])
+    return _blocks(W, np.zeros_like(W), skew(V[..., 3:]), W)
+
+
+def Ad_star(T):
+    """The coadjoint matrix ``Ad*_T = Ad_T^T = [[R^T, -R^T [p]], [0, R^T]]``.
+
+    Kim (2012), eq. (8). For ``T_ab`` it maps a wrench in {a} to the same wrench in {b}
+    (eq. (13)): ``F_b = Ad*_{T_ab} F_a``.
+
+    Parameters
+    ----------
+    T : (..., 4, 4) array in SE(3)
+
+    Returns
+    -------
+    AdsT : (..., 6, 6) array
+
+    Examples
+    --------
+    >>> T = make_transform(np.eye(3), [1.0, 0.0, 0.0])
+    >>> Ad_star(T) @ np.array([0.0, 0.0, 0.0, 0.0, 1.0, 0.0])  # a force along y, 1 m away
+    array([ 0.,  0., -1.,  0.,  1.,  0.])
+    """
+    return np.swapaxes(Ad(T), -1, -2)
+
+
+def ad_star(V):
+    """The small coadjoint ``ad*_V = ad_V^T = [[-[w], -[v]], [0, -[w]]]``.
+
+    Kim (2012), eq. (29); it appears in Lemma 2 (eq. (28)) and in the equation of motion (31).
+
+    Parameters
+    ----------
+    V : (..., 6) array
+
+    Returns
+    -------
+    adsV : (..., 6, 6) array
+
+    Examples
+    --------
+    >>> V = np.array([0.0, 0.0, 1.0, 0.0, 0.0, 0.0])
+    >>> ad_star(V) @ np.array([0.0, 0.0, 0.0, 1.0, 0.0, 0.0])
+    array([ 0.,  0.,  0.,  0., -1.,  0.])
+    """
+    return np.swapaxes(ad(V), -1, -2)
+
+
+# ---------------------------------------------------------------------------------------------
+# Jacobians of the exponential (dexp)
+# ---------------------------------------------------------------------------------------------
+def _sign(side):
+    return {"left": 1.0, "right": -1.0}[_checks.choice("side", side, ("left", "right"))]
+
+
+def dexp_so3(w, side="right"):
+    """Left or right Jacobian of the exponential on SO(3).
+
+    * left:  ``J_l(w) = I + (1 - cos t)/t^2 [w] + (t - sin t)/t^3 [w]^2``, with
+      ``d/dt exp([w]) exp([w])^T = [J_l(w) dw]`` (spatial angular velocity);
+    * right: ``J_r(w) = J_l(-w)``, with ``exp([w])^T d/dt exp([w]) = [J_r(w) dw]`` (body angular
+      velocity). This is From (2012), eq. (29), ``S(phi) = I - ad/2 + ad^2/6 - ...`` on SO(3).
+
+    Parameters
+    ----------
+    w : (..., 3) array
+    side : {"right", "left"}
+
+    Returns
+    -------
+    J : (..., 3, 3) array
+
+    Examples
+    --------
+    >>> np.allclose(dexp_so3([0.0, 0.0, 0.0]), np.eye(3))
+    True
+    """
+    w = _checks.array("w", w, (3,))
+    W = _sign(side) * skew(w)
+    t2 = _sq(w)
+    return np.eye(3) + _scale(_B(t2), W) + _scale(_C(t2), W @ W)
+
+
+def dexp_inv_so3(w, side="right"):
+    """Inverse of :func:`dexp_so3`: ``I -+ [w]/2 + (1 - (t/2) cot(t/2))/t^2 [w]^2``.
+
+    The minus sign is for ``side="left"``, plus for ``"right"``. Singular at ``t = 2 pi``
+    (never reached for ``t <= pi``).
+
+    Parameters
+    ----------
+    w : (..., 3) array
+    side : {"right", "left"}
+
+    Returns
+    -------
+    Jinv : (..., 3, 3) array
+
+    Examples
+    --------
+    >>> w = np.array([0.4, -0.2, 0.9])
+    >>> np.allclose(dexp_inv_so3(w) @ dexp_so3(w), np.eye(3))
+    True
+    """
+    w = _checks.array("w", w, (3,))
+    W = _sign(side) * skew(w)
+    t2 = _sq(w)
+    return np.eye(3) - W / 2 + _scale(_D(t2), W @ W)
+
+
+def _Q(w, v):
+    """Lower-left block of the left Jacobian of SE(3) in (w, v) order (Barfoot's Q(v, w))."""
+    W, Vx = skew(w), skew(v)
+    WV, VW, WVW = W @ Vx, Vx @ W, W @ Vx @ W
+    t2 = _sq(w)
+    return (Vx / 2 + _scale(_C(t2), WV + VW + WVW)
+            + _scale(_E(t2), W @ WV + VW @ W - 3 * WVW)
+            + _scale(_G(t2), WVW @ W + W @ WVW))
+
+
+def dexp(xi, side="right"):
+    """Left or right Jacobian of the exponential on SE(3), ``xi = (w, v)``.
+
+    * left:  ``J_l(xi) = sum_k ad_xi^k / (k+1)! = [[J_l(w), 0], [Q(w, v), J_l(w)]]``, with
+      ``(d/dt exp(xi)) exp(xi)^-1 = hat(J_l(xi) dxi)``;
+    * right: ``J_r(xi) = J_l(-xi) = I - ad/2 + ad^2/6 - ...``, with
+      ``exp(xi)^-1 d/dt exp(xi) = hat(J_r(xi) dxi)`` (a body twist). This is the matrix S(phi) of
+      From (2012), eq. (29), written in our (w, v) order.
+
+    ``Q`` is the closed form of Barfoot and Furgale (2014), with Taylor series near 0.
+
+    Parameters
+    ----------
+    xi : (..., 6) array
+    side : {"right", "left"}
+
+    Returns
+    -------
+    J : (..., 6, 6) array
+
+    Examples
+    --------
+    >>> xi = np.array([0.1, 0.2, -0.3, 1.0, 0.0, 0.5])
+    >>> series = sum(np.linalg.matrix_power(-ad(xi), k) / np.prod(np.arange(1, k + 2))
+    ...              for k in range(20))
+    >>> np.allclose(dexp(xi), series)
+    True
+    """
+    xi = _checks.array("xi", xi, (6,))
+    s = _sign(side)
+    w, v = s * xi[..., :3], s * xi[..., 3:]
+    J = dexp_so3(w, side="left")
+    return _blocks(J, np.zeros_like(J), _Q(w, v), J)
+
+
+def dexp_inv(xi, side="right"):
+    """Inverse of :func:`dexp`: ``[[J^-1, 0], [-J^-1 Q J^-1, J^-1]]`` with ``J = J_l(+-w)``.
+
+    Parameters
+    ----------
+    xi : (..., 6) array
+    side : {"right", "left"}
+
+    Returns
+    -------
+    Jinv : (..., 6, 6) array
+
+    Examples
+    --------
+    >>> xi = np.array([0.1, 0.2, -0.3, 1.0, 0.0, 0.5])
+    >>> np.allclose(dexp_inv(xi, side="left") @ dexp(xi, side="left"), np.eye(6))
+    True
+    """
+    xi = _checks.array("xi", xi, (6,))
+    s = _sign(side)
+    w, v = s * xi[..., :3], s * xi[..., 3:]
+    Ji = dexp_inv_so3(w, side="left")
+    return _blocks(Ji, np.zeros_like(Ji), -Ji @ _Q(w, v) @ Ji, Ji)
+
+
+# ---------------------------------------------------------------------------------------------
+# Unit quaternions q = (w, x, y, z) for SO(3) (used by spherical and free joints)
+# ---------------------------------------------------------------------------------------------
+def quat_multiply(q1, q2):
+    """Hamilton product ``q1 * q2`` of quaternions ``(w, x, y, z)``.
+
+    Parameters
+    ----------
+    q1, q2 : (..., 4) arrays
+
+    Returns
+    -------
+    q : (..., 4) array
+
+    Examples
+    --------
+    >>> quat_multiply([0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0])   # i j = k
+    array([0., 0., 0., 1.])
+    """
+    q1, q2 = _checks.array("q1", q1, (4,)), _checks.array("q2", q2, (4,))
+    w1, x1, y1, z1 = np.moveaxis(q1, -1, 0)
+    w2, x2, y2, z2 = np.moveaxis(q2, -1, 0)
+    return np.stack([w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2,
+                     w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
+                     w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2,
+                     w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2], axis=-1)
+
+
+def quat_conjugate(q):
+    """The conjugate ``(w, -x, -y, -z)``: the inverse of a unit quaternion.
+
+    Examples
+    --------
+    >>> quat_conjugate([1.0, 2.0, 3.0, 4.0])
+    array([ 1., -2., -3., -4.])
+    """
+    q = _checks.array("q", q, (4,))
+    return q * np.array([1, -1, -1, -1])
+
+
+def quat_to_rot(q):
+    """Rotation matrix of a unit quaternion ``q = (w, x, y, z)``.
+
+    ``R = (w^2 - |u|^2) I + 2 u u^T + 2 w [u]`` with ``u = (x, y, z)``.
+
+    Parameters
+    ----------
+    q : (..., 4) array, unit norm
+
+    Returns
+    -------
+    R : (..., 3, 3) array
+
+    Examples
+    --------
+    >>> np.round(quat_to_rot([np.cos(np.pi / 4), 0.0, 0.0, np.sin(np.pi / 4)]), 12)
+    array([[ 0., -1.,  0.],
+           [ 1.,  0.,  0.],
+           [ 0.,  0.,  1.]])
+    """
+    q = _checks.array("q", q, (4,))
+    w, u = q[..., 0], q[..., 1:]
+    return (_scale(w * w - np.sum(u * u, axis=-1), np.eye(3)) + 2 * u[..., :, None] * u[..., None, :]
+            + 2 * w[..., None, None] * skew(u))
+
+
+def exp_quat(w):
+    """Unit quaternion of the rotation ``exp([w])``: ``(cos(t/2), sin(t/2)/t w)``, t = |w|.
+
+    Parameters
+    ----------
+    w : (..., 3) array
+
+    Returns
+    -------
+    q : (..., 4) array
+
+    Examples
+    --------
+    >>> np.allclose(quat_to_rot(exp_quat([0.3, 0.2, -0.1])), exp_so3([0.3, 0.2, -0.1]))
+    True
+    """
+    w = _checks.array("w", w, (3,))
+    t2 = _sq(w)
+    half_sinc = _coefficient(t2, lambda t: sin(t / 2) / t,
+                             (1/2, -1/48, 1/3840, -1/645120,
+                         1/185794560, -1/81749606400, 1/51011754393600, -1/42849873690624000))
+    half_cos = _coefficient(t2, lambda t: cos(t / 2), (1, -1/8, 1/384, -1/46080,
+                         1/10321920, -1/3715891200, 1/1961990553600, -1/1428329123020800))
+    return np.concatenate([np.asarray(half_cos)[..., None], np.asarray(half_sinc)[..., None] * w],
+                          axis=-1)
+
+
+def log_quat(q):
+    """Rotation vector ``w`` (``|w| <= pi``) of a unit quaternion: inverse of :func:`exp_quat`.
+
+    ``q`` and ``-q`` give the same rotation and the same ``w``.
+
+    Parameters
+    ----------
+    q : (..., 4) array, unit norm (float)
+
+    Returns
+    -------
+    w : (..., 3) array
+
+    Examples
+    --------
+    >>> log_quat(exp_quat([0.3, 0.2, -0.1]))
+    array([ 0.3,  0.2, -0.1])
+    """
+    q = _checks.array("q", q, (4,))
+    q = np.where(q[..., :1] < 0, -q, q)
+    s = np.linalg.norm(q[..., 1:], axis=-1)
+    t = 2 * np.arctan2(s, q[..., 0])
+    ratio = np.where(s < 1e-8, 2 / np.where(s < 1e-8, 1.0, q[..., 0]), t / np.where(s < 1e-8, 1.0, s))
+    return ratio[..., None] * q[..., 1:]
+
+
+def rot_to_quat(R):
+    """Unit quaternion ``(w, x, y, z)`` with ``w >= 0`` of a rotation matrix.
+
+    Computed as ``exp_quat(log_so3(R))`` (so it inherits the robustness of :func:`log_so3`).
+
+    Parameters
+    ----------
+    R : (..., 3, 3) array in SO(3)
+
+    Returns
+    -------
+    q : (..., 4) array
+
+    Examples
+    --------
+    >>> rot_to_quat(np.eye(3))
+    array([1., 0., 0., 0.])
+    """
+    return exp_quat(log_so3(R))
