@@ -22,7 +22,8 @@ from ._math import cos, is_symbolic, sin, sqrt
 
 __all__ = [
     "skew", "unskew", "hat", "vee", "exp_so3", "log_so3", "exp_se3", "log_se3", "inverse",
-    "Ad", "Ad_inv", "ad", "Ad_star", "ad_star", "dexp_so3", "dexp_inv_so3", "dexp", "dexp_inv",
+    "Ad", "Ad_inv", "ad", "Ad_star", "ad_star", "dexp_so3", "dexp_so3_dot", "dexp_inv_so3",
+    "dexp", "dexp_inv",
     "quat_multiply", "quat_conjugate", "quat_to_rot", "rot_to_quat", "exp_quat", "log_quat",
     "make_transform",
 ]
@@ -541,6 +542,40 @@ def dexp_so3(w, side="right"):
     W = _sign(side) * skew(w)
     t2 = _sq(w)
     return np.eye(3) + _scale(_B(t2), W) + _scale(_C(t2), W @ W)
+
+
+def dexp_so3_dot(w, dw, side="right"):
+    """Time derivative of :func:`dexp_so3` along ``w(t)`` with rate ``dw``.
+
+    With ``J = I + B(t) W + C(t) W^2`` (``W = +-[w]``, ``t^2 = w . w``) and
+    ``dB/d(t^2) = E - C/2``, ``dC/d(t^2) = -G`` (the coefficient functions of :func:`dexp`),
+    ``dJ/dt = 2 (w . dw) ((E - C/2) W - G W^2) + B dW + C (dW W + W dW)``. It is the
+    ``dS`` of a spherical joint in exponential coordinates (Kim (2012), eq. (41)).
+
+    Parameters
+    ----------
+    w, dw : (..., 3) arrays
+    side : {"right", "left"}
+
+    Returns
+    -------
+    dJ : (..., 3, 3) array
+
+    Examples
+    --------
+    >>> w, dw, h = np.array([0.3, -0.5, 0.2]), np.array([1.0, 0.5, -2.0]), 1e-6
+    >>> fd = (dexp_so3(w + h * dw) - dexp_so3(w - h * dw)) / (2 * h)
+    >>> np.allclose(dexp_so3_dot(w, dw), fd, atol=1e-8)
+    True
+    """
+    w, dw = _checks.array("w", w, (3,)), _checks.array("dw", dw, (3,))
+    s = _sign(side)
+    W, dW = s * skew(w), s * skew(dw)
+    t2 = _sq(w)
+    B, C, E, G = _B(t2), _C(t2), _E(t2), _G(t2)
+    rate = 2 * np.sum(w * dw, axis=-1)
+    return (_scale(rate * (E - C / 2), W) - _scale(rate * G, W @ W) + _scale(B, dW)
+            + _scale(C, dW @ W + W @ dW))
 
 
 def dexp_inv_so3(w, side="right"):

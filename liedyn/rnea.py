@@ -1,0 +1,97 @@
+"""Inverse dynamics by the recursive Newton-Euler algorithm, Kim (2012), Table 2.
+
+Derived in :ref:`sec-inverse-dynamics`.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._spatial import Ad_star_inv_mul, ad_star_mul, matvec
+from .kinematics import ForwardPass, forward_pass
+from .model import state
+
+__all__ = ["RNEAPass", "rnea", "rnea_pass", "gravity_acceleration"]
+
+
+@dataclass(frozen=True)
+class RNEAPass:
+    """Everything :func:`rnea_pass` computes: the forward pass plus ``F`` and ``tau``.
+
+    Attributes
+    ----------
+    forward : liedyn.kinematics.ForwardPass
+        ``R``, ``p`` (of ``T_{lambda(i),i}``), ``S``, ``dS``, ``V``, ``dV`` per body
+    F : list of (..., 6) arrays
+        wrench transmitted to body ``i`` from its parent through joint ``i``, in ``{i}``
+    tau : (..., nv) array
+    """
+
+    forward: ForwardPass
+    F: list
+    tau: np.ndarray
+
+
+def gravity_acceleration(model):
+    """The ground acceleration ``dV_0 = (0, -g)`` that stands for gravity (Kim (2012), footnote 6).
+
+    Examples
+    --------
+    >>> from liedyn.model import Model
+    >>> gravity_acceleration(Model()).tolist()
+    [0.0, 0.0, 0.0, 0.0, 0.0, 9.81]
+    """
+    return np.concatenate([np.zeros(3), np.zeros(3) - model.gravity])
+
+
+def rnea_pass(model, q, dq, ddq, f_ext=None):
+    """Kim (2012), Table 2, with every intermediate kept (see :class:`RNEAPass`).
+
+    Forward recursion, eqs. (37) and (41) (:func:`liedyn.kinematics.forward_pass`); backward
+    recursion, eq. (42):
+    ``F_i = I_i dV_i - ad*_{V_i} I_i V_i - F_i^ext + sum_{k in mu(i)} Ad*_{T_{i,k}^-1} F_k``,
+    ``tau_i = S_i^T F_i``. Arguments as in :func:`rnea`.
+    """
+    batch, dtype, q, dq, ddq, f_ext = state(model, q, dq, ddq, f_ext=f_ext)
+    fw = forward_pass(model, q, dq, ddq, gravity_acceleration(model))
+    F = [None] * (model.nbodies + 1)
+    tau = np.zeros(batch + (model.nv,), dtype=dtype)
+    for i in range(model.nbodies, 0, -1):
+        I, V, dV = model.inertias[i], fw.V[i], fw.dV[i]
+        Fi = matvec(I, dV) - ad_star_mul(V, matvec(I, V)) - f_ext[..., i - 1, :]    # (42)
+        for k in model.children[i]:
+            Fi = Fi + Ad_star_inv_mul(fw.R[k], fw.p[k], F[k])
+        F[i] = Fi
+        tau[..., model.v_slice[i]] = matvec(np.swapaxes(fw.S[i], -1, -2), Fi)      # S^T F
+    return RNEAPass(fw, F, tau)
+
+
+def rnea(model, q, dq, ddq, f_ext=None):
+    """Inverse dynamics: the joint torques ``tau`` that produce accelerations ``ddq``.
+
+    Kim (2012), Table 2: forward pass eqs. (37) and (41), backward pass eq. (42),
+    ``tau_i = S_i^T F_i``; gravity enters as the ground acceleration ``dV_0 = (0, -g)``
+    (footnote 6). Multi-DOF joints use their ``S_i(q_i)`` and ``dS_i``. Derived in
+    :ref:`sec-inverse-dynamics`.
+
+    Parameters
+    ----------
+    model : liedyn.model.Model
+    q : (..., nq) array
+        joint configuration
+    dq, ddq : (..., nv) arrays
+        joint velocities and accelerations
+    f_ext : (..., N, 6) array, optional
+        wrench (m, f) that the environment applies to each body 1..N, in the body frame
+
+    Returns
+    -------
+    tau : (..., nv) array
+
+    Examples
+    --------
+    >>> from liedyn.robots import pendulum
+    >>> model = pendulum(mass=1.0, length=1.0, gravity=0.0)
+    >>> float(rnea(model, [0.0], [0.0], [1.0])[0])   # tau = m l^2 ddq
+    1.0
+    """
+    return rnea_pass(model, q, dq, ddq, f_ext).tau
