@@ -1,0 +1,229 @@
+"""The terms of the equations of motion ``M(q) ddq + b(q, dq) = tau`` (Kim (2012), eq. (32)).
+
+* :func:`mass_matrix` by the composite-rigid-body algorithm (O(n^2), any tree, multi-DOF joints);
+* :func:`bias_force` ``b = rnea(q, dq, 0)`` and :func:`gravity_torque` ``g = rnea(q, 0, 0)``;
+* :func:`coriolis_matrix`, a factorization ``C(q, dq) dq = b - g`` with ``dM/dt - 2C`` skew;
+* system energies and momentum.
+
+Derived in :ref:`sec-equations-of-motion`.
+"""
+import numpy as np
+
+from ._spatial import Ad_inv_matrix, Ad_matrix, matvec, skew
+from .kinematics import forward_kinematics, forward_pass
+from .model import state
+from .rnea import rnea
+
+__all__ = ["mass_matrix", "composite_inertias", "bias_force", "gravity_torque",
+           "coriolis_matrix", "kinetic_energy", "potential_energy", "momentum"]
+
+
+def _T(A):
+    return np.swapaxes(A, -1, -2)
+
+
+def composite_inertias(model, q):
+    """Composite inertias ``I^c_i = I_i + sum_{k in mu(i)} Ad*_{T_{i,k}^-1} I^c_k Ad_{T_{i,k}^-1}``.
+
+    The inertia of the subtree rooted at body ``i`` locked rigid, in ``{i}`` (Featherstone
+    (2008), Section 6.2, in Kim's notation: eq. (21) applied per child).
+
+    Returns
+    -------
+    Ic : list of (..., 6, 6) arrays (entry 0 unused), and the list of ``Ad_{T_{lambda(i),i}^-1}``
+    """
+    q = model.check_q(q)
+    fw = forward_pass(model, q, np.zeros(q.shape[:-1] + (model.nv,)))
+    A = [None] + [Ad_inv_matrix(fw.R[i], fw.p[i]) for i in range(1, model.nbodies + 1)]
+    Ic = [None] + [np.broadcast_to(I, q.shape[:-1] + (6, 6)) for I in model.inertias[1:]]
+    for i in range(model.nbodies, 0, -1):
+        for k in model.children[i]:
+            Ic[i] = Ic[i] + _T(A[k]) @ Ic[k] @ A[k]
+    return Ic, A, fw.S
+
+
+def mass_matrix(model, q):
+    """The joint-space mass matrix ``M(q)`` by the composite-rigid-body algorithm.
+
+    ``M_ii = S_i^T I^c_i S_i``; walking up from ``i``, ``F <- Ad*_{T_{lambda(j),j}^-1} F`` and
+    ``M_{j,i} = S_j^T F`` for each ancestor ``j`` (Featherstone (2008), Table 6.2; Zhang,
+    Lecture 9). Symmetric positive definite; O(n d) with d the tree depth.
+
+    Parameters
+    ----------
+    model : liedyn.model.Model
+    q : (..., nq) array
+
+    Returns
+    -------
+    M : (..., nv, nv) array
+
+    Examples
+    --------
+    >>> from liedyn.robots import pendulum
+    >>> float(mass_matrix(pendulum(mass=2.0, length=0.5), [0.3])[0, 0])   # m l^2
+    0.5
+    """
+    Ic, A, S = composite_inertias(model, q)
+    q = np.asarray(q)
+    M = np.zeros(q.shape[:-1] + (model.nv, model.nv), dtype=np.result_type(q, float))
+    for i in range(1, model.nbodies + 1):
+        vi = model.v_slice[i]
+        F = Ic[i] @ S[i]                                    # (..., 6, n_i)
+        M[..., vi, vi] = _T(S[i]) @ F
+        j = i
+        while model.parent[j] > 0:
+            F = _T(A[j]) @ F                                # Ad*_{T_{lambda(j),j}^-1} F
+            j = model.parent[j]
+            vj = model.v_slice[j]
+            M[..., vj, vi] = _T(S[j]) @ F
+            M[..., vi, vj] = _T(M[..., vj, vi])
+    return M
+
+
+def bias_force(model, q, dq, f_ext=None):
+    """``b(q, dq) = rnea(q, dq, 0)``: Coriolis, centrifugal, gravity and external terms (eq. (32)).
+
+    Examples
+    --------
+    >>> from liedyn.robots import pendulum
+    >>> b = bias_force(pendulum(mass=1.0, length=1.0, gravity=10.0), [np.pi / 2], [0.0])
+    >>> round(float(b[0]), 12)                                 # m g l sin(q)
+    10.0
+    """
+    q = model.check_q(q)
+    dq = model.check_v(dq)
+    return rnea(model, q, dq, np.zeros(model.nv), f_ext)
+
+
+def gravity_torque(model, q):
+    """``g(q) = rnea(q, 0, 0)``: the torques that hold the model still against gravity.
+
+    Examples
+    --------
+    >>> from liedyn.robots import pendulum
+    >>> round(float(gravity_torque(pendulum(gravity=10.0), [np.pi / 6])[0]), 12)
+    5.0
+    """
+    return rnea(model, q, np.zeros(model.nv), np.zeros(model.nv))
+
+
+def _bar(L):
+    """The skew 6x6 matrix ``L-bar`` with ``ad*_V L = L-bar V`` for a momentum ``L = (m, f)``."""
+    m, f = skew(L[..., :3]), skew(L[..., 3:])
+    return np.concatenate([np.concatenate([m, f], -1),
+                           np.concatenate([f, np.zeros_like(f)], -1)], -2)
+
+
+def _ad(V):
+    w, v = skew(V[..., :3]), skew(V[..., 3:])
+    return np.concatenate([np.concatenate([w, np.zeros_like(w)], -1),
+                           np.concatenate([v, w], -1)], -2)
+
+
+def coriolis_matrix(model, q, dq):
+    """A Coriolis matrix ``C(q, dq)`` with ``C dq = b - g`` and ``dM/dt - 2C`` skew-symmetric.
+
+    Built from body Jacobians (Zhang, Lecture 9): ``C = sum_i J_i^T (I_i dJ_i + B_i J_i)`` with
+    the skew body term ``B_i = (I_i ad_{V_i} - ad*_{V_i} I_i - bar(I_i V_i)) / 2``, for which
+    ``B_i V_i = -ad*_{V_i} I_i V_i`` (Kim (2012), eq. (31)) and ``ad*_V L = bar(L) V``. Then
+    ``dM/dt = C + C^T``; for joints whose velocity is ``dq/dt`` it equals the Christoffel
+    matrix ``C_ij = sum_k Gamma_ijk dq_k`` (checked in the tests). Cost O(N n^2): a teaching
+    implementation, not a fast one.
+
+    ``dJ_i`` is assembled from ``dJ_i = -ad_{V_i} J_i + sum_j Ad_{T_{i,j}} (ad_{V_j} S_j + dS_j)``
+    over the joints ``j`` on the path to ``i``.
+
+    Parameters
+    ----------
+    q : (..., nq) array
+    dq : (..., nv) array
+
+    Returns
+    -------
+    C : (..., nv, nv) array
+    """
+    batch, dtype, q, dq, _ = state(model, q, dq)
+    fw = forward_pass(model, q, dq)
+    Tw = forward_kinematics(model, q).T_world
+    C = np.zeros(batch + (model.nv, model.nv), dtype=dtype)
+    for i in range(1, model.nbodies + 1):
+        J = np.zeros(batch + (6, model.nv), dtype=dtype)
+        dJ = np.zeros_like(J)
+        Tinv = _inverse(Tw[..., i, :, :])
+        for j in model.support(i):
+            T_ij = Tinv @ Tw[..., j, :, :]
+            Ad_ij = Ad_matrix(T_ij[..., :3, :3], T_ij[..., :3, 3])
+            vj = model.v_slice[j]
+            J[..., vj] = Ad_ij @ fw.S[j]
+            dJ[..., vj] = Ad_ij @ (_ad(fw.V[j]) @ fw.S[j] + fw.dS[j])
+        dJ = dJ - _ad(fw.V[i]) @ J
+        I, V = model.inertias[i], fw.V[i]
+        B = (I @ _ad(V) - _T(_ad(V)) @ I - _bar(matvec(I, V))) / 2
+        C = C + _T(J) @ (I @ dJ + B @ J)
+    return C
+
+
+def _inverse(T):
+    Rt = _T(T[..., :3, :3])
+    Ti = np.zeros_like(T)
+    Ti[..., :3, :3], Ti[..., :3, 3], Ti[..., 3, 3] = Rt, -matvec(Rt, T[..., :3, 3]), 1
+    return Ti
+
+
+def kinetic_energy(model, q, dq):
+    """``sum_i V_i^T I_i V_i / 2`` (Kim (2012), eq. (15)), equal to ``dq^T M dq / 2``.
+
+    Examples
+    --------
+    >>> from liedyn.robots import pendulum
+    >>> float(kinetic_energy(pendulum(mass=1.0, length=2.0), [0.0], [1.0]))
+    2.0
+    """
+    _, _, q, dq, _ = state(model, q, dq)
+    fw = forward_pass(model, q, dq)
+    return sum(np.sum(V * matvec(I, V), axis=-1) / 2
+               for V, I in zip(fw.V[1:], model.inertias[1:]))
+
+
+def potential_energy(model, q):
+    """Gravitational potential ``-sum_i m_i g . c_i`` with ``c_i`` the world COM of body ``i``.
+
+    Zero at the ground-frame origin height; ``d/dt (T + U) = dq^T tau`` along the motion.
+
+    Examples
+    --------
+    >>> from liedyn.robots import pendulum
+    >>> float(potential_energy(pendulum(mass=1.0, length=1.0, gravity=10.0), [0.0]))   # hanging
+    -10.0
+    """
+    Tw = forward_kinematics(model, q).T_world
+    U = 0.0
+    for i in range(1, model.nbodies + 1):
+        I = model.inertias[i]
+        m = I[3, 3]
+        if m == 0:
+            continue
+        c = np.array([I[2, 4], I[0, 5], I[1, 3]]) / m          # from m [c] in the off-diagonal block
+        c_world = matvec(Tw[..., i, :3, :3], c) + Tw[..., i, :3, 3]
+        U = U - m * (c_world @ model.gravity)
+    return U
+
+
+def momentum(model, q, dq):
+    """Spatial momentum of the whole system in the ground frame: ``sum_i Ad*_{T_{0,i}^-1} I_i V_i``.
+
+    Kim (2012), eqs. (23)-(24); conserved for a free-floating system without gravity.
+
+    Returns
+    -------
+    L : (..., 6) array, (angular, linear) about the ground origin
+    """
+    _, _, q, dq, _ = state(model, q, dq)
+    fw = forward_pass(model, q, dq)
+    Tw = forward_kinematics(model, q).T_world
+    L = 0.0
+    for i in range(1, model.nbodies + 1):
+        A = _T(Ad_inv_matrix(Tw[..., i, :3, :3], Tw[..., i, :3, 3]))   # Ad*_{T_{0,i}^-1}
+        L = L + matvec(A, matvec(model.inertias[i], fw.V[i]))
+    return L
