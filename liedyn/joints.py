@@ -58,7 +58,8 @@ def _rotation_about(axis, angle):
     """``exp([axis] angle)`` for a unit ``axis`` (3,) and angles (...), any dtype (Rodrigues)."""
     A = lie.skew(axis)
     s, c = sin(angle), cos(angle)
-    return np.eye(3) + s[..., None, None] * A + (1 - c)[..., None, None] * (A @ A)
+    versine = np.asarray(1 - c)     # 0-d object arrays give a bare sympy scalar under arithmetic
+    return np.eye(3) + s[..., None, None] * A + versine[..., None, None] * (A @ A)
 
 
 class Joint:
@@ -81,6 +82,15 @@ class Joint:
     def dS(self, q, dq):
         """Time derivative of ``S`` along ``dq`` (Kim (2012), eq. (41)); zero for constant ``S``."""
         shape = np.broadcast_shapes(np.shape(q)[:-1], np.shape(dq)[:-1])
+        return np.zeros(shape + (6, self.nv))
+
+    def d2S(self, q, a, b):
+        """Second derivative ``sum_kl d^2 S / dq_k dq_l a_k b_l`` (..., 6, nv); zero if ``S`` is affine.
+
+        With ``dS(q, dq) = sum_k dS/dq_k dq_k``, the derivative of ``dS`` along ``delta q`` is
+        ``d2S(q, dq, delta q)``: the ``d(dS)/dp`` of Kim (2012), Table 5.
+        """
+        shape = np.broadcast_shapes(np.shape(q)[:-1], np.shape(a)[:-1], np.shape(b)[:-1])
         return np.zeros(shape + (6, self.nv))
 
     def integrate(self, q, v, dt=1.0):
@@ -210,8 +220,23 @@ class Screw(Joint):
         return f"Screw(screw={self.screw.tolist()})"
 
     def transform(self, q):
-        """``J(q) = exp(hat(A) q)``."""
-        return lie.exp_se3(np.asarray(q)[..., 0, None] * self.screw)
+        """``J(q) = exp(hat(A) q)``, in closed form (no branch on ``q``, so sympy input works).
+
+        With ``A = k (a, u)``, ``|a| = 1`` and ``t = k q``: ``R = exp([a] t)``,
+        ``p = (t + (1 - cos t) [a] + (t - sin t) [a]^2) u`` (Lynch and Park (2017), Prop. 3.25);
+        a pure translation (``a = 0``) gives ``R = 1``, ``p = v q``.
+        """
+        q = np.asarray(q)
+        k = np.linalg.norm(self.screw[:3])
+        if k < 1e-12:
+            return _transform(np.broadcast_to(np.eye(3), q.shape[:-1] + (3, 3)),
+                              q * self.screw[3:])
+        a, u = self.screw[:3] / k, self.screw[3:] / k
+        t = np.asarray(q[..., 0] if k == 1 else k * q[..., 0])
+        A = lie.skew(a)
+        G = (t[..., None, None] * np.eye(3) + np.asarray(1 - cos(t))[..., None, None] * A
+             + np.asarray(t - sin(t))[..., None, None] * (A @ A))
+        return _transform(_rotation_about(a, t), (G @ u[:, None])[..., 0])
 
 
 class Universal(Joint):
@@ -262,6 +287,15 @@ class Universal(Joint):
         return dS
 
 
+    def d2S(self, q, a, b):
+        q, a, b = np.asarray(q), np.asarray(a), np.asarray(b)
+        a1 = self.S(q)[..., :3, 0]
+        shape = np.broadcast_shapes(q.shape, a.shape, b.shape)[:-1]
+        d2S = np.zeros(shape + (6, 2), dtype=np.result_type(q, a, b, float))
+        d2S[..., :3, 0] = (a[..., 1:2] * b[..., 1:2]) * cross(self.axis2, cross(self.axis2, a1))
+        return d2S
+
+
 class Planar(Joint):
     """Planar motion in the joint frame's x-y plane: ``q = (x, y, theta)``, ``T = Trans(x, y) Rot_z(theta)``.
 
@@ -302,6 +336,14 @@ class Planar(Joint):
 
     def random(self, rng):
         return np.concatenate([rng.uniform(-1.0, 1.0, 2), rng.uniform(-np.pi, np.pi, 1)])
+
+
+    def d2S(self, q, a, b):
+        q, a, b = np.asarray(q), np.asarray(a), np.asarray(b)
+        shape = np.broadcast_shapes(q.shape, a.shape, b.shape)[:-1]
+        d2S = np.zeros(shape + (6, 3), dtype=np.result_type(q, a, b, float))
+        d2S[..., 3:5, 0:2] = -(a[..., 2] * b[..., 2])[..., None, None] * self.S(q)[..., 3:5, 0:2]
+        return d2S
 
 
 def _check_quaternion(q, name):
@@ -415,6 +457,20 @@ class SphericalZYX(Joint):
                          rng.uniform(-np.pi, np.pi)])
 
 
+    def d2S(self, q, a, b):
+        q, a, b = np.asarray(q), np.asarray(a), np.asarray(b)
+        sb, cb, sc, cc = sin(q[..., 1]), cos(q[..., 1]), sin(q[..., 2]), cos(q[..., 2])
+        bb, bc = a[..., 1] * b[..., 1], a[..., 2] * b[..., 2]
+        mixed = a[..., 1] * b[..., 2] + a[..., 2] * b[..., 1]
+        shape = np.broadcast_shapes(q.shape, a.shape, b.shape)[:-1]
+        d2S = np.zeros(shape + (6, 3), dtype=np.result_type(q, a, b, float))
+        d2S[..., 0, 0] = sb * bb
+        d2S[..., 1, 0] = -sc * cb * bb - cc * sb * mixed - sc * cb * bc
+        d2S[..., 2, 0] = -cc * cb * bb + sc * sb * mixed - cc * cb * bc
+        d2S[..., 1, 1], d2S[..., 2, 1] = -cc * bc, sc * bc
+        return d2S
+
+
 class SphericalExp(Joint):
     """Ball joint in exponential coordinates ``q = phi``: ``R = exp([phi])``.
 
@@ -451,6 +507,14 @@ class SphericalExp(Joint):
     def random(self, rng):
         w = rng.normal(size=3)
         return w / np.linalg.norm(w) * rng.uniform(0, 0.9 * np.pi)
+
+
+    def d2S(self, q, a, b):
+        q, a, b = np.asarray(q), np.asarray(a), np.asarray(b)
+        shape = np.broadcast_shapes(q.shape, a.shape, b.shape)[:-1]
+        d2S = np.zeros(shape + (6, 3), dtype=np.result_type(q, a, b, float))
+        d2S[..., :3, :] = lie.dexp_so3_d2(q, a, b, side="right")
+        return d2S
 
 
 class Free(Joint):

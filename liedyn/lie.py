@@ -22,7 +22,7 @@ from ._math import cos, is_symbolic, sin, sqrt
 
 __all__ = [
     "skew", "unskew", "hat", "vee", "exp_so3", "log_so3", "exp_se3", "log_se3", "inverse",
-    "Ad", "Ad_inv", "ad", "Ad_star", "ad_star", "dexp_so3", "dexp_so3_dot", "dexp_inv_so3",
+    "Ad", "Ad_inv", "ad", "Ad_star", "ad_star", "dexp_so3", "dexp_so3_dot", "dexp_so3_d2", "dexp_inv_so3",
     "dexp", "dexp_inv",
     "quat_multiply", "quat_conjugate", "quat_to_rot", "rot_to_quat", "exp_quat", "log_quat",
     "make_transform",
@@ -214,6 +214,21 @@ def _G(t2):  # (2 theta - 3 sin(theta) + theta cos(theta)) / (2 theta^5)
                          1/1245404160, -1/217945728000, 1/50812489728000, -1/15205637551104000))
 
 
+def _Ep(t2):  # dE/d(theta^2)
+    return _coefficient(t2, lambda t: (4 - 4 * cos(t) - t ** 2 - t * sin(t)) / (2 * t ** 6),
+                        (-1/720, 1/20160, -1/1209600, 1/119750400,
+                         -1/17435658240, 1/3487131648000, -1/914624815104000,
+                         1/304112751022080000))
+
+
+def _Gp(t2):  # dG/d(theta^2)
+    return _coefficient(t2, lambda t: (15 * sin(t) - 8 * t - 7 * t * cos(t) - t ** 2 * sin(t))
+                        / (4 * t ** 7),
+                        (-1/2520, 1/60480, -1/3326400, 1/311351040,
+                         -1/43589145600, 1/8468748288000, -1/2172233935872000,
+                         1/709596419051520000))
+
+
 def _sq(w):
     """theta^2 = w . w (no complex conjugate: analytic, so complex step works)."""
     return np.sum(w * w, axis=-1)
@@ -228,10 +243,10 @@ def _scale(c, M):
 # Exponential and logarithm
 # ---------------------------------------------------------------------------------------------
 def exp_so3(w):
-    """Rodrigues' formula: ``R = exp([w]) = I + sin(t)/t [w] + (1 - cos(t))/t^2 [w]^2``, t = |w|.
+    """Rodrigues' formula ``exp([w]) = I + sin(t)/t [w] + (1 - cos(t))/t^2 [w]^2``, ``t = |w|``.
 
     Kim (2012), Section 1.1; Lynch and Park (2017), eq. (3.51). Exact to round-off near t = 0
-    (Taylor series below t = 0.1); complex input gives complex-step derivatives.
+    (Taylor series below t = 0.5); complex input gives complex-step derivatives.
 
     Parameters
     ----------
@@ -578,6 +593,47 @@ def dexp_so3_dot(w, dw, side="right"):
             + _scale(C, dW @ W + W @ dW))
 
 
+def dexp_so3_d2(w, a, b, side="right"):
+    """Second directional derivative of :func:`dexp_so3`: ``sum_kl d^2 J / dw_k dw_l a_k b_l``.
+
+    Differentiating :func:`dexp_so3_dot` once more, with ``B' = E - C/2``, ``C' = -G``,
+    ``B'' = E' + G/2``, ``C'' = -G'`` (primes: derivatives in ``t^2``) and ``W_x = +-[x]``:
+    ``2 (a.b) (B' W + C' W^2) + 4 (w.a)(w.b) (B'' W + C'' W^2)
+    + 2 (w.a) (B' W_b + C' (W_b W + W W_b)) + 2 (w.b) (B' W_a + C' (W_a W + W W_a))
+    + C (W_a W_b + W_b W_a)``. It enters the derivative of ``dS`` of a spherical joint in
+    exponential coordinates (Kim (2012), Table 5).
+
+    Parameters
+    ----------
+    w, a, b : (..., 3) arrays
+    side : {"right", "left"}
+
+    Returns
+    -------
+    d2J : (..., 3, 3) array
+
+    Examples
+    --------
+    >>> w, a, b, h = np.array([0.3, -0.5, 0.2]), np.array([1.0, 0.5, -2.0]), np.eye(3)[0], 1e-6
+    >>> fd = (dexp_so3_dot(w + h * b, a) - dexp_so3_dot(w - h * b, a)) / (2 * h)
+    >>> np.allclose(dexp_so3_d2(w, a, b), fd, atol=1e-8)
+    True
+    """
+    w, a, b = (_checks.array(n, x, (3,)) for n, x in (("w", w), ("a", a), ("b", b)))
+    s = _sign(side)
+    W, Wa, Wb = s * skew(w), s * skew(a), s * skew(b)
+    t2 = _sq(w)
+    C, E, G, Ep, Gp = _C(t2), _E(t2), _G(t2), _Ep(t2), _Gp(t2)
+    B1, C1, B2, C2 = E - C / 2, -G, Ep + G / 2, -Gp
+    wa, wb, ab = (np.sum(x * y, axis=-1) for x, y in ((w, a), (w, b), (a, b)))
+    WW = W @ W
+    return (_scale(2 * ab * B1, W) + _scale(2 * ab * C1, WW)
+            + _scale(4 * wa * wb * B2, W) + _scale(4 * wa * wb * C2, WW)
+            + _scale(2 * wa * B1, Wb) + _scale(2 * wa * C1, Wb @ W + W @ Wb)
+            + _scale(2 * wb * B1, Wa) + _scale(2 * wb * C1, Wa @ W + W @ Wa)
+            + _scale(C, Wa @ Wb + Wb @ Wa))
+
+
 def dexp_inv_so3(w, side="right"):
     """Inverse of :func:`dexp_so3`: ``I -+ [w]/2 + (1 - (t/2) cot(t/2))/t^2 [w]^2``.
 
@@ -742,7 +798,7 @@ def quat_to_rot(q):
 
 
 def exp_quat(w):
-    """Unit quaternion of the rotation ``exp([w])``: ``(cos(t/2), sin(t/2)/t w)``, t = |w|.
+    """Unit quaternion of the rotation ``exp([w])``: ``(cos(t/2), sin(t/2)/t w)``, ``t = |w|``.
 
     Parameters
     ----------
