@@ -56,12 +56,16 @@ class HybridPass:
     ddq: np.ndarray
 
 
-def hybrid_pass(model, q, dq, ddq, tau, prescribed, f_ext=None):
-    """Kim (2012), Table 4, with every intermediate kept (see :class:`HybridPass`)."""
+def hybrid_pass(model, q, dq, ddq, tau, prescribed, f_ext=None, dV0=None):
+    """Kim (2012), Table 4, with every intermediate kept (see :class:`HybridPass`).
+
+    Arguments as in :func:`hybrid`; ``dV0`` overrides the ground acceleration ``(0, -g)``.
+    """
     u = check_prescribed(model, prescribed)
     batch, dtype, q, dq, ddq, tau, f_ext = state(model, q, dq, ddq, tau, f_ext=f_ext,
                                                  names=("dq", "ddq", "tau"))
-    fw = forward_pass(model, q, dq, None, gravity_acceleration(model))
+    dV0 = gravity_acceleration(model) if dV0 is None else dV0
+    fw = forward_pass(model, q, dq, None, dV0)
     N = model.nbodies
     A = [None] + [Ad_inv_matrix(fw.R[i], fw.p[i]) for i in range(1, N + 1)]
     eta = [None] + [fw.dV[i] - Ad_inv_mul(fw.R[i], fw.p[i], fw.dV[model.parent[i]])

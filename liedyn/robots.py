@@ -13,7 +13,8 @@ from .lie import exp_so3, make_transform
 from .model import Model
 
 __all__ = ["pendulum", "double_pendulum", "planar_arm", "two_link_arm", "serial_chain",
-           "random_tree", "JOINT_TYPES"]
+           "random_tree", "JOINT_TYPES", "four_bar", "five_bar", "spatial_four_bar",
+           "rolling_disk"]
 
 
 def _translation(x, y=0.0, z=0.0):
@@ -204,3 +205,185 @@ def random_tree(n_bodies, rng, joint_types=None, branching=0.5, gravity=9.81):
         model.add_body(f"body{i}", parent, _make_joint(kind, axis, rng.uniform(-0.2, 0.2)),
                        placement=placement, inertia=_random_inertia(rng))
     return model
+
+
+# ---------------------------------------------------------------------------------------------
+# Closed chains: a tree plus loop-closure constraints (liedyn.constraints), Kim (2012), Sec. 3
+# ---------------------------------------------------------------------------------------------
+def _rot_z(angle):
+    return make_transform(exp_so3([0.0, 0.0, angle]), np.zeros(3))
+
+
+def _rod(mass, length, radius=0.0):
+    """A uniform rod along x from its frame origin: COM at length/2."""
+    I_long = mass * radius ** 2 / 2
+    I_perp = mass * length ** 2 / 12 + mass * radius ** 2 / 4
+    return spatial_inertia(mass, [length / 2, 0, 0], np.diag([I_long, I_perp, I_perp]))
+
+
+def four_bar(lengths=(1.0, 2.0, 1.5, 2.0), mass=1.0, crank_angle=1.0, gravity=9.81):
+    """A planar four-bar linkage, cut at the coupler-rocker revolute joint.
+
+    Ground pivots at the origin and at ``(d, 0, 0)``; crank ``a``, coupler ``b``, rocker ``c``
+    (``lengths = (a, b, c, d)``), all revolute about z, gravity along -y. The cut joint
+    becomes a :class:`~liedyn.constraints.LoopClosure` on the in-plane translations
+    (``axes=("vx", "vy")``, m = 2): one degree of freedom.
+
+    Returns
+    -------
+    model : Model, constraints : list, q0 : (3,) array (consistent, crank at ``crank_angle``)
+
+    Examples
+    --------
+    >>> from liedyn.constraints import constraint_residual
+    >>> model, constraints, q0 = four_bar()
+    >>> bool(np.max(np.abs(constraint_residual(model, constraints, q0))) < 1e-10)
+    True
+    """
+    from .constraints import LoopClosure, project
+    a, b, c, d = lengths
+    model = Model(gravity=(0.0, -gravity, 0.0), name="four-bar linkage")
+    model.add_body("crank", 0, J.Revolute([0, 0, 1]), inertia=_rod(mass, a))
+    model.add_body("coupler", 1, J.Revolute([0, 0, 1]), placement=_translation(a),
+                   inertia=_rod(mass, b))
+    model.add_body("rocker", 0, J.Revolute([0, 0, 1]), placement=_translation(d),
+                   inertia=_rod(mass, c))
+    loop = LoopClosure("coupler", "rocker", frame_a=_translation(b), frame_b=_translation(c),
+                       axes=("vx", "vy"))
+    q0 = _close(model, [loop], np.array([crank_angle, -0.5, 1.5]), lock=[0])
+    return model, [loop], q0
+
+
+def five_bar(lengths=(1.0, 1.5, 1.5, 1.0, 1.0), mass=1.0, gravity=9.81):
+    """A planar five-bar linkage with 5 revolute joints, the loop cut through the last link.
+
+    Ground pivots ``O = (0, 0)`` and ``C = (d, 0)``; left branch ``O -> A`` (``l1``) and half of
+    link ``A-P``; right branch ``C -> B`` (``l3``), ``B -> P`` (``l4``) and the other half of
+    ``A-P`` (``lengths = (l1, l2, l4, l3, d)``, ``l2`` the length of ``A-P``). The two halves are
+    welded in the plane (``axes=("wz", "vx", "vy")``, m = 3), as in Kim (2012), §3.1: with the
+    two ground joints actuated (n_p = 3 = m) inverse dynamics is unique; with three actuated it
+    is redundant; with one it has no exact solution. Bodies: ``link1`` (O), ``link2a`` (A),
+    ``link3`` (C), ``link4`` (B), ``link2b`` (P).
+
+    Returns
+    -------
+    model, constraints, q0 (consistent)
+
+    Examples
+    --------
+    >>> model, constraints, q0 = five_bar()
+    >>> model.nv, sum(c.m for c in constraints)
+    (5, 3)
+    """
+    from .constraints import LoopClosure
+    l1, l2, l4, l3, d = lengths
+    model = Model(gravity=(0.0, -gravity, 0.0), name="five-bar linkage")
+    model.add_body("link1", 0, J.Revolute([0, 0, 1]), inertia=_rod(mass, l1))
+    model.add_body("link2a", 1, J.Revolute([0, 0, 1]), placement=_translation(l1),
+                   inertia=_rod(mass / 2, l2 / 2))
+    model.add_body("link3", 0, J.Revolute([0, 0, 1]), placement=_translation(d),
+                   inertia=_rod(mass, l3))
+    model.add_body("link4", 3, J.Revolute([0, 0, 1]), placement=_translation(l3),
+                   inertia=_rod(mass, l4))
+    model.add_body("link2b", 4, J.Revolute([0, 0, 1]), placement=_translation(l4),
+                   inertia=_rod(mass / 2, l2 / 2))
+    weld = LoopClosure("link2a", "link2b", frame_a=_translation(l2 / 2),
+                       frame_b=_translation(l2 / 2) @ _rot_z(np.pi), axes=("wz", "vx", "vy"))
+    q0 = _close(model, [weld], np.array([1.6, -1.2, 1.3, 1.1, 2.0]), lock=[0, 2])
+    return model, [weld], q0
+
+
+def spatial_four_bar(mass=1.0, gravity=9.81):
+    """A spatial RSSR linkage: revolute crank, spherical joint, coupler, cut spherical joint, revolute rocker.
+
+    The crank turns about z at the origin; the rocker about x at ``(1.5, 0.5, 0.5)``. The coupler
+    hangs from the crank by a :class:`~liedyn.joints.Spherical` joint, and its far end must meet
+    the rocker's tip: a spherical cut (``axes=("vx", "vy", "vz")``, m = 3). With ``nv = 5``
+    this leaves two degrees of freedom, one of them the coupler's spin about its own axis
+    (the coupler is a thick rod so that spin has inertia).
+
+    Returns
+    -------
+    model, constraints, q0 (consistent)
+
+    Examples
+    --------
+    >>> model, constraints, q0 = spatial_four_bar()
+    >>> model.nq, model.nv
+    (6, 5)
+    """
+    from .constraints import LoopClosure
+    model = Model(gravity=(0.0, 0.0, -gravity), name="spatial RSSR linkage")
+    model.add_body("crank", 0, J.Revolute([0, 0, 1]), inertia=_rod(mass, 0.6, 0.05))
+    model.add_body("coupler", 1, J.Spherical(), placement=_translation(0.6),
+                   inertia=_rod(mass, 1.5, 0.1))
+    model.add_body("rocker", 0, J.Revolute([1, 0, 0]), placement=_translation(1.5, 0.5, 0.5),
+                   inertia=spatial_inertia(mass, [0, 0.4, 0],
+                                           np.diag([mass * 0.8 ** 2 / 12, 1e-3,
+                                                    mass * 0.8 ** 2 / 12])))
+    tip = make_transform(np.eye(3), [0.0, 0.8, 0.0])
+    cut = LoopClosure("coupler", "rocker", frame_a=_translation(1.5), frame_b=tip,
+                      axes=("vx", "vy", "vz"))
+    guess = np.concatenate([[0.3], J.Spherical().neutral(), [0.2]])
+    q0 = _close(model, [cut], guess, lock=[0])
+    return model, [cut], q0
+
+
+def rolling_disk(radius=0.5, mass=1.0, heading=0.3):
+    """Murray, Li and Sastry's upright rolling disk: ``q = (x, y, theta, phi)``.
+
+    A :class:`~liedyn.joints.Planar` joint (position and heading ``theta``) carries a disk that
+    spins by ``phi`` about its horizontal axis (body y). Rolling without slipping is the
+    non-holonomic Pfaffian constraint ``dx = r cos(theta) dphi``, ``dy = r sin(theta) dphi``:
+    ``A(q) = [[1, 0, 0, -r cos theta], [0, 1, 0, -r sin theta]]``,
+    ``dA dq = (r sin(theta) dtheta dphi, -r cos(theta) dtheta dphi)``.
+
+    Returns
+    -------
+    model, constraints, q0
+
+    Examples
+    --------
+    >>> model, constraints, q0 = rolling_disk()
+    >>> constraints[0].jacobian(model, q0).round(3).tolist()[0]
+    [1.0, 0.0, 0.0, -0.478]
+    """
+    from .constraints import Pfaffian
+    from ._math import cos, sin
+    r = radius
+    model = Model(gravity=(0.0, 0.0, -9.81), name="rolling disk")
+    model.add_body("carrier", 0, J.Planar(),
+                   inertia=spatial_inertia(1e-3 * mass, np.zeros(3), 1e-4 * mass * np.eye(3)))
+    disk = np.diag([mass * r ** 2 / 4, mass * r ** 2 / 2, mass * r ** 2 / 4])
+    model.add_body("disk", 1, J.Revolute([0, 1, 0]), placement=_translation(0, 0, r),
+                   inertia=spatial_inertia(mass, np.zeros(3), disk))
+
+    def A(q):
+        th = np.asarray(q)[..., 2]
+        out = np.zeros(np.shape(q)[:-1] + (2, 4))
+        out[..., 0, 0], out[..., 1, 1] = 1.0, 1.0
+        out[..., 0, 3], out[..., 1, 3] = -r * cos(th), -r * sin(th)
+        return out
+
+    def drift(q, dq):
+        th, dth, dphi = np.asarray(q)[..., 2], np.asarray(dq)[..., 2], np.asarray(dq)[..., 3]
+        return np.stack([r * sin(th) * dth * dphi, -r * cos(th) * dth * dphi], axis=-1)
+
+    return model, [Pfaffian(A, drift, m=2)], np.array([0.0, 0.0, heading, 0.0])
+
+
+def _close(model, constraints, guess, lock):
+    """Newton on the loop residual with the coordinates in ``lock`` held fixed."""
+    from .constraints import constraint_jacobian, constraint_residual
+    q = np.array(guess, dtype=float)
+    free = np.setdiff1d(np.arange(model.nv), lock)
+    for _ in range(100):
+        f = constraint_residual(model, constraints, q)
+        if np.max(np.abs(f)) < 1e-13:
+            return q
+        A = constraint_jacobian(model, constraints, q)[:, free]
+        step = np.zeros(model.nv)
+        step[free] = -np.linalg.lstsq(A, f, rcond=None)[0]
+        q = model.integrate(q, step)
+    raise ValueError(f"{model.name}: could not close the loop from the initial guess "
+                     f"(|f| = {np.max(np.abs(f)):.2e})")
