@@ -32,6 +32,7 @@ notebooks: $(STAMP)
 	$(PY) -m pytest -q --nbval-lax --nbval-current-env -p no:cacheprovider book/
 
 check-book: $(STAMP)
+	command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
 	$(PY) tests/browser/check_book.py
 
 test: $(STAMP) _vendor/.stamp

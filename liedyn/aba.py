@@ -18,7 +18,7 @@ from .kinematics import ForwardPass, forward_pass
 from .model import state
 from .rnea import gravity_acceleration
 
-__all__ = ["ABAPass", "aba", "aba_pass", "inverse_mass_matrix"]
+__all__ = ["ABAPass", "aba", "aba_pass", "inverse_mass_matrix", "mass_matrix_factor"]
 
 
 def _T(A):
@@ -136,6 +136,8 @@ def aba(model, q, dq, tau, f_ext=None):
 def inverse_mass_matrix(model, q):
     """``M(q)^-1`` by the articulated-body structure, without forming or factoring ``M``.
 
+    Kim (2012), Table 3 run with unit torques (the simplified algorithm of Section 3.2).
+
     Column ``k`` is the acceleration that a unit torque on coordinate ``k`` produces with no
     velocity and no gravity: ``aba(q, 0, e_k)``. The ``nv`` columns are a batch dimension of one
     vectorised pass (no Python loop over columns): O(n) per column, O(n^2) in total.
@@ -158,3 +160,73 @@ def inverse_mass_matrix(model, q):
     E = np.eye(model.nv)
     cols = aba_pass(model, q[..., None, :], np.zeros(model.nv), E, dV0=np.zeros(6)).ddq
     return _T(cols)
+
+
+def mass_matrix_factor(model, q):
+    """The square-root factor ``W`` of the mass matrix, ``M(q) = W W^T``, from the ABA sweep.
+
+    Murray, Li and Sastry, Ch. 4 (lecture notes, "square root factorization of M"): with the
+    articulated inertias ``I_hat_i`` of Kim (2012), eq. (49), ``D_i = S_i^T I_hat_i S_i`` and the
+    block lower-triangular ``Y`` with blocks ``Y_ij = S_i^T I_hat_i Ad_{T_{j,i}^-1} S_j``
+    (``j`` on the path from the ground to ``i``), the mass matrix is ``M = Y^T D^-1 Y``.
+    With the Cholesky factors ``D_i = L_i L_i^T`` this returns ``W = Y^T L^-T``, computed
+    like the composite-rigid-body algorithm but with ``I_hat_i`` in place of the composite
+    inertia: column block ``i`` starts as the wrench ``I_hat_i S_i L_i^-T`` and is carried
+    towards the ground, ``W_ji = S_j^T Ad*_{T_{j,i}^-1} I_hat_i S_i L_i^-T``.
+
+    Convention: ``W`` is block **upper** triangular (``W_ji = 0`` for ``j > i``) and its
+    diagonal blocks are the lower Cholesky factors ``L_i`` of ``D_i``; for a chain of one-DOF
+    joints it is the unique upper-triangular factor with a positive diagonal, ``W_ii =
+    sqrt(D_i)`` (a Cholesky factorization that eliminates from the tip towards the base, as the
+    backward sweep of the articulated-body algorithm does). Then ``M^-1 = W^-T W^-1`` and the
+    kinetic energy is ``|W^T dq|^2 / 2``.
+
+    Parameters
+    ----------
+    model : liedyn.model.Model
+        a serial chain: ``parent[i] == i - 1`` for every body
+    q : (..., nq) array
+
+    Returns
+    -------
+    W : (..., nv, nv) array
+
+    Raises
+    ------
+    ValueError
+        if the model is not a serial chain (a branched tree), or if some ``D_i`` is singular
+
+    Examples
+    --------
+    >>> from liedyn.robots import double_pendulum
+    >>> from liedyn.crba import mass_matrix
+    >>> model = double_pendulum()
+    >>> W = mass_matrix_factor(model, [0.3, 0.8])
+    >>> bool(np.allclose(W @ W.T, mass_matrix(model, [0.3, 0.8]))), float(W[1, 0])
+    (True, 0.0)
+    """
+    branched = [model.names[i] for i in range(1, model.nbodies + 1) if model.parent[i] != i - 1]
+    if branched:
+        raise ValueError(f"mass_matrix_factor needs a serial chain (parent[i] == i - 1); model "
+                         f"{model.name!r} branches at bodies {branched}")
+    q = model.check_q(q)
+    zero = np.zeros(model.nv)
+    ap = aba_pass(model, q, zero, zero, dV0=np.zeros(6))
+    S = ap.forward.S
+    W = np.zeros(q.shape[:-1] + (model.nv, model.nv), dtype=np.result_type(q, float))
+    for i in range(1, model.nbodies + 1):
+        vi = model.v_slice[i]
+        U = ap.I_hat[i] @ S[i]                                  # (..., 6, n_i)
+        try:
+            L = np.linalg.cholesky(_T(S[i]) @ U)                # D_i = L_i L_i^T
+        except np.linalg.LinAlgError:
+            raise ValueError(f"body {model.names[i]!r}: S^T I_hat S is not positive definite") \
+                from None
+        F = _T(np.linalg.solve(L, _T(U)))                       # I_hat_i S_i L_i^-T
+        W[..., vi, vi] = L
+        j = i
+        while model.parent[j] > 0:
+            F = _T(Ad_inv_matrix(ap.forward.R[j], ap.forward.p[j])) @ F   # Ad*_{T^-1} F
+            j = model.parent[j]
+            W[..., model.v_slice[j], vi] = _T(S[j]) @ F
+    return W

@@ -148,6 +148,8 @@ def _frame_motion(fw, body, frame):
 class Pfaffian:
     """A (possibly non-holonomic) constraint ``A(q) dq = 0`` given by callables.
 
+    Kim (2012), eq. (55); Murray, Li and Sastry, Ch. 4 (Pfaffian constraints).
+
     Parameters
     ----------
     A : callable ``(q) -> (m, nv)`` array
@@ -189,19 +191,22 @@ class Pfaffian:
 
 
 def constraint_jacobian(model, constraints, q):
-    """All constraints' ``A(q)`` stacked: (..., m, nv)."""
+    """All constraints' ``A(q)`` stacked: (..., m, nv). Kim (2012), eq. (55)."""
     return np.concatenate([c.jacobian(model, q) for c in constraints], axis=-2)
 
 
 def constraint_drift(model, constraints, q, dq):
-    """All constraints' ``dA/dt dq`` stacked: (..., m)."""
+    """All constraints' ``dA/dt dq`` stacked: (..., m). Kim (2012), eq. (67)."""
     parts = [np.broadcast_to(c.drift(model, q, dq), np.shape(q)[:-1] + (c.m,))
              for c in constraints]
     return np.concatenate(parts, axis=-1)
 
 
 def constraint_residual(model, constraints, q):
-    """The holonomic residuals ``f(q)`` stacked (Pfaffian constraints without one add nothing)."""
+    """The holonomic residuals ``f(q)`` stacked (Pfaffian constraints without one add nothing).
+
+    Kim (2012), Section 3: ``f(q) = 0`` with ``A = df/dq``.
+    """
     return np.concatenate([c.residual(model, q) for c in constraints], axis=-1)
 
 
@@ -283,7 +288,8 @@ def constrained_forward(model, constraints, q, dq, tau, f_ext=None, baumgarte=No
 def constrained_forward_kkt(model, constraints, q, dq, tau, f_ext=None, baumgarte=None):
     """The same as :func:`constrained_forward` by one dense KKT solve, for checking.
 
-    ``[[M, -A^T], [A, 0]] [ddq; lambda] = [tau - b; -(dA dq)]`` (eqs. (54)-(55)), with ``M``
+    Kim (2012), eqs. (54)-(55):
+    ``[[M, -A^T], [A, 0]] [ddq; lambda] = [tau - b; -(dA dq)]``, with ``M``
     by CRBA and ``b`` by RNEA: O(n^2) + O((n + m)^3).
     """
     from .crba import mass_matrix
@@ -450,6 +456,8 @@ def constrained_hybrid(model, constraints, q, dq, ddq, tau, prescribed, f_ext=No
 
 def project(model, constraints, q, dq=None, tol=1e-12, max_iter=50):
     """Project ``(q, dq)`` onto the constraint manifold: consistent initial conditions, drift repair.
+
+    Kim (2012), Section 3 assumes a state consistent with ``f(q) = 0`` and eq. (55); this makes one.
 
     Newton-Gauss steps ``q <- q (+) (-A^+ f(q))`` (on the manifold, :meth:`Model.integrate`)
     until ``|f| < tol``, then ``dq <- (1 - A^+ A) dq`` (the nearest velocity with ``A dq = 0``).

@@ -82,7 +82,9 @@ def mass_matrix(model, q):
 
 
 def bias_force(model, q, dq, f_ext=None):
-    """``b(q, dq) = rnea(q, dq, 0)``: Coriolis, centrifugal, gravity and external terms (eq. (32)).
+    """``b(q, dq) = rnea(q, dq, 0)``: Coriolis, centrifugal, gravity and external terms.
+
+    Kim (2012), eq. (32); Zhang, Lecture 9 (``c`` and ``g`` from RNEA calls).
 
     Examples
     --------
@@ -98,6 +100,8 @@ def bias_force(model, q, dq, f_ext=None):
 
 def gravity_torque(model, q):
     """``g(q) = rnea(q, 0, 0)``: the torques that hold the model still against gravity.
+
+    Zhang, Lecture 9: the gravity term of ``tau = M ddq + c + g``; Kim (2012), footnote 6.
 
     Examples
     --------
@@ -188,6 +192,8 @@ def kinetic_energy(model, q, dq):
 
 def potential_energy(model, q):
     """Gravitational potential ``-sum_i m_i g . c_i`` with ``c_i`` the world COM of body ``i``.
+
+    Murray, Li and Sastry, Ch. 4 (the potential of the Lagrangian ``L = T - V``).
 
     Zero at the ground-frame origin height; ``d/dt (T + U) = dq^T tau`` along the motion.
 

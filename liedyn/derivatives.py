@@ -175,10 +175,10 @@ def rnea_partials(model, q, dq, ddq, f_ext=None):
 def rnea_inertial_partials(model, q, dq, ddq, f_ext=None):
     """``dtau/dpi``: the joint-torque regressor ``Y`` with ``tau = Y pi`` (pi: 10 N parameters).
 
-    Table 5 with ``delta_I`` running over the 10 inertial parameters of each body
+    Kim (2012), Table 5 and eq. (92) with ``delta_I`` running over the 10 inertial parameters of each body
     (:func:`liedyn.inertia.from_parameters`; order ``(m, m c, Ixx, Ixy, Iyy, Ixz, Iyz, Izz)``),
     all ``10 N`` directions as one batch axis. Gravity and ``f_ext`` enter ``tau`` but ``f_ext``
-    does not depend on ``pi``, so ``Y pi = tau + sum J^T F^ext`` terms... exactly ``tau`` when
+    does not depend on ``pi``: ``Y pi = tau + J^T``-terms of ``f_ext``, exactly ``tau`` when
     ``f_ext`` is None.
 
     Returns
@@ -225,6 +225,8 @@ def aba_derivative(model, q, dq, tau, delta_q=None, delta_dq=None, delta_tau=Non
 
 def aba_partials(model, q, dq, tau, f_ext=None):
     """Full partial derivatives of forward dynamics: ``(d ddq/dq, d ddq/d(dq), M^-1)``.
+
+    Kim (2012), Table 6 (the quantities), computed as described below.
 
     ``d ddq/dx = -M^-1 dtau/dx`` evaluated at ``ddq = aba(q, dq, tau)`` (implicit
     differentiation of ``M ddq + b = tau``, with :func:`rnea_partials` and
@@ -308,6 +310,9 @@ class HybridPartials:
 
 def hybrid_partials(model, q, dq, ddq, tau, prescribed, f_ext=None):
     """All partial derivatives of :func:`liedyn.hybrid.hybrid`, directions batched.
+
+    Kim (2012), Table 7 (the quantities), by :func:`hybrid_derivative` with the ``nv`` unit
+    directions of ``q``, ``dq`` and of the known input as one batch axis.
 
     Returns
     -------

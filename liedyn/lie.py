@@ -270,7 +270,7 @@ def exp_so3(w):
 
 
 def log_so3(R):
-    """The rotation vector ``w`` with ``exp_so3(w) == R`` and angle ``|w|`` in [0, pi].
+    """Inverse of :func:`exp_so3`: the rotation vector ``w`` with angle ``|w|`` in [0, pi].
 
     The angle is ``atan2(|vee(R - R^T)| / 2, (tr R - 1) / 2)``, accurate at every angle. Near pi
     the axis comes from the symmetric part ``(R + R^T)/2 = cos(t) I + (1 - cos(t)) a a^T``, its
@@ -298,7 +298,8 @@ def log_so3(R):
     sin_t = np.linalg.norm(s, axis=-1)
     t = np.arctan2(sin_t, c)
     # Generic and small angles: w = t / sin(t) * s, with t/sin(t) = 1 + t^2/6 + 7 t^4/360 + ...
-    ratio = np.where(t < 1e-4, 1 + t ** 2 / 6, t / np.where(t < 1e-4, 1.0, sin_t))
+    # (sin(t) may be 0 at t = pi, where the near-pi branch below is used: divide by 1 there.)
+    ratio = np.where(t < 1e-4, 1 + t ** 2 / 6, t / np.where((t < 1e-4) | (c < -0.9), 1.0, sin_t))
     w_generic = ratio[..., None] * s
     # Near pi: the column of a a^T with the largest diagonal entry, normalised, sign from s.
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):

@@ -1,0 +1,236 @@
+"""Browser check of the built book: every page of `_toc.yml` opened in headless Chromium.
+
+    .venv/bin/python tests/browser/check_book.py [HTML_DIR] [--toc TOC]
+
+HTML_DIR defaults to `_build/html`, TOC to `_toc.yml` (the root and every chapter are checked, so
+new chapters are picked up). The HTML is served on 127.0.0.1; a page fails on
+* any request to a non-local address (aborted and recorded: the book must not need a CDN),
+* a local resource answering with HTTP >= 400 or failing to load,
+* MathJax not loading (when the page has math), MathJax errors or undefined macros, raw `$$` or
+  `\\[` left in the visible text outside code, math elements MathJax did not typeset,
+* an image with naturalWidth 0, embedded widgets that did not render,
+* an internal link to a missing file or a missing anchor,
+* a console error or uncaught exception not in ALLOW_LIST.
+A full-page screenshot of each page goes to `screenshots/` next to HTML_DIR (`_build/screenshots`).
+Uses Debian's chromium (`apt-get install -y chromium`) through playwright; installs nothing.
+"""
+import argparse
+import functools
+import http.server
+import re
+import sys
+import threading
+import time
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic"]
+LOCAL_HOSTS = {"127.0.0.1", "localhost"}
+# Console errors that are not the book's fault: (regex, why). Keep it short.
+ALLOW_LIST = [
+    # sphinx-thebe 0.3.1 under Sphinx 7.4 emits its inline config script (`const THEBE_JS_URL =
+    # ...`) twice on every page; the second `const` throws. Harmless: the first copy already set
+    # the same values, and thebe (live code) is not enabled in this book.
+    (r"Identifier 'THEBE_JS_URL' has already been declared", "sphinx-thebe duplicate config"),
+]
+MATH_TIMEOUT_MS = 15_000  # for the MathJax script to load (typesetting itself is awaited)
+WIDGET_TIMEOUT_MS = 10_000
+WIDGET_VIEW = 'script[type="application/vnd.jupyter.widget-view+json"]'
+
+# Raw TeX and stray `$$` in text nodes outside code and rendered math; images; widget views.
+PAGE_JS = r"""(widgetView) => {
+  const skip = 'pre, code, script, style, textarea, mjx-container, .highlight, .math';
+  const raw = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const t = n.textContent, i = Math.max(t.indexOf('$$'), t.indexOf('\\['));
+    if (i >= 0 && !n.parentElement.closest(skip))
+      raw.push(t.slice(Math.max(0, i - 60), i + 20).trim());
+  }
+  const untypeset = Array.from(document.querySelectorAll('span.math, div.math'))
+    .filter(e => !e.querySelector('mjx-container')).map(e => e.textContent.trim().slice(0, 80));
+  return {
+    raw, untypeset,
+    math: document.querySelectorAll('mjx-container').length,
+    merror: document.querySelectorAll('mjx-merror').length,
+    images: document.images.length,
+    broken_images: Array.from(document.images).filter(i => !i.complete || i.naturalWidth === 0)
+      .map(i => i.getAttribute('src')),
+    widget_views: document.querySelectorAll(widgetView).length,
+    widgets: document.querySelectorAll('.jupyter-widgets').length,
+    links: Array.from(document.querySelectorAll('a[href]')).map(a => a.href),
+  };
+}"""
+# TeX source of every formula MathJax rendered with an error or an undefined macro (red \name).
+MATH_ERRORS_JS = r"""() => Array.from(MathJax.startup.document.math)
+  .filter(m => /<merror|mathcolor="red">\\/.test(MathJax.startup.toMML(m.root)))
+  .map(m => m.math.slice(0, 80))"""
+
+
+def toc_pages(toc_path):
+    """Docnames of the root and of every `file:` entry of a Jupyter Book 1 table of contents."""
+    toc = yaml.safe_load(Path(toc_path).read_text())
+    pages = [toc["root"]]
+
+    def visit(entries):
+        for entry in entries or []:
+            if "file" in entry:
+                pages.append(entry["file"])
+            for key in ("parts", "chapters", "sections"):
+                visit(entry.get(key))
+    visit(toc.get("parts"))
+    visit(toc.get("chapters"))
+    visit(toc.get("sections"))
+    return [re.sub(r"\.(md|ipynb|rst)$", "", p) for p in pages]
+
+
+def serve(directory):
+    """Serve `directory` on 127.0.0.1 on a free port in a daemon thread; return the base URL."""
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+    handler = functools.partial(Quiet, directory=str(directory))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+@functools.lru_cache(maxsize=None)
+def anchors(path):
+    """Every id (and legacy name) in a static HTML file."""
+    return set(re.findall(r'\s(?:id|name)="([^"]+)"', path.read_text(errors="replace")))
+
+
+def check_links(links, html_dir, base):
+    """Broken internal links: a missing file, or an anchor that is no id of the target page."""
+    broken = set()
+    for href in links:
+        url = urlsplit(href)
+        if url.scheme not in ("http", "https") or not href.startswith(base):
+            continue  # external links are not followed (offline); mailto:, javascript: skipped
+        path = html_dir / unquote(url.path[len(urlsplit(base).path):])
+        if url.path.endswith("/"):
+            path = path / "index.html"
+        if not path.is_file():
+            broken.add(f"missing file: {href}")
+        elif url.fragment and path.suffix == ".html" and unquote(url.fragment) not in anchors(path):
+            broken.add(f"missing anchor: {href}")
+    return sorted(broken)
+
+
+def check_page(context, base, html_dir, docname, shots):
+    """Open one page; return (list of failures, summary of what was checked)."""
+    problems, blocked = [], []
+    page = context.new_page()
+    page.on("console", lambda m: m.type == "error" and problems.append(
+        ("console", f"{m.text} ({m.location.get('url', '')})")))
+    page.on("pageerror", lambda e: problems.append(("console", f"uncaught: {e}")))
+    page.on("response", lambda r: r.status >= 400 and problems.append(
+        ("http", f"HTTP {r.status} {r.url}")))
+    page.on("requestfailed", lambda r: r.url not in blocked and problems.append(
+        ("http", f"failed {r.url}: {r.failure}")))
+
+    def route(r):
+        url = urlsplit(r.request.url)
+        if url.scheme in ("http", "https", "ws", "wss") and url.hostname not in LOCAL_HOSTS:
+            blocked.append(r.request.url)
+            return r.abort()
+        return r.continue_()
+    page.route("**/*", route)
+
+    page.goto(base + docname + ".html", wait_until="load")
+    has_mathjax = page.locator('script[src*="mathjax"]').count() > 0
+    if has_mathjax:
+        try:
+            page.wait_for_function(
+                "() => !!(window.MathJax && MathJax.startup && MathJax.startup.promise)",
+                timeout=MATH_TIMEOUT_MS)
+            page.evaluate("() => MathJax.startup.promise.then(() => true)")
+            for tex in page.evaluate(MATH_ERRORS_JS):
+                problems.append(("math", f"MathJax error or undefined macro in: {tex}"))
+        except Exception as e:  # noqa: BLE001 - any failure here means "MathJax never loaded"
+            problems.append(("math", f"MathJax did not load: {str(e).splitlines()[0]}"))
+    page.evaluate("() => document.fonts.ready.then(() => true)")  # MathJax's web fonts
+    if page.locator(WIDGET_VIEW).count():  # the embed script renders widgets after `load`
+        try:
+            page.wait_for_selector(".jupyter-widgets", timeout=WIDGET_TIMEOUT_MS)
+        except Exception:  # noqa: BLE001 - reported below as "none rendered"
+            pass
+    info = page.evaluate(PAGE_JS, WIDGET_VIEW)
+    page.screenshot(path=str(shots / (docname.replace("/", "_") + ".png")), full_page=True,
+                    animations="disabled")
+    page.close()
+
+    failures = [f"request to a non-local address (aborted): {u}" for u in blocked]
+    bad_urls = blocked + [t.split()[2] for k, t in problems if k == "http" and t.startswith("HTTP")]
+    for kind, text in problems:
+        if not text.startswith("HTTP") and any(u in text for u in bad_urls):
+            continue  # a console error or "failed" of a request reported above
+        if kind == "console" and any(re.search(rx, text) for rx, _ in ALLOW_LIST):
+            continue
+        failures.append(text)
+    if info["merror"]:
+        failures.append(f"{info['merror']} mjx-merror element(s)")
+    for what, texts in (("raw TeX left in text", info["raw"]),
+                        ("math not typeset", info["untypeset"])):
+        failures += [f"{what}: {t!r}" for t in texts[:5]]
+        failures += [f"... and {len(texts) - 5} more"] if len(texts) > 5 else []
+    if info["untypeset"] and not has_mathjax:
+        failures.append("page has math but no MathJax script")
+    failures += [f"image not loaded: {src}" for src in info["broken_images"]]
+    if info["widget_views"] and not info["widgets"]:
+        failures.append(f"{info['widget_views']} embedded widget view(s), none rendered")
+    failures += check_links(info["links"], html_dir, base)
+    summary = (f"math {info['math']}, images {info['images']}, widgets {info['widgets']}, "
+               f"links {len(info['links'])}")
+    return failures, summary
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("html_dir", nargs="?", default=str(ROOT / "_build" / "html"))
+    parser.add_argument("--toc", default=str(ROOT / "_toc.yml"))
+    args = parser.parse_args()
+    html_dir = Path(args.html_dir).resolve()
+    if not CHROMIUM.exists():
+        sys.exit(f"{CHROMIUM} not found: install Debian's chromium with "
+                 "`apt-get install -y chromium` (playwright's own browsers are not used)")
+    if not (html_dir / "index.html").is_file():
+        sys.exit(f"no built book in {html_dir}: run `make book` first")
+    shots = html_dir.parent / "screenshots"
+    shots.mkdir(parents=True, exist_ok=True)
+    base = serve(html_dir)
+
+    from playwright.sync_api import sync_playwright
+    passed = failed = 0
+    start = time.perf_counter()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        for docname in toc_pages(args.toc):
+            t0 = time.perf_counter()
+            if not (html_dir / f"{docname}.html").is_file():
+                failures, summary = [f"{docname}.html was not built"], "missing"
+            else:
+                try:
+                    failures, summary = check_page(context, base, html_dir, docname, shots)
+                except Exception as e:  # noqa: BLE001 - a page that hangs or crashes fails
+                    failures, summary = [f"check crashed: {str(e).splitlines()[0]}"], "error"
+            status = "FAIL" if failures else "ok  "
+            print(f"{status} {docname}: {summary} ({time.perf_counter() - t0:.1f} s)")
+            for f in failures:
+                print(f"       - {f}")
+            passed, failed = passed + (not failures), failed + bool(failures)
+        browser.close()
+    print(f"screenshots in {shots}; {time.perf_counter() - start:.0f} s")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
