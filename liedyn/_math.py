@@ -27,7 +27,7 @@ def _elementwise(numeric, symbolic_name):
             import sympy
             g = getattr(sympy, symbolic_name)
             if isinstance(x, np.ndarray):
-                return np.frompyfunc(g, 1, 1)(x).astype(object)
+                return np.asarray(np.frompyfunc(g, 1, 1)(x), dtype=object)  # 0-d input gives a scalar
             return g(x)
         return numeric(x)
     f.__name__ = symbolic_name

@@ -229,7 +229,7 @@ def state(model, q, *vectors, f_ext=None, names=("dq", "ddq")):
     arrays = [q] + vectors
     if f_ext is not None:
         f_ext = model.check_f_ext(f_ext)
-        arrays.append(f_ext[..., 0, :])
+        arrays.append(f_ext[..., 0])      # (..., N): also fine for N = 0
     batch = np.broadcast_shapes(*[a.shape[:-1] for a in arrays])
     dtype = np.result_type(float, *[a.dtype for a in arrays])
     if f_ext is None:
