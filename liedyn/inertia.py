@@ -1,0 +1,440 @@
+"""Generalized (spatial) inertia of a rigid body: Kim (2012), Section 1.3, eqs. (14)-(24).
+
+Conventions:
+
+* the generalized inertia ``I`` is a symmetric 6x6 matrix acting on twists ``V = (w, v)``
+  (angular part first) expressed in a frame attached to the body (eq. (20)):
+  ``I = [[Ibar, m [c]], [m [c]^T, m 1]]`` with ``Ibar`` the 3x3 rotational inertia about the
+  frame's origin and ``c`` the centre of mass in that frame;
+* kinetic energy ``e = V^T I V / 2`` (eq. (15)), momentum ``L = I V`` (eq. (23)), a wrench-like
+  element of dse(3);
+* every function accepts leading batch dimensions and runs on float and complex arrays; the
+  branch-free functions (``spatial_inertia``, ``transform_inertia``, ``kinetic_energy``,
+  ``momentum``, ``to_parameters``, ``from_parameters`` and the solids) also run on numpy
+  object arrays of sympy expressions, for which the numeric validation is skipped.
+
+Derived in :ref:`sec-rigid-body-dynamics`.
+"""
+import numpy as np
+
+from . import _checks
+from .lie import Ad, Ad_star, skew, unskew
+
+__all__ = [
+    "spatial_inertia", "check_inertia", "transform_inertia", "kinetic_energy", "momentum",
+    "box_inertia", "cylinder_inertia", "sphere_inertia", "rod_inertia",
+    "to_parameters", "from_parameters",
+]
+
+
+def _T(A):
+    """Batched transpose of the last two axes."""
+    return np.swapaxes(A, -1, -2)
+
+
+def _blocks(A, B, C, D):
+    """The block matrix [[A, B], [C, D]] from equally batched blocks."""
+    return np.concatenate([np.concatenate([A, B], axis=-1),
+                           np.concatenate([C, D], axis=-1)], axis=-2)
+
+
+def _scale(M):
+    """A per-batch magnitude (at least 1) for relative tolerances."""
+    return np.maximum(1.0, np.max(np.abs(M), axis=(-1, -2)))
+
+
+def _positive(name, x):
+    """Raise ``ValueError`` unless every numeric entry of ``x`` is > 0."""
+    if x.dtype != object and np.any(x.real <= 0):
+        raise ValueError(f"argument '{name}': must be positive, got {np.ravel(x.real).min():g}")
+    return x
+
+
+def _check_rotational(name, Ic, tol):
+    """Validate a batch of 3x3 rotational inertias about the centre of mass.
+
+    Symmetric, positive semi-definite, and principal moments satisfying the triangle
+    inequalities ``J1 + J2 >= J3`` (equivalently ``tr(Ic)/2 - Ic`` is positive semi-definite:
+    the second moment of a non-negative mass distribution).
+    """
+    if Ic.dtype == object:
+        return Ic
+    Ir = Ic.real
+    tol = tol * _scale(Ir)
+    asym = np.max(np.abs(Ir - _T(Ir)), axis=(-1, -2))
+    if np.any(asym > tol):
+        raise ValueError(f"argument '{name}': rotational inertia is not symmetric "
+                         f"(max |I - I^T| = {np.max(asym):.3g})")
+    J = np.linalg.eigvalsh((Ir + _T(Ir)) / 2)
+    if np.any(J[..., 0] < -tol):
+        raise ValueError(f"argument '{name}': rotational inertia is not positive semi-definite "
+                         f"(smallest principal moment {np.min(J[..., 0]):.3g})")
+    slack = J[..., 0] + J[..., 1] - J[..., 2]
+    if np.any(slack < -tol):
+        raise ValueError(f"argument '{name}': principal moments violate the triangle inequality "
+                         f"J1 + J2 >= J3 (J1 + J2 - J3 = {np.min(slack):.3g}); no mass "
+                         f"distribution has this inertia")
+    return Ic
+
+
+def spatial_inertia(mass, com, I_com, R=None):
+    """The generalized inertia from mass, centre of mass and inertia about the centre of mass.
+
+    Kim (2012), eq. (22)::
+
+        I = [[R Ic R^T + m [p]^T [p],  m [p]],
+             [m [p]^T,                 m 1  ]]
+
+    with ``p = com`` and ``R`` the orientation of the centre-of-mass frame in the body frame.
+    Equal to :func:`transform_inertia` of ``diag(Ic, m 1)`` by ``T_{com, body}`` (eq. (21)).
+
+    Parameters
+    ----------
+    mass : (...) array, > 0
+    com : (..., 3) array, centre of mass in the body frame
+    I_com : (..., 3, 3) array, rotational inertia about the centre of mass, in the axes of the
+        centre-of-mass frame (symmetric, positive semi-definite, triangle inequalities)
+    R : (..., 3, 3) array, optional, rotation of the centre-of-mass frame in the body frame
+        (default identity)
+
+    Returns
+    -------
+    I : (..., 6, 6) array
+
+    Examples
+    --------
+    >>> I = spatial_inertia(2.0, [0.0, 0.0, 1.0], np.eye(3))
+    >>> I[:3, :3]                        # Ic + m [p]^T [p]: parallel-axis theorem
+    array([[3., 0., 0.],
+           [0., 3., 0.],
+           [0., 0., 1.]])
+    """
+    m = _positive("mass", _checks.array("mass", mass, ()))
+    p = _checks.array("com", com, (3,))
+    Ic = _check_rotational("I_com", _checks.array("I_com", I_com, (3, 3)), 1e-9)
+    if R is not None:
+        R = _checks.rotation("R", _checks.array("R", R, (3, 3)))
+        Ic = R @ Ic @ _T(R)
+    batch = np.broadcast_shapes(m.shape, p.shape[:-1], Ic.shape[:-2])
+    m = np.broadcast_to(m, batch)[..., None, None]
+    P = np.broadcast_to(skew(p), batch + (3, 3))
+    Ic = np.broadcast_to(Ic, batch + (3, 3))
+    return _blocks(Ic + m * _T(P) @ P, m * P, m * _T(P), m * np.eye(3, dtype=int))
+
+
+def check_inertia(I, name="I", tol=1e-9):
+    """Validate a batch of generalized inertias (eq. (20)) and return it unchanged.
+
+    Conditions, each with its own error message: shape ``(..., 6, 6)`` and finite; symmetric;
+    lower-right block ``m 1`` with ``m > 0``; upper-right block ``m [c]`` skew-symmetric; the
+    rotational inertia about the centre of mass, ``Ibar - m [c]^T [c]``, positive
+    semi-definite with principal moments satisfying the triangle inequalities. Tolerances are
+    relative to ``max(1, max |I|)``. Object (sympy) arrays are only shape-checked.
+
+    Parameters
+    ----------
+    I : (..., 6, 6) array
+    name : str, the argument name used in error messages
+    tol : float, relative tolerance
+
+    Returns
+    -------
+    I : (..., 6, 6) array
+
+    Raises
+    ------
+    ValueError
+        naming ``name`` and the condition that failed.
+
+    Examples
+    --------
+    >>> I = check_inertia(spatial_inertia(1.0, [0.1, 0.0, 0.0], np.eye(3)))
+    >>> check_inertia(-I, name="I_body")
+    Traceback (most recent call last):
+    ...
+    ValueError: argument 'I_body': mass must be positive, got -1
+    """
+    I = _checks.array(name, I, (6, 6))
+    if I.dtype == object:
+        return I
+    Ir = I.real
+    tol_b = tol * _scale(Ir)
+    asym = np.max(np.abs(Ir - _T(Ir)), axis=(-1, -2))
+    if np.any(asym > tol_b):
+        raise ValueError(f"argument '{name}': not symmetric (max |I - I^T| = {np.max(asym):.3g})")
+    M = Ir[..., 3:, 3:]
+    m = np.trace(M, axis1=-2, axis2=-1) / 3
+    if np.any(m <= 0):
+        raise ValueError(f"argument '{name}': mass must be positive, got {np.min(m):g}")
+    off = np.max(np.abs(M - m[..., None, None] * np.eye(3)), axis=(-1, -2))
+    if np.any(off > tol_b):
+        raise ValueError(f"argument '{name}': lower-right block must be m * identity "
+                         f"(max deviation {np.max(off):.3g})")
+    B = Ir[..., :3, 3:]
+    nonskew = np.max(np.abs(B + _T(B)), axis=(-1, -2))
+    if np.any(nonskew > tol_b):
+        raise ValueError(f"argument '{name}': upper-right block must be m [c], skew-symmetric "
+                         f"(max |B + B^T| = {np.max(nonskew):.3g})")
+    Ic = Ir[..., :3, :3] - _T(B) @ B / m[..., None, None]
+    try:
+        _check_rotational(name, Ic, tol)
+    except ValueError as err:
+        raise ValueError(str(err).replace("rotational inertia", "rotational inertia about the "
+                                          "centre of mass", 1)) from None
+    return I
+
+
+def transform_inertia(I, T):
+    """Change of body frame of a generalized inertia: ``I_b = Ad*_{T_ab} I_a Ad_{T_ab}``.
+
+    Kim (2012), eq. (21), derived from the invariance of the kinetic energy (15) under the
+    change of frame ``V_a = Ad_{T_ab} V_b`` (eq. (11)).
+
+    Parameters
+    ----------
+    I : (..., 6, 6) array, the inertia ``I_a`` expressed in frame {a}
+    T : (..., 4, 4) array, ``T_ab``: frame {b} seen from frame {a}
+
+    Returns
+    -------
+    I_b : (..., 6, 6) array, the same inertia expressed in frame {b}
+
+    Examples
+    --------
+    >>> from liedyn.lie import make_transform
+    >>> I_com = spatial_inertia(2.0, np.zeros(3), np.eye(3))
+    >>> T = make_transform(np.eye(3), [0.0, 0.0, -1.0])     # body frame 1 m below the COM
+    >>> np.allclose(transform_inertia(I_com, T), spatial_inertia(2.0, [0, 0, 1.0], np.eye(3)))
+    True
+    """
+    I = _checks.array("I", I, (6, 6))
+    return Ad_star(T) @ I @ Ad(T)
+
+
+def kinetic_energy(I, V):
+    """Kinetic energy ``e = V^T I V / 2`` of a rigid body.
+
+    Kim (2012), eq. (15); the volume integral (14) in the form (19).
+
+    Parameters
+    ----------
+    I : (..., 6, 6) array, generalized inertia in the body frame
+    V : (..., 6) array, body twist ``(w, v)`` in the same frame
+
+    Returns
+    -------
+    e : (...) array
+
+    Examples
+    --------
+    >>> I = spatial_inertia(2.0, np.zeros(3), np.eye(3))
+    >>> float(kinetic_energy(I, [0.0, 0.0, 1.0, 3.0, 0.0, 0.0]))   # (1 * 1 + 2 * 9) / 2
+    9.5
+    """
+    I = _checks.array("I", I, (6, 6))
+    V = _checks.array("V", V, (6,))
+    return np.sum(V * momentum(I, V), axis=-1) / 2
+
+
+def momentum(I, V):
+    """Generalized momentum ``L = I V``, an element of dse(3).
+
+    Kim (2012), eq. (23). Under a change of body frame it transforms like a wrench,
+    ``L_b = Ad*_{T_ab} L_a`` (eq. (24)).
+
+    Parameters
+    ----------
+    I : (..., 6, 6) array, generalized inertia in the body frame
+    V : (..., 6) array, body twist ``(w, v)``
+
+    Returns
+    -------
+    L : (..., 6) array, ``(angular momentum, linear momentum)`` in the body frame
+
+    Examples
+    --------
+    >>> I = spatial_inertia(2.0, np.zeros(3), np.eye(3))
+    >>> momentum(I, [0.0, 0.0, 1.0, 3.0, 0.0, 0.0])
+    array([0., 0., 1., 6., 0., 0.])
+    """
+    I = _checks.array("I", I, (6, 6))
+    V = _checks.array("V", V, (6,))
+    return (I @ V[..., None])[..., 0]
+
+
+# ---------------------------------------------------------------------------------------------
+# Rotational inertias of simple homogeneous solids, about the centre of mass
+# ---------------------------------------------------------------------------------------------
+def _diagonal(m, d):
+    """``m[..., None, None] * diag(d)`` for a batch of diagonals ``d`` (..., 3)."""
+    d = np.asarray(m)[..., None] * d
+    J = np.zeros(d.shape + (3,), dtype=d.dtype)
+    for k in range(3):
+        J[..., k, k] = d[..., k]
+    return J
+
+
+def box_inertia(mass, size):
+    """Rotational inertia of a homogeneous box about its centre, axes along its edges.
+
+    ``diag(b^2 + c^2, a^2 + c^2, a^2 + b^2) m / 12`` for edge lengths ``size = (a, b, c)``.
+
+    Parameters
+    ----------
+    mass : (...) array, > 0
+    size : (..., 3) array, edge lengths along x, y, z (> 0)
+
+    Returns
+    -------
+    I_com : (..., 3, 3) array
+
+    Examples
+    --------
+    >>> box_inertia(12.0, [1.0, 2.0, 3.0])
+    array([[13.,  0.,  0.],
+           [ 0., 10.,  0.],
+           [ 0.,  0.,  5.]])
+    """
+    m = _positive("mass", _checks.array("mass", mass, ()))
+    s2 = _positive("size", _checks.array("size", size, (3,))) ** 2
+    d = np.stack([s2[..., 1] + s2[..., 2], s2[..., 0] + s2[..., 2], s2[..., 0] + s2[..., 1]], -1)
+    return _diagonal(m, d / 12)
+
+
+def cylinder_inertia(mass, radius, length):
+    """Rotational inertia of a homogeneous solid cylinder about its centre, axis along z.
+
+    ``Ixx = Iyy = m (3 r^2 + l^2) / 12``, ``Izz = m r^2 / 2``.
+
+    Parameters
+    ----------
+    mass, radius, length : (...) arrays, > 0
+
+    Returns
+    -------
+    I_com : (..., 3, 3) array
+
+    Examples
+    --------
+    >>> cylinder_inertia(12.0, 1.0, 3.0)
+    array([[12.,  0.,  0.],
+           [ 0., 12.,  0.],
+           [ 0.,  0.,  6.]])
+    """
+    m = _positive("mass", _checks.array("mass", mass, ()))
+    r2 = _positive("radius", _checks.array("radius", radius, ())) ** 2
+    l2 = _positive("length", _checks.array("length", length, ())) ** 2
+    r2, l2 = np.broadcast_arrays(r2, l2)
+    side = (3 * r2 + l2) / 12
+    return _diagonal(m, np.stack([side, side, r2 / 2], axis=-1))
+
+
+def sphere_inertia(mass, radius):
+    """Rotational inertia of a homogeneous solid ball about its centre: ``2 m r^2 / 5 * 1``.
+
+    Parameters
+    ----------
+    mass, radius : (...) arrays, > 0
+
+    Returns
+    -------
+    I_com : (..., 3, 3) array
+
+    Examples
+    --------
+    >>> sphere_inertia(5.0, 1.0)
+    array([[2., 0., 0.],
+           [0., 2., 0.],
+           [0., 0., 2.]])
+    """
+    m = _positive("mass", _checks.array("mass", mass, ()))
+    r2 = _positive("radius", _checks.array("radius", radius, ())) ** 2
+    return _diagonal(m, np.stack([r2, r2, r2], axis=-1) * 2 / 5)
+
+
+def rod_inertia(mass, length):
+    """Rotational inertia of a thin homogeneous rod about its centre, axis along z.
+
+    ``diag(1, 1, 0) m l^2 / 12``: positive semi-definite, on the boundary of the triangle
+    inequality (``Ixx + Izz = Iyy``).
+
+    Parameters
+    ----------
+    mass, length : (...) arrays, > 0
+
+    Returns
+    -------
+    I_com : (..., 3, 3) array
+
+    Examples
+    --------
+    >>> rod_inertia(12.0, 1.0)
+    array([[1., 0., 0.],
+           [0., 1., 0.],
+           [0., 0., 0.]])
+    """
+    m = _positive("mass", _checks.array("mass", mass, ()))
+    l2 = _positive("length", _checks.array("length", length, ())) ** 2
+    return _diagonal(m, np.stack([l2, l2, 0 * l2], axis=-1) / 12)
+
+
+# ---------------------------------------------------------------------------------------------
+# The ten inertial parameters
+# ---------------------------------------------------------------------------------------------
+def to_parameters(I):
+    """The 10 inertial parameters ``pi = (m, m c, Ixx, Ixy, Iyy, Ixz, Iyz, Izz)`` of ``I``.
+
+    The rotational inertia is about the body-frame origin (the upper-left block ``Ibar`` of
+    eq. (20)); the order is Pinocchio's ``toDynamicParameters``. Linear in ``I``: the equation
+    of motion (31) is linear in ``pi``.
+
+    Parameters
+    ----------
+    I : (..., 6, 6) array
+
+    Returns
+    -------
+    pi : (..., 10) array
+
+    Examples
+    --------
+    >>> I = spatial_inertia(2.0, [0.0, 0.0, 1.0], np.eye(3))
+    >>> to_parameters(I)
+    array([2., 0., 0., 2., 3., 0., 3., 0., 0., 1.])
+    """
+    I = _checks.array("I", I, (6, 6))
+    m = np.trace(I[..., 3:, 3:], axis1=-2, axis2=-1) / 3
+    mc = unskew(I[..., :3, 3:])
+    J = I[..., :3, :3]
+    return np.stack([m, mc[..., 0], mc[..., 1], mc[..., 2],
+                     J[..., 0, 0], J[..., 0, 1], J[..., 1, 1],
+                     J[..., 0, 2], J[..., 1, 2], J[..., 2, 2]], axis=-1)
+
+
+def from_parameters(pi):
+    """The generalized inertia (eq. (20)) of 10 inertial parameters: inverse of
+    :func:`to_parameters`.
+
+    Parameters
+    ----------
+    pi : (..., 10) array, ``(m, m c_x, m c_y, m c_z, Ixx, Ixy, Iyy, Ixz, Iyz, Izz)`` with the
+        rotational inertia about the body-frame origin
+
+    Returns
+    -------
+    I : (..., 6, 6) array (not validated: see :func:`check_inertia`)
+
+    Examples
+    --------
+    >>> pi = np.array([2.0, 0.0, 0.0, 2.0, 3.0, 0.0, 3.0, 0.0, 0.0, 1.0])
+    >>> np.allclose(from_parameters(pi), spatial_inertia(2.0, [0.0, 0.0, 1.0], np.eye(3)))
+    True
+    """
+    pi = _checks.array("pi", pi, (10,))
+    m, mc = pi[..., 0], pi[..., 1:4]
+    xx, xy, yy, xz, yz, zz = (pi[..., k] for k in range(4, 10))
+    J = np.stack([np.stack([xx, xy, xz], -1),
+                  np.stack([xy, yy, yz], -1),
+                  np.stack([xz, yz, zz], -1)], axis=-2)
+    C = skew(mc)
+    return _blocks(J, C, _T(C), m[..., None, None] * np.eye(3, dtype=int))
