@@ -35,9 +35,9 @@ check-book: $(STAMP)
 	command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
 	$(PY) tests/browser/check_book.py
 
+# unit tests and notebooks run side by side (two cores); then the book and its browser check
 test: $(STAMP) _vendor/.stamp
-	$(MAKE) unit
-	$(MAKE) notebooks
+	$(MAKE) -j2 --output-sync=target unit notebooks
 	$(MAKE) book
 	$(MAKE) check-book
 

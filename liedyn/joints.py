@@ -20,6 +20,8 @@ moves on the group, ``q exp(v dt)``. All other joints have ``nv == nq`` and velo
 
 Derived in :ref:`sec-multibody-models`.
 """
+import functools
+
 import numpy as np
 
 from . import _checks, lie
@@ -56,10 +58,24 @@ def _transform(R, p):
 
 def _rotation_about(axis, angle):
     """``exp([axis] angle)`` for a unit ``axis`` (3,) and angles (...), any dtype (Rodrigues)."""
-    A = lie.skew(axis)
+    A = _skew_cache(tuple(axis))
     s, c = sin(angle), cos(angle)
     versine = np.asarray(1 - c)     # 0-d object arrays give a bare sympy scalar under arithmetic
     return np.eye(3) + s[..., None, None] * A + versine[..., None, None] * (A @ A)
+
+
+def _frozen(a):
+    """Make a constant array read-only (a joint hands out its constant ``S`` without copying)."""
+    a.setflags(write=False)
+    return a
+
+
+@functools.lru_cache(maxsize=256)
+def _skew_cache(axis):
+    """``[axis]`` of a constant joint axis, computed once (joint axes never change)."""
+    A = lie.skew(np.array(axis))
+    A.setflags(write=False)
+    return A
 
 
 class Joint:
@@ -77,6 +93,8 @@ class Joint:
 
     def S(self, q):
         """Joint Jacobian ``S(q)`` (..., 6, nv) in the child frame (Kim (2012), eq. (37))."""
+        if np.ndim(q) == 1:
+            return self._S
         return np.broadcast_to(self._S, np.shape(q)[:-1] + self._S.shape)
 
     def dS(self, q, dq):
@@ -124,7 +142,7 @@ class Revolute(Joint):
 
     def __init__(self, axis=(0.0, 0.0, 1.0)):
         self.axis = _unit("axis", axis)
-        self._S = np.concatenate([self.axis, np.zeros(3)])[:, None]
+        self._S = _frozen(np.concatenate([self.axis, np.zeros(3)])[:, None])
 
     def __repr__(self):
         return f"Revolute(axis={self.axis.tolist()})"
@@ -148,7 +166,7 @@ class Prismatic(Joint):
 
     def __init__(self, axis=(0.0, 0.0, 1.0)):
         self.axis = _unit("axis", axis)
-        self._S = np.concatenate([np.zeros(3), self.axis])[:, None]
+        self._S = _frozen(np.concatenate([np.zeros(3), self.axis])[:, None])
 
     def __repr__(self):
         return f"Prismatic(axis={self.axis.tolist()})"
@@ -180,7 +198,7 @@ class Helical(Joint):
         if not np.isfinite(pitch):
             raise ValueError(f"argument 'pitch': expected a finite number, got {pitch}")
         self.pitch = float(pitch)
-        self._S = np.concatenate([self.axis, self.pitch * self.axis])[:, None]
+        self._S = _frozen(np.concatenate([self.axis, self.pitch * self.axis])[:, None])
 
     def __repr__(self):
         return f"Helical(axis={self.axis.tolist()}, pitch={self.pitch})"
@@ -214,7 +232,7 @@ class Screw(Joint):
             raise ValueError(f"argument 'screw': expected a finite non-zero 6-vector (w, v), "
                              f"got {A.tolist() if A.size < 10 else A.shape}")
         self.screw = A
-        self._S = A[:, None]
+        self._S = _frozen(A[:, None].copy())
 
     def __repr__(self):
         return f"Screw(screw={self.screw.tolist()})"
@@ -386,7 +404,7 @@ class Spherical(Joint):
     """
 
     nq, nv = 4, 3
-    _S = np.vstack([np.eye(3), np.zeros((3, 3))])
+    _S = _frozen(np.vstack([np.eye(3), np.zeros((3, 3))]))
 
     def check_q(self, q, name="q"):
         return _check_quaternion(q, name)
@@ -533,7 +551,7 @@ class Free(Joint):
     """
 
     nq, nv = 7, 6
-    _S = np.eye(6)
+    _S = _frozen(np.eye(6))
 
     def check_q(self, q, name="q"):
         _check_quaternion(q[..., 3:], name + " (quaternion part)")
@@ -570,7 +588,7 @@ class Fixed(Joint):
     """
 
     nq = nv = 0
-    _S = np.zeros((6, 0))
+    _S = _frozen(np.zeros((6, 0)))
 
     def transform(self, q):
         q = np.asarray(q)
