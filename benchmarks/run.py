@@ -1,0 +1,434 @@
+"""Time liedyn against Pinocchio (C++) and modern_robotics (pure numpy), side by side.
+
+Robots: UR5 and the Panda arm (7 DOF, fingers locked), Solo12 and Talos with a floating base,
+and a 50-link spatial chain (``liedyn.robots.serial_chain(50)`` and its Pinocchio twin from
+``tests/pinocchio_bridge.to_pinocchio``). Algorithms: inverse dynamics (RNEA), mass matrix
+(CRBA), forward dynamics (ABA), and hybrid dynamics (Kim's Table 4, compared with liedyn's own
+direct method ``hybrid_direct``, as no peer library has it).
+
+Two regimes:
+
+* single call: median over repeats of the time of one call (``time.perf_counter``);
+* batched: ``--states`` states (10^4 by default) at once. liedyn makes **one** call on arrays
+  with a leading batch dimension; Pinocchio runs a Python loop over the states, and also
+  ``rneaInParallel`` / ``abaInParallel`` with one thread (its C++ loop); modern_robotics runs a
+  Python loop on fewer states (it takes milliseconds per call), reported per state.
+
+Every library is first checked to give the same numbers as liedyn on the same state. BLAS and
+OpenMP are limited to one thread, so every number is single-core. Writes
+``benchmarks/results.md`` (included in the book) and ``benchmarks/results.json``.
+
+Usage: ``python benchmarks/run.py [--quick] [--profile]``. The full run takes 2-4 minutes on a
+shared 2-core machine; ``--quick`` about 30 s (fewer states and repeats).
+"""
+import os
+
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import argparse                                                  # noqa: E402
+import cProfile                                                  # noqa: E402
+import datetime                                                  # noqa: E402
+import io                                                        # noqa: E402
+import json                                                      # noqa: E402
+import platform                                                  # noqa: E402
+import pstats                                                    # noqa: E402
+import sys                                                       # noqa: E402
+import time                                                      # noqa: E402
+import warnings                                                  # noqa: E402
+from importlib.metadata import version                           # noqa: E402
+
+import numpy as np                                               # noqa: E402
+import pinocchio as pin                                          # noqa: E402
+import modern_robotics as mr                                     # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [os.path.join(HERE, ".."),                       # this checkout's liedyn
+                os.path.join(HERE, "..", "tests")]              # the test-only Pinocchio bridges
+
+import liedyn                                                    # noqa: E402
+from liedyn import joints as J                                   # noqa: E402
+from liedyn.aba import aba                                       # noqa: E402
+from liedyn.crba import mass_matrix                              # noqa: E402
+from liedyn.hybrid import hybrid, hybrid_direct                  # noqa: E402
+from liedyn.lie import Ad                                        # noqa: E402
+from liedyn.rnea import rnea                                     # noqa: E402
+from liedyn.robots import serial_chain                           # noqa: E402
+from liedyn.urdf import load_robot, robot_path                   # noqa: E402
+
+from pinocchio_bridge import to_pinocchio                        # noqa: E402
+from pinocchio_urdf import PinMap                                # noqa: E402
+
+ALGORITHMS = ("rnea", "mass matrix", "aba", "hybrid")
+FINGERS = ["panda_finger_joint1", "panda_finger_joint2"]
+
+
+# --- the robots --------------------------------------------------------------------------------
+class Case:
+    """One robot: the liedyn model, its Pinocchio twin, state maps and modern_robotics inputs."""
+
+    def __init__(self, label, model, pm, pinmap, serial):
+        self.label, self.model, self.pm, self.pinmap = label, model, pm, pinmap
+        self.data = pm.createData()
+        self.mr = mr_inputs(model) if serial else None
+        floating = isinstance(model.joints[1], J.Free)
+        # hybrid: floating base free (zero wrench), joints prescribed; arms: every other joint
+        self.prescribed = (np.arange(model.nbodies) > 0 if floating
+                           else np.arange(model.nbodies) % 2 == 0)
+
+    def states(self, n, rng):
+        m = self.model
+        q = np.stack([m.random_configuration(rng) for _ in range(n)])
+        dq, ddq, tau = rng.normal(size=(3, n, m.nv))
+        return q, dq, ddq, tau
+
+    def to_pin(self, q, dq, ddq, tau):
+        """Pinocchio's (q, v, a, tau) for each state, as (n, .) arrays."""
+        if self.pinmap is None:                # the chain: revolute joints in the same order
+            return q, dq, ddq, tau
+        out = [], [], [], []
+        for k in range(len(q)):
+            B = self.pinmap.B(q[k])            # constant for these robots (no planar joints)
+            for lst, x in zip(out, (self.pinmap.q(q[k]), B @ dq[k], B @ ddq[k], B @ tau[k])):
+                lst.append(x)
+        return tuple(np.array(x) for x in out)
+
+
+def make_cases():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ur5 = load_robot("ur5")
+        panda = load_robot("panda", locked_joints=FINGERS)
+        solo = load_robot("solo12", floating_base=True)
+        talos = load_robot("talos", floating_base=True)
+    pin_ur5 = pin.buildModelFromUrdf(robot_path("ur5"))
+    pin_full = pin.buildModelFromUrdf(robot_path("panda"))
+    pin_panda = pin.buildReducedModel(pin_full, [pin_full.getJointId(n) for n in FINGERS],
+                                      pin.neutral(pin_full))
+    pin_solo = pin.buildModelFromUrdf(robot_path("solo12"), pin.JointModelFreeFlyer())
+    pin_talos = pin.buildModelFromUrdf(robot_path("talos"), pin.JointModelFreeFlyer())
+    chain = serial_chain(50)
+    return [Case("UR5", ur5, pin_ur5, PinMap(ur5, pin_ur5), True),
+            Case("Panda (7-DOF arm)", panda, pin_panda, PinMap(panda, pin_panda), True),
+            Case("Solo12 (floating)", solo, pin_solo, PinMap(solo, pin_solo), False),
+            Case("Talos (floating)", talos, pin_talos, PinMap(talos, pin_talos), False),
+            Case("50-link chain", chain, to_pinocchio(chain), None, True)]
+
+
+def mr_inputs(model):
+    """modern_robotics' (Mlist, Glist, Slist) from a liedyn serial chain of 1-DOF joints.
+
+    The link frames {i} are liedyn's body frames: ``M_{i-1,i}`` is the placement ``X_i`` (the
+    joints are at 0 there), ``G_i`` the generalized inertia in {i} (both libraries order twists
+    (w, v)), and ``S_i = Ad_{M_{0,i}} A_i`` the joint's screw axis in the space frame.
+    """
+    assert all(model.parent[i] == i - 1 and model.joints[i].nv == 1
+               for i in range(1, model.nbodies + 1)), "modern_robotics needs a serial chain"
+    Mlist, Glist, S = [], [], []
+    M0i = np.eye(4)
+    for i in range(1, model.nbodies + 1):
+        X = model.placements[i]
+        Mlist.append(X)
+        Glist.append(model.inertias[i])
+        M0i = M0i @ X
+        S.append(Ad(M0i) @ model.joints[i].S(np.zeros(1))[:, 0])
+    Mlist.append(np.eye(4))
+    return np.array(Mlist), np.array(Glist), np.array(S).T
+
+
+# --- the calls ---------------------------------------------------------------------------------
+def liedyn_calls(case):
+    m, u = case.model, case.prescribed
+    return {"rnea": lambda q, dq, ddq, tau: rnea(m, q, dq, ddq),
+            "mass matrix": lambda q, dq, ddq, tau: mass_matrix(m, q),
+            "aba": lambda q, dq, ddq, tau: aba(m, q, dq, tau),
+            "hybrid": lambda q, dq, ddq, tau: hybrid(m, q, dq, ddq, tau, u),
+            "hybrid_direct": lambda q, dq, ddq, tau: hybrid_direct(m, q, dq, ddq, tau, u)}
+
+
+def pin_calls(case):
+    pm, d = case.pm, case.data
+    return {"rnea": lambda q, v, a, tau: pin.rnea(pm, d, q, v, a),
+            "mass matrix": lambda q, v, a, tau: pin.crba(pm, d, q),
+            "aba": lambda q, v, a, tau: pin.aba(pm, d, q, v, tau)}
+
+
+def mr_calls(case):
+    Ml, Gl, Sl = case.mr
+    g, F = case.model.gravity, np.zeros(6)
+    return {"rnea": lambda q, dq, ddq, tau: mr.InverseDynamics(q, dq, ddq, g, F, Ml, Gl, Sl),
+            "mass matrix": lambda q, dq, ddq, tau: mr.MassMatrix(q, Ml, Gl, Sl),
+            "aba": lambda q, dq, ddq, tau: mr.ForwardDynamics(q, dq, tau, g, F, Ml, Gl, Sl)}
+
+
+def check_agreement(case, rng):
+    """Every library gives liedyn's numbers on one state (relative error < 1e-9)."""
+    q, dq, ddq, tau = (x[0] for x in case.states(1, rng))
+    qp, vp, ap, taup = (x[0] for x in case.to_pin(q[None], dq[None], ddq[None], tau[None]))
+    B = np.eye(case.model.nv) if case.pinmap is None else case.pinmap.B(q)
+    ours = {k: f(q, dq, ddq, tau) for k, f in liedyn_calls(case).items()}
+    theirs = {k: f(qp, vp, ap, taup) for k, f in pin_calls(case).items()}
+    theirs["mass matrix"] = np.triu(theirs["mass matrix"]) + np.triu(theirs["mass matrix"], 1).T
+    peers = {"rnea": B.T @ theirs["rnea"], "mass matrix": B.T @ theirs["mass matrix"] @ B,
+             "aba": B.T @ theirs["aba"]}
+    if case.mr is not None:
+        for k, f in mr_calls(case).items():
+            peers["mr " + k] = f(q, dq, ddq, tau)
+    peers["hybrid_direct"] = ours["hybrid_direct"]
+    for k, ref in peers.items():
+        mine = ours[k.replace("mr ", "")]
+        if k == "hybrid_direct":
+            mine, ref = np.concatenate(ours["hybrid"]), np.concatenate(ref)
+        err = np.max(np.abs(mine - ref)) / np.max(np.abs(ref))
+        assert err < 1e-9, f"{case.label}: {k} disagrees with liedyn (relative error {err:.2g})"
+
+
+# --- timing ------------------------------------------------------------------------------------
+def interleaved(calls, repeats, budget=2e-3):
+    """Median time of one call of each ``calls[name]()``, measured in alternation.
+
+    Each repeat times a block of calls of every function in turn (blocks of at least ``budget``
+    seconds, ``time.perf_counter``), so that all of them see the same load of a shared machine;
+    the result per function is the median over ``repeats`` of the block's mean time per call.
+    """
+    number = {}
+    for name, f in calls.items():
+        f()
+        t0 = time.perf_counter()
+        f()
+        number[name] = max(1, int(budget / max(time.perf_counter() - t0, 1e-9)))
+    times = {name: [] for name in calls}
+    for _ in range(repeats):
+        for name, f in calls.items():
+            t0 = time.perf_counter()
+            for _ in range(number[name]):
+                f()
+            times[name].append((time.perf_counter() - t0) / number[name])
+    return {name: float(np.median(t)) for name, t in times.items()}
+
+
+def best_of(calls, repeats):
+    """Best time of one run of each ``calls[name]()`` over ``repeats`` alternating rounds."""
+    times = {name: [] for name in calls}
+    for _ in range(repeats):
+        for name, f in calls.items():
+            t0 = time.perf_counter()
+            f()
+            times[name].append(time.perf_counter() - t0)
+    return {name: min(t) for name, t in times.items()}
+
+
+def time_case(case, args, rng):
+    n = args.states
+    q, dq, ddq, tau = case.states(n, rng)
+    qp, vp, ap, taup = case.to_pin(q, dq, ddq, tau)
+    ours, theirs = liedyn_calls(case), pin_calls(case)
+    parallel = {"rnea": getattr(pin, "rneaInParallel", None),
+                "aba": getattr(pin, "abaInParallel", None)}
+    rows = []
+    for alg in ALGORITHMS:
+        row = {"robot": case.label, "algorithm": alg, "nq": case.model.nq, "nv": case.model.nv}
+        f = ours[alg]
+        # single call: liedyn and its peer (Pinocchio, or hybrid_direct) in alternation
+        single = {"liedyn": lambda: f(q[0], dq[0], ddq[0], tau[0])}
+        batch = {"liedyn": lambda: f(q, dq, ddq, tau)}
+        if alg in theirs:
+            g = theirs[alg]
+            single["pin"] = lambda: g(qp[0], vp[0], ap[0], taup[0])
+
+            def loop():
+                for k in range(n):
+                    g(qp[k], vp[k], ap[k], taup[k])
+            batch["pin_loop"] = loop
+            if parallel.get(alg) is not None:
+                pool = pin.ModelPool(case.pm, 1)
+                Q, V = np.asfortranarray(qp.T), np.asfortranarray(vp.T)
+                A = np.asfortranarray((ap if alg == "rnea" else taup).T)
+                batch["pin_parallel"] = lambda: parallel[alg](1, pool, Q, V, A)
+        else:                                   # hybrid: liedyn's direct method is the peer
+            h = ours["hybrid_direct"]
+            single["direct"] = lambda: h(q[0], dq[0], ddq[0], tau[0])
+            batch["direct"] = lambda: h(q, dq, ddq, tau)
+        for name, t in interleaved(single, args.repeats).items():
+            row[f"{name}_single" if name != "liedyn" else "liedyn_single"] = t
+        for name, t in best_of(batch, args.batch_repeats).items():
+            row[{"liedyn": "liedyn_batch", "direct": "direct_batch"}.get(name, name)] = t / n
+        row["liedyn_batch_states"] = n
+        if case.mr is not None and alg in ("rnea", "mass matrix", "aba"):
+            m_ = mr_calls(case)[alg]
+            slow = case.model.nv > 20
+            row["mr_single"] = float(np.median(
+                [once(lambda: m_(q[0], dq[0], ddq[0], tau[0]))
+                 for _ in range(1 if slow else args.mr_repeats)]))
+            nmr = max(1, min(args.mr_states, int(args.mr_budget / row["mr_single"])))
+            row["mr_states"] = nmr
+
+            def mr_loop():
+                for k in range(nmr):
+                    m_(q[k], dq[k], ddq[k], tau[k])
+            row["mr_batch"] = once(mr_loop) / nmr
+        rows.append(row)
+        us = lambda key: f"{row[key] * 1e6:9.2f} us" if key in row else " " * 12   # noqa: E731
+        print(f"  {alg:12s} single: liedyn {us('liedyn_single')} pin {us('pin_single')} "
+              f"direct {us('direct_single')} mr {us('mr_single')} | per state: liedyn "
+              f"{us('liedyn_batch')} pin loop {us('pin_loop')} pin C++ {us('pin_parallel')} "
+              f"direct {us('direct_batch')}", flush=True)
+    return rows
+
+
+def once(f):
+    t0 = time.perf_counter()
+    f()
+    return time.perf_counter() - t0
+
+
+# --- reporting ---------------------------------------------------------------------------------
+def machine_info():
+    cpu = "unknown"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        cpu = platform.processor() or "unknown"
+    return {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(),
+            "numpy": np.__version__, "pinocchio": pin.__version__,
+            "modern_robotics": version("modern_robotics"), "liedyn": liedyn.__version__,
+            "platform": platform.platform(),
+            "load_average": [round(x, 2) for x in os.getloadavg()],
+            "date": datetime.date.today().isoformat()}
+
+
+def fmt_time(t):
+    if t is None:
+        return "-"
+    if t >= 1e-3:
+        return f"{t * 1e3:.3g} ms"
+    return f"{t * 1e6:.3g} us"
+
+
+def fmt_ratio(a, b):
+    return "-" if a is None or b is None else f"{a / b:.3g}"
+
+
+def markdown(rows, info, args):
+    get = lambda r, k: r.get(k)                                    # noqa: E731
+    lines = [
+        f"Measured on {info['cpu']} ({info['cores']} cores, one thread used), Python "
+        f"{info['python']}, numpy {info['numpy']}, Pinocchio {info['pinocchio']}, "
+        f"modern_robotics {info['modern_robotics']}, liedyn {info['liedyn']}, {info['date']}; "
+        f"load average {info['load_average'][0]:.1f} at the start (a shared machine: ratios "
+        f"are more stable than absolute times)"
+        f"{' (quick run)' if args.quick else ''}. Generated by `benchmarks/run.py`.",
+        "",
+        "**Single call** (median over repeats of the time of one call, liedyn and Pinocchio "
+        "timed in alternation; ratios: liedyn / Pinocchio and modern_robotics / liedyn):",
+        "",
+        "| robot | nv | algorithm | liedyn | Pinocchio | modern_robotics "
+        "| liedyn / Pinocchio | modern_robotics / liedyn |",
+        "|---|---:|---|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        lines.append(f"| {r['robot']} | {r['nv']} | {r['algorithm']} | "
+                     f"{fmt_time(r['liedyn_single'])} | {fmt_time(get(r, 'pin_single'))} | "
+                     f"{fmt_time(get(r, 'mr_single'))} | "
+                     f"{fmt_ratio(r['liedyn_single'], get(r, 'pin_single'))} | "
+                     f"{fmt_ratio(get(r, 'mr_single'), r['liedyn_single'])} |")
+    lines += [
+        "",
+        f"**Batched** (best of {args.batch_repeats} alternating rounds): time per state when "
+        f"{args.states} states go through liedyn in one call, "
+        "through Pinocchio in a Python loop and in its C++ loop (`rneaInParallel` / "
+        "`abaInParallel`, one thread), and through modern_robotics in a Python loop (on the "
+        "number of states in brackets):",
+        "",
+        "| robot | algorithm | liedyn (batched) | Pinocchio (loop) | Pinocchio (C++ loop) "
+        "| modern_robotics (loop) | liedyn / Pinocchio loop | liedyn / Pinocchio C++ loop "
+        "| modern_robotics / liedyn |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        states = ""
+        mr_cell = (f"{fmt_time(r['mr_batch'])} ({r['mr_states']})" if "mr_batch" in r else "-")
+        lines.append(f"| {r['robot']} | {r['algorithm']} | {fmt_time(r['liedyn_batch'])}{states} | "
+                     f"{fmt_time(get(r, 'pin_loop'))} | {fmt_time(get(r, 'pin_parallel'))} | "
+                     f"{mr_cell} | {fmt_ratio(r['liedyn_batch'], get(r, 'pin_loop'))} | "
+                     f"{fmt_ratio(r['liedyn_batch'], get(r, 'pin_parallel'))} | "
+                     f"{fmt_ratio(get(r, 'mr_batch'), r['liedyn_batch'])} |")
+    lines += [
+        "",
+        "**Hybrid dynamics** (no peer library: Kim's recursive Table 4 against liedyn's direct "
+        "method, mass matrix + bias + a solve on the free joints; floating robots: base free, "
+        "every joint prescribed; arms: every other joint prescribed):",
+        "",
+        "| robot | hybrid (single) | hybrid_direct (single) | direct / recursive "
+        "| hybrid (batched, per state) | hybrid_direct (batched, per state) "
+        "| direct / recursive |",
+        "|---|---:|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        if r["algorithm"] != "hybrid":
+            continue
+        lines.append(f"| {r['robot']} | {fmt_time(r['liedyn_single'])} | "
+                     f"{fmt_time(r['direct_single'])} | "
+                     f"{fmt_ratio(r['direct_single'], r['liedyn_single'])} | "
+                     f"{fmt_time(r['liedyn_batch'])} | {fmt_time(r['direct_batch'])} | "
+                     f"{fmt_ratio(r['direct_batch'], r['liedyn_batch'])} |")
+    return "\n".join(lines) + "\n"
+
+
+def profile_rnea_panda(top=15):
+    """cProfile of single-call RNEA on the Panda arm: where the time goes."""
+    model = load_robot("panda", locked_joints=FINGERS)
+    rng = np.random.default_rng(0)
+    q = model.random_configuration(rng)
+    dq, ddq = rng.normal(size=(2, model.nv))
+    rnea(model, q, dq, ddq)
+    prof = cProfile.Profile()
+    prof.enable()
+    for _ in range(200):
+        rnea(model, q, dq, ddq)
+    prof.disable()
+    out = io.StringIO()
+    pstats.Stats(prof, stream=out).sort_stats("tottime").print_stats(top)
+    return out.getvalue()
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="fewer states and repeats (~30 s)")
+    parser.add_argument("--profile", action="store_true",
+                        help="print a cProfile of single-call RNEA on the Panda and exit")
+    parser.add_argument("--out", default=os.path.join(HERE, "results.md"))
+    parser.add_argument("--json", default=os.path.join(HERE, "results.json"))
+    args = parser.parse_args(argv)
+    if args.profile:
+        print(profile_rnea_panda())
+        return
+    args.states = 500 if args.quick else 10_000
+    args.repeats = 5 if args.quick else 15
+    args.batch_repeats = 1 if args.quick else 2
+    args.mr_states = 5 if args.quick else 100
+    args.mr_repeats = 3 if args.quick else 5
+    args.mr_budget = 0.5 if args.quick else 4.0          # seconds per modern_robotics loop
+    info = machine_info()
+    print("machine:", json.dumps(info))
+    t_start = time.perf_counter()
+    rng = np.random.default_rng(2012)
+    rows = []
+    for case in make_cases():
+        print(f"{case.label}: nq={case.model.nq}, nv={case.model.nv}", flush=True)
+        check_agreement(case, rng)
+        rows += time_case(case, args, rng)
+    total = time.perf_counter() - t_start
+    text = markdown(rows, info, args)
+    with open(args.out, "w") as f:
+        f.write(text)
+    with open(args.json, "w") as f:
+        json.dump({"machine": info, "quick": args.quick, "states": args.states,
+                   "seconds": total, "rows": rows}, f, indent=1)
+    print(text)
+    print(f"total {total:.0f} s; wrote {args.out} and {args.json}")
+
+
+if __name__ == "__main__":
+    main()
