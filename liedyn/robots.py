@@ -12,9 +12,24 @@ from .inertia import spatial_inertia
 from .lie import exp_so3, make_transform
 from .model import Model
 
-__all__ = ["pendulum", "double_pendulum", "planar_arm", "two_link_arm", "serial_chain",
+__all__ = ["load", "pendulum", "double_pendulum", "planar_arm", "two_link_arm", "serial_chain",
            "random_tree", "JOINT_TYPES", "four_bar", "five_bar", "spatial_four_bar",
            "rolling_disk"]
+
+
+def load(name, floating_base=False, **options):
+    """A real robot of the example-robot-data package, e.g. ``"panda"``, ``"ur5"``, ``"talos"``.
+
+    The same as :func:`liedyn.urdf.load_robot` (see there for ``options``); an unknown name or
+    a missing package raises ``ValueError`` listing what is available.
+
+    Examples
+    --------
+    >>> load("ur5").nv
+    6
+    """
+    from .urdf import load_robot
+    return load_robot(name, floating_base=floating_base, **options)
 
 
 def _translation(x, y=0.0, z=0.0):
