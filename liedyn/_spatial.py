@@ -107,6 +107,20 @@ def _blocks(A, B, C, D):
     return np.concatenate([np.concatenate([A, B], -1), np.concatenate([C, D], -1)], -2)
 
 
+def homogeneous(R, p):
+    """The 4x4 matrices ``[[R, p], [0, 1]]`` from (..., 3, 3) and (..., 3) arrays (no validation)."""
+    T = np.zeros(np.broadcast_shapes(R.shape[:-2], p.shape[:-1]) + (4, 4),
+                 dtype=np.result_type(R, p))
+    T[..., :3, :3], T[..., :3, 3], T[..., 3, 3] = R, p, 1
+    return T
+
+
+def inverse(T):
+    """``T^-1 = [[R^T, -R^T p], [0, 1]]`` (Kim (2012), eq. (4)) without validation."""
+    Rt = np.swapaxes(T[..., :3, :3], -1, -2)
+    return homogeneous(Rt, -matvec(Rt, T[..., :3, 3]))
+
+
 def compose(R1, p1, R2, p2):
     """``T1 T2`` for ``T1 = (R1, p1)``, ``T2 = (R2, p2)``: returns ``(R1 R2, R1 p2 + p1)``."""
     return R1 @ R2, rot(R1, p2) + p1

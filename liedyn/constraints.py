@@ -24,9 +24,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _checks
-from ._spatial import Ad_matrix, ad_mul, matvec
+from ._spatial import Ad_matrix, ad_mul, inverse, matvec
 from .aba import aba, aba_pass
-from .hybrid import check_prescribed, hybrid, hybrid_pass
+from .hybrid import hybrid, hybrid_pass
 from .kinematics import forward_kinematics, forward_pass
 from .lie import log_so3
 from .model import state
@@ -44,13 +44,6 @@ AXES = {"wx": 0, "wy": 1, "wz": 2, "vx": 3, "vy": 4, "vz": 5}
 
 def _T(A):
     return np.swapaxes(A, -1, -2)
-
-
-def _inverse(T):
-    Rt = _T(T[..., :3, :3])
-    Ti = np.zeros_like(T)
-    Ti[..., :3, :3], Ti[..., :3, 3], Ti[..., 3, 3] = Rt, -matvec(Rt, T[..., :3, 3]), 1
-    return Ti
 
 
 class LoopClosure:
@@ -117,7 +110,7 @@ class LoopClosure:
         """``A(q)`` (..., m, nv) with ``A dq = P V_rel``."""
         q = model.check_q(q)
         a, b, Ta, Tb = self._frames(model, q)
-        Tba = _inverse(Tb) @ Ta
+        Tba = inverse(Tb) @ Ta
         A = self._jacobian(model, q, b, self.frame_b) - \
             Ad_matrix(Tba[..., :3, :3], Tba[..., :3, 3]) @ self._jacobian(model, q, a, self.frame_a)
         return A[..., self.axes, :]
@@ -129,7 +122,7 @@ class LoopClosure:
         fw = forward_pass(model, q, dq)
         Va, dVa = _frame_motion(fw, a, self.frame_a)
         Vb, dVb = _frame_motion(fw, b, self.frame_b)
-        Tba = _inverse(Tb) @ Ta
+        Tba = inverse(Tb) @ Ta
         Ad_ba = Ad_matrix(Tba[..., :3, :3], Tba[..., :3, 3])
         AVa = matvec(Ad_ba, Va)
         acc = dVb - matvec(Ad_ba, dVa) + ad_mul(Vb - AVa, AVa)

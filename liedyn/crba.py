@@ -9,7 +9,7 @@ Derived in :ref:`sec-equations-of-motion`.
 """
 import numpy as np
 
-from ._spatial import Ad_inv_matrix, Ad_matrix, matvec, skew
+from ._spatial import Ad_inv_matrix, Ad_matrix, inverse, matvec, skew
 from .kinematics import forward_kinematics, forward_pass
 from .model import state
 from .rnea import rnea
@@ -154,7 +154,7 @@ def coriolis_matrix(model, q, dq):
     for i in range(1, model.nbodies + 1):
         J = np.zeros(batch + (6, model.nv), dtype=dtype)
         dJ = np.zeros_like(J)
-        Tinv = _inverse(Tw[..., i, :, :])
+        Tinv = inverse(Tw[..., i, :, :])
         for j in model.support(i):
             T_ij = Tinv @ Tw[..., j, :, :]
             Ad_ij = Ad_matrix(T_ij[..., :3, :3], T_ij[..., :3, 3])
@@ -166,13 +166,6 @@ def coriolis_matrix(model, q, dq):
         B = (I @ _ad(V) - _T(_ad(V)) @ I - _bar(matvec(I, V))) / 2
         C = C + _T(J) @ (I @ dJ + B @ J)
     return C
-
-
-def _inverse(T):
-    Rt = _T(T[..., :3, :3])
-    Ti = np.zeros_like(T)
-    Ti[..., :3, :3], Ti[..., :3, 3], Ti[..., 3, 3] = Rt, -matvec(Rt, T[..., :3, 3]), 1
-    return Ti
 
 
 def kinetic_energy(model, q, dq):

@@ -24,9 +24,9 @@ import functools
 
 import numpy as np
 
-from . import _checks, lie
+from . import lie
 from ._math import cos, sin
-from ._spatial import cross
+from ._spatial import cross, homogeneous
 
 __all__ = ["Joint", "Revolute", "Prismatic", "Helical", "Screw", "Universal", "Planar", "Spherical",
            "SphericalZYX", "SphericalExp", "Free", "Fixed", "QUAT_TOL"]
@@ -44,16 +44,6 @@ def _unit(name, axis):
         raise ValueError(f"argument '{name}': a joint axis must be a finite non-zero vector, "
                          f"got {axis.tolist()}")
     return axis / n
-
-
-def _transform(R, p):
-    """4x4 matrices from (..., 3, 3) and (..., 3) arrays (no validation)."""
-    shape = np.broadcast_shapes(R.shape[:-2], p.shape[:-1])
-    T = np.zeros(shape + (4, 4), dtype=np.result_type(R, p))
-    T[..., :3, :3] = R
-    T[..., :3, 3] = p
-    T[..., 3, 3] = 1
-    return T
 
 
 def _rotation_about(axis, angle):
@@ -150,7 +140,7 @@ class Revolute(Joint):
     def transform(self, q):
         """``J(q) = [[exp([a] q), 0], [0, 1]]``."""
         q = np.asarray(q)
-        return _transform(_rotation_about(self.axis, q[..., 0]), np.zeros(q.shape[:-1] + (3,)))
+        return homogeneous(_rotation_about(self.axis, q[..., 0]), np.zeros(q.shape[:-1] + (3,)))
 
 
 class Prismatic(Joint):
@@ -174,7 +164,7 @@ class Prismatic(Joint):
     def transform(self, q):
         """``J(q) = [[1, a q], [0, 1]]``."""
         q = np.asarray(q)
-        return _transform(np.broadcast_to(np.eye(3), q.shape[:-1] + (3, 3)), q * self.axis)
+        return homogeneous(np.broadcast_to(np.eye(3), q.shape[:-1] + (3, 3)), q * self.axis)
 
     def random(self, rng):
         return rng.uniform(-1.0, 1.0, 1)
@@ -206,7 +196,7 @@ class Helical(Joint):
     def transform(self, q):
         """``J(q) = [[exp([a] q), pitch q a], [0, 1]]``."""
         q = np.asarray(q)
-        return _transform(_rotation_about(self.axis, q[..., 0]), self.pitch * q * self.axis)
+        return homogeneous(_rotation_about(self.axis, q[..., 0]), self.pitch * q * self.axis)
 
 
 class Screw(Joint):
@@ -247,14 +237,14 @@ class Screw(Joint):
         q = np.asarray(q)
         k = np.linalg.norm(self.screw[:3])
         if k < 1e-12:
-            return _transform(np.broadcast_to(np.eye(3), q.shape[:-1] + (3, 3)),
+            return homogeneous(np.broadcast_to(np.eye(3), q.shape[:-1] + (3, 3)),
                               q * self.screw[3:])
         a, u = self.screw[:3] / k, self.screw[3:] / k
         t = np.asarray(q[..., 0] if k == 1 else k * q[..., 0])
         A = lie.skew(a)
         G = (t[..., None, None] * np.eye(3) + np.asarray(1 - cos(t))[..., None, None] * A
              + np.asarray(t - sin(t))[..., None, None] * (A @ A))
-        return _transform(_rotation_about(a, t), (G @ u[:, None])[..., 0])
+        return homogeneous(_rotation_about(a, t), (G @ u[:, None])[..., 0])
 
 
 class Universal(Joint):
@@ -286,7 +276,7 @@ class Universal(Joint):
     def transform(self, q):
         q = np.asarray(q)
         R = _rotation_about(self.axis1, q[..., 0]) @ _rotation_about(self.axis2, q[..., 1])
-        return _transform(R, np.zeros(q.shape[:-1] + (3,)))
+        return homogeneous(R, np.zeros(q.shape[:-1] + (3,)))
 
     def S(self, q):
         q = np.asarray(q)
@@ -332,7 +322,7 @@ class Planar(Joint):
     def transform(self, q):
         q = np.asarray(q)
         p = np.stack([q[..., 0], q[..., 1], np.zeros_like(q[..., 0])], axis=-1)
-        return _transform(_rotation_about(np.array([0.0, 0.0, 1.0]), q[..., 2]), p)
+        return homogeneous(_rotation_about(np.array([0.0, 0.0, 1.0]), q[..., 2]), p)
 
     def S(self, q):
         q = np.asarray(q)
@@ -411,7 +401,7 @@ class Spherical(Joint):
 
     def transform(self, q):
         q = np.asarray(q)
-        return _transform(lie.quat_to_rot(_normalised(q)), np.zeros(q.shape[:-1] + (3,)))
+        return homogeneous(lie.quat_to_rot(_normalised(q)), np.zeros(q.shape[:-1] + (3,)))
 
     def integrate(self, q, v, dt=1.0):
         return lie.quat_multiply(q, lie.exp_quat(v * dt))
@@ -447,7 +437,7 @@ class SphericalZYX(Joint):
         ez, ey, ex = np.eye(3)[2], np.eye(3)[1], np.eye(3)[0]
         R = (_rotation_about(ez, q[..., 0]) @ _rotation_about(ey, q[..., 1])
              @ _rotation_about(ex, q[..., 2]))
-        return _transform(R, np.zeros(q.shape[:-1] + (3,)))
+        return homogeneous(R, np.zeros(q.shape[:-1] + (3,)))
 
     def S(self, q):
         q = np.asarray(q)
@@ -507,7 +497,7 @@ class SphericalExp(Joint):
 
     def transform(self, q):
         q = np.asarray(q)
-        return _transform(lie.exp_so3(q), np.zeros(q.shape[:-1] + (3,)))
+        return homogeneous(lie.exp_so3(q), np.zeros(q.shape[:-1] + (3,)))
 
     def S(self, q):
         q = np.asarray(q)
@@ -559,7 +549,7 @@ class Free(Joint):
 
     def transform(self, q):
         q = np.asarray(q)
-        return _transform(lie.quat_to_rot(_normalised(q[..., 3:])), q[..., :3])
+        return homogeneous(lie.quat_to_rot(_normalised(q[..., 3:])), q[..., :3])
 
     def integrate(self, q, v, dt=1.0):
         step = lie.exp_se3(v * dt)

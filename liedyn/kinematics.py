@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _checks
-from ._spatial import Ad_inv_mul, Ad_matrix, ad_mul, compose, matvec
+from ._spatial import Ad_inv_mul, Ad_matrix, ad_mul, compose, homogeneous, inverse, matvec
 from .model import state
 
 __all__ = ["ForwardPass", "forward_pass", "forward_kinematics", "body_velocities",
@@ -89,13 +89,6 @@ def forward_pass(model, q, dq, ddq=None, dV0=None):
     return ForwardPass(R, p, S, dS, V, dV)
 
 
-def _homogeneous(R, p):
-    T = np.zeros(np.broadcast_shapes(R.shape[:-2], p.shape[:-1]) + (4, 4),
-                 dtype=np.result_type(R, p))
-    T[..., :3, :3], T[..., :3, 3], T[..., 3, 3] = R, p, 1
-    return T
-
-
 @dataclass(frozen=True)
 class Kinematics:
     """Poses of every body: ``T[..., i, :, :] = T_{lambda(i),i}``, ``T_world[..., i, :, :] = T_{0,i}``.
@@ -137,8 +130,8 @@ def forward_kinematics(model, q):
         Ri, pi = compose(Rw[model.parent[i]], pw[model.parent[i]], R[i], p[i])
         Rw.append(Ri)
         pw.append(pi)
-    T = [_homogeneous(Ri, pi) for Ri, pi in zip(R, p)]
-    Tw = [_homogeneous(Ri, pi) for Ri, pi in zip(Rw, pw)]
+    T = [homogeneous(Ri, pi) for Ri, pi in zip(R, p)]
+    Tw = [homogeneous(Ri, pi) for Ri, pi in zip(Rw, pw)]
     return Kinematics(np.stack(np.broadcast_arrays(*T), axis=-3),
                       np.stack(np.broadcast_arrays(*Tw), axis=-3))
 
@@ -214,7 +207,7 @@ def body_jacobian(model, q, body):
     q = model.check_q(q)
     Tw = forward_kinematics(model, q).T_world
     J = np.zeros(q.shape[:-1] + (6, model.nv), dtype=np.result_type(q, float))
-    Ti_inv = _inverse(Tw[..., i, :, :])
+    Ti_inv = inverse(Tw[..., i, :, :])
     for j in model.support(i):
         T_ij = Ti_inv @ Tw[..., j, :, :]                 # T_{i,j} = T_{j,i}^-1
         S = model.joints[j].S(q[..., model.q_slice[j]])
@@ -241,12 +234,7 @@ def frame_jacobian(model, q, body, offset=None):
     if offset is None:
         return J
     offset = _checks.homogeneous("offset", offset)
-    return _Ad(_inverse(offset)) @ J
-
-
-def _inverse(T):
-    Rt = np.swapaxes(T[..., :3, :3], -1, -2)
-    return _homogeneous(Rt, -matvec(Rt, T[..., :3, 3]))
+    return _Ad(inverse(offset)) @ J
 
 
 def _Ad(T):

@@ -309,8 +309,9 @@ def log_so3(R):
         col = np.take_along_axis(aaT, k[..., None, None], axis=-1)[..., 0]
         a = col / np.sqrt(np.maximum(np.take_along_axis(col, k[..., None], axis=-1), 1e-300))
         a = np.where(np.sum(a * s, axis=-1, keepdims=True) < 0, -a, a)
+        w_pi = t[..., None] * a
     near_pi = (c < -0.9)[..., None]  # (the branch not taken may divide by ~0: ignored)
-    return np.where(near_pi, t[..., None] * a, w_generic)
+    return np.where(near_pi, w_pi, w_generic)
 
 
 def exp_se3(xi):

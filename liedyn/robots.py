@@ -255,7 +255,7 @@ def four_bar(lengths=(1.0, 2.0, 1.5, 2.0), mass=1.0, crank_angle=1.0, gravity=9.
     >>> bool(np.max(np.abs(constraint_residual(model, constraints, q0))) < 1e-10)
     True
     """
-    from .constraints import LoopClosure, project
+    from .constraints import LoopClosure
     a, b, c, d = lengths
     model = Model(gravity=(0.0, -gravity, 0.0), name="four-bar linkage")
     model.add_body("crank", 0, J.Revolute([0, 0, 1]), inertia=_rod(mass, a))

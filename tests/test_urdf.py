@@ -28,7 +28,7 @@ from liedyn import joints as J
 from liedyn import urdf
 from liedyn.aba import aba
 from liedyn.crba import mass_matrix
-from liedyn.kinematics import forward_kinematics
+
 from liedyn.rnea import rnea
 
 from pinocchio_urdf import PinMap
