@@ -1,0 +1,128 @@
+"""The chapter 7 exercise checkers accept the right answers and explain typical wrong ones.
+
+Right answers are computed here with liedyn (the notebook's way); the checkers compute theirs
+in closed form with plain numpy, so the two sides are independent.
+"""
+import numpy as np
+import pytest
+
+from liedyn import joints as J
+from liedyn.aba import aba, aba_pass, mass_matrix_factor
+from liedyn.crba import bias_force, mass_matrix, momentum
+from liedyn.exercises import WrongAnswer, check
+from liedyn.exercises import ch07 as ex
+from liedyn.inertia import spatial_inertia
+from liedyn.lie import exp_quat, make_transform
+from liedyn.model import Model
+from liedyn.robots import double_pendulum, pendulum
+from liedyn.simulate import simulate
+
+
+def model():
+    return double_pendulum(**ex.PENDULUM, gravity=ex.GRAVITY)
+
+
+def floating():
+    f = ex.FLOATING
+    m = Model(gravity=(0.0, 0.0, 0.0))
+    m.add_body("base", 0, J.Free(),
+               inertia=spatial_inertia(f["base_mass"], f["base_com"], f["base_I_com"]))
+    m.add_body("bob", 1, J.Spherical(), placement=make_transform(np.eye(3), f["joint_offset"]),
+               inertia=spatial_inertia(f["bob_mass"], f["bob_com"], f["bob_I_com"]))
+    return m
+
+
+def D1():
+    ap = aba_pass(model(), ex.Q, np.zeros(2), np.zeros(2), dV0=np.zeros(6))
+    S = ap.forward.S[1]
+    return float((S.T @ ap.I_hat[1] @ S)[0, 0])
+
+
+def _hint(exercise, answer, text):
+    with pytest.raises(WrongAnswer, match=text):
+        check(exercise, answer)
+
+
+def test_right_answers_pass():
+    assert check("ch7.ex1", D1())
+    assert check("ch7.ex2", aba(model(), ex.Q, ex.DQ, ex.TAU))
+    assert check("ch7.ex3", mass_matrix_factor(model(), ex.Q))
+    fm = floating()
+    f = ex.FLOATING
+    q0 = fm.neutral_configuration()
+    dq0 = np.concatenate([f["V_base"], f["w_joint"]])
+    L = momentum(fm, q0, dq0)
+    assert check("ch7.ex4", L[3:] / (f["base_mass"] + f["bob_mass"]))
+    assert check("ch7.ex5", 2 * np.sqrt(ex.SWING["length"] / ex.GRAVITY))
+    assert check("ch7.ex6", 2.0)
+
+
+def test_ex1_hints():
+    M = mass_matrix(model(), ex.Q)
+    _hint("ch7.ex1", M[0, 0], "elbow locked")
+    _hint("ch7.ex1", M[1, 1], "D_2")
+    _hint("ch7.ex1", 3.0, "free pin")
+    _hint("ch7.ex1", D1() + 0.01, "off by")
+    _hint("ch7.ex1", [D1()], "shape")
+
+
+def test_ex2_hints():
+    m = model()
+    M = mass_matrix(m, ex.Q)
+    b = bias_force(m, ex.Q, ex.DQ)
+    no_gravity = double_pendulum(**ex.PENDULUM, gravity=0.0)
+    _hint("ch7.ex2", aba(no_gravity, ex.Q, ex.DQ, ex.TAU), "gravity")
+    _hint("ch7.ex2", aba(m, ex.Q, np.zeros(2), ex.TAU), "velocity terms")
+    _hint("ch7.ex2", np.linalg.solve(M, ex.TAU + b), "sign")
+    _hint("ch7.ex2", np.linalg.solve(M, ex.TAU), "leaves out")
+
+
+def test_ex3_hints():
+    M = mass_matrix(model(), ex.Q)
+    W = mass_matrix_factor(model(), ex.Q)
+    _hint("ch7.ex3", np.linalg.cholesky(M), "lower")
+    _hint("ch7.ex3", W.T, "transposed")
+    _hint("ch7.ex3", W * [[1, 1], [1, -1]] * [[1, 1], [1, 1]] * [[-1, -1], [1, 1]], "signs")
+
+
+def test_ex4_conservation_and_hints():
+    """The answer can also be read off a simulation: the COM velocity stays constant."""
+    fm, f = floating(), ex.FLOATING
+    q0 = fm.neutral_configuration()
+    dq0 = np.concatenate([f["V_base"], f["w_joint"]])
+    traj = simulate(fm, q0, dq0, 0.02, steps=25, method="rkmk4")
+    L = momentum(fm, traj.q[-1], traj.dq[-1])
+    m = f["base_mass"] + f["bob_mass"]
+    assert check("ch7.ex4", L[3:] / m)
+    _hint("ch7.ex4", f["V_base"][3:], "base frame")
+    _hint("ch7.ex4", L[3:], "divide by the total mass")
+
+
+def test_ex5_hints():
+    omega = np.sqrt(ex.GRAVITY / ex.SWING["length"])
+    _hint("ch7.ex5", 2 * np.sqrt(2) / omega, "RK4")
+    _hint("ch7.ex5", 1 / omega, "trace")
+    _hint("ch7.ex5", 0.5, "off by")
+
+
+def test_ex5_is_the_real_stability_limit():
+    """Just below 2/omega the small swing stays bounded, just above it explodes."""
+    model_ = pendulum(length=ex.SWING["length"], gravity=ex.GRAVITY)
+    limit = 2 / np.sqrt(ex.GRAVITY / ex.SWING["length"])
+    below = simulate(model_, [1e-3], [0.0], 0.98 * limit, steps=200, method="semi_implicit")
+    above = simulate(model_, [1e-3], [0.0], 1.02 * limit, steps=200, method="semi_implicit")
+    assert np.max(np.abs(below.q)) < 0.01 and np.max(np.abs(above.q)) > 0.1
+
+
+def test_ex6_hints_and_the_measured_order():
+    _hint("ch7.ex6", 4.0, "vector-space")
+    _hint("ch7.ex6", 1.0, "Euler")
+    _hint("ch7.ex6", 3.0, "halving")
+    m = Model(gravity=(0.0, 0.0, -ex.GRAVITY))
+    m.add_body("bob", 0, J.Spherical(),
+               inertia=spatial_inertia(1.0, [0.0, 0.0, -1.0], np.eye(3) * 0.01))
+    q0, dq0 = exp_quat(np.array([1.0, 0.3, 0.0])), np.array([0.0, 0.0, 2.0])
+    ref = simulate(m, q0, dq0, 0.005, duration=0.4, method="rkmk4").q[-1]
+    err = [np.linalg.norm(m.difference(ref, simulate(m, q0, dq0, dt, duration=0.4,
+                                                     method="rk4").q[-1])) for dt in (0.02, 0.01)]
+    assert check("ch7.ex6", np.log2(err[0] / err[1]))
