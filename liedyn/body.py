@@ -328,7 +328,8 @@ def velocity_map(phi, group_name="SE3"):
 def velocity_map_derivative(group_name="SE3", h=1e-20):
     """The derivatives ``dS[k, i, j] = dS_ij / dphi_k`` of :func:`velocity_map` at ``phi = 0``.
 
-    Computed by complex step, ``Im S(i h e_k) / h``, exact to round-off (no subtraction).
+    These enter From (2012), eq. (57) (the Coriolis matrix). Computed by complex step,
+    ``Im S(i h e_k) / h``, exact to round-off (no subtraction).
 
     Parameters
     ----------

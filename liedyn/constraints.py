@@ -56,6 +56,13 @@ class LoopClosure:
     ``dA dq = P (dV_b - Ad_{T_{b,a}} dV_a + ad_{V_rel} Ad_{T_{b,a}} V_a)`` with the body
     accelerations at ``ddq = 0`` (Kim (2012), eq. (41); Lemma 1).
 
+    On the constraint manifold ``d/dt f = A dq`` when all three rotations or none are
+    constrained, and for planar cuts (``"wz"`` with motion in the x-y plane). For other subsets
+    of rotations with a nonzero free relative rotation (e.g. a spatial revolute cut,
+    ``axes=("wx", "wy", "vx", "vy", "vz")``) the rotational rows of ``d/dt f`` are an invertible
+    recombination of those of ``A dq``: the same constraint, enough for :func:`project`, but the
+    ``beta`` term of Baumgarte stabilisation is then only approximate.
+
     Parameters
     ----------
     body_a, body_b : int or str (0 / "ground" allowed for one of them)
@@ -452,8 +459,9 @@ def project(model, constraints, q, dq=None, tol=1e-12, max_iter=50):
 
     Kim (2012), Section 3 assumes a state consistent with ``f(q) = 0`` and eq. (55); this makes one.
 
-    Newton-Gauss steps ``q <- q (+) (-A^+ f(q))`` (on the manifold, :meth:`Model.integrate`)
-    until ``|f| < tol``, then ``dq <- (1 - A^+ A) dq`` (the nearest velocity with ``A dq = 0``).
+    Newton-Gauss steps ``q <- q (+) (-A^+ f(q))`` (on the manifold,
+    :meth:`liedyn.model.Model.integrate`) until ``|f| < tol``, then ``dq <- (1 - A^+ A) dq``
+    (the nearest velocity with ``A dq = 0``).
 
     Returns
     -------

@@ -10,7 +10,8 @@ matrices of :func:`rnea_partials` are built: no Python loop over the ``n`` direc
 
 Conventions. ``delta_q`` is the derivative of the configuration in the tangent space: for
 vector-space joints ``dq/dp``; for spherical and free joints the body-frame rotation/twist
-``v`` with ``q(p) = q exp(p v)`` (the same right perturbation as :meth:`Model.integrate`).
+``v`` with ``q(p) = q exp(p v)`` (the same right perturbation as
+:meth:`liedyn.model.Model.integrate`).
 ``delta_X[i-1]`` is ``X_i^-1 dX_i/dp`` (a body-frame twist) for a placement that depends on
 ``p`` (e.g. a link length), ``delta_I[i-1] = dI_i/dp`` and ``delta_f_ext[i-1] = dF^ext_i/dp``
 (eq. (92)). Arguments left ``None`` are zero, and so are the terms they feed: the sparsity that

@@ -123,7 +123,7 @@ def spatial_inertia(mass, com, I_com, R=None):
 
 
 def check_inertia(I, name="I", tol=1e-9):
-    """Validate a batch of generalized inertias (eq. (20)) and return it unchanged.
+    """Validate a batch of generalized inertias (Kim (2012), eq. (20)) and return it unchanged.
 
     Conditions, each with its own error message: shape ``(..., 6, 6)`` and finite; symmetric;
     lower-right block ``m 1`` with ``m > 0``; upper-right block ``m [c]`` skew-symmetric; the
@@ -385,7 +385,7 @@ def to_parameters(I):
     """The 10 inertial parameters ``pi = (m, m c, Ixx, Ixy, Iyy, Ixz, Iyz, Izz)`` of ``I``.
 
     The rotational inertia is about the body-frame origin (the upper-left block ``Ibar`` of
-    eq. (20)); the order is Pinocchio's ``toDynamicParameters``. Linear in ``I``: the equation
+    Kim (2012), eq. (20)); the order is Pinocchio's ``toDynamicParameters``. Linear in ``I``: the equation
     of motion (31) is linear in ``pi``.
 
     Parameters
@@ -412,7 +412,7 @@ def to_parameters(I):
 
 
 def from_parameters(pi):
-    """The generalized inertia (eq. (20)) of 10 inertial parameters: inverse of
+    """The generalized inertia (Kim (2012), eq. (20)) of 10 inertial parameters: inverse of
     :func:`to_parameters`.
 
     Parameters
