@@ -50,6 +50,7 @@ import liedyn                                                    # noqa: E402
 from liedyn import joints as J                                   # noqa: E402
 from liedyn.aba import aba                                       # noqa: E402
 from liedyn.crba import mass_matrix                              # noqa: E402
+from liedyn.derivatives import aba_partials, rnea_partials       # noqa: E402
 from liedyn.hybrid import hybrid, hybrid_direct                  # noqa: E402
 from liedyn.lie import Ad                                        # noqa: E402
 from liedyn.rnea import rnea                                     # noqa: E402
@@ -59,7 +60,9 @@ from liedyn.urdf import load_robot, robot_path                   # noqa: E402
 from pinocchio_bridge import to_pinocchio                        # noqa: E402
 from pinocchio_urdf import PinMap                                # noqa: E402
 
-ALGORITHMS = ("rnea", "mass matrix", "aba", "hybrid")
+ALGORITHMS = ("rnea", "mass matrix", "aba", "hybrid", "rnea partials", "aba partials")
+PARTIALS = ("rnea partials", "aba partials")
+PARTIALS_STATES = 1000           # batched partials hold (states, nv, nv) arrays per body
 FINGERS = ["panda_finger_joint1", "panda_finger_joint2"]
 
 
@@ -143,14 +146,20 @@ def liedyn_calls(case):
             "mass matrix": lambda q, dq, ddq, tau: mass_matrix(m, q),
             "aba": lambda q, dq, ddq, tau: aba(m, q, dq, tau),
             "hybrid": lambda q, dq, ddq, tau: hybrid(m, q, dq, ddq, tau, u),
-            "hybrid_direct": lambda q, dq, ddq, tau: hybrid_direct(m, q, dq, ddq, tau, u)}
+            "hybrid_direct": lambda q, dq, ddq, tau: hybrid_direct(m, q, dq, ddq, tau, u),
+            "rnea partials": lambda q, dq, ddq, tau: rnea_partials(m, q, dq, ddq)[:2],
+            "aba partials": lambda q, dq, ddq, tau: aba_partials(m, q, dq, tau)[:2]}
 
 
 def pin_calls(case):
     pm, d = case.pm, case.data
     return {"rnea": lambda q, v, a, tau: pin.rnea(pm, d, q, v, a),
             "mass matrix": lambda q, v, a, tau: pin.crba(pm, d, q),
-            "aba": lambda q, v, a, tau: pin.aba(pm, d, q, v, tau)}
+            "aba": lambda q, v, a, tau: pin.aba(pm, d, q, v, tau),
+            "rnea partials": lambda q, v, a, tau: (pin.computeRNEADerivatives(pm, d, q, v, a),
+                                                   (d.dtau_dq, d.dtau_dv))[1],
+            "aba partials": lambda q, v, a, tau: (pin.computeABADerivatives(pm, d, q, v, tau),
+                                                  (d.ddq_dq, d.ddq_dv))[1]}
 
 
 def mr_calls(case):
@@ -167,10 +176,18 @@ def check_agreement(case, rng):
     qp, vp, ap, taup = (x[0] for x in case.to_pin(q[None], dq[None], ddq[None], tau[None]))
     B = np.eye(case.model.nv) if case.pinmap is None else case.pinmap.B(q)
     ours = {k: f(q, dq, ddq, tau) for k, f in liedyn_calls(case).items()}
-    theirs = {k: f(qp, vp, ap, taup) for k, f in pin_calls(case).items()}
+    theirs = {k: copy(f(qp, vp, ap, taup)) for k, f in pin_calls(case).items()}
     theirs["mass matrix"] = np.triu(theirs["mass matrix"]) + np.triu(theirs["mass matrix"], 1).T
     peers = {"rnea": B.T @ theirs["rnea"], "mass matrix": B.T @ theirs["mass matrix"] @ B,
              "aba": B.T @ theirs["aba"]}
+    # tangent maps: dtau/dq = B^T (dtau/dq)_pin B; ddq/dq = B^-1 (ddq/dq)_pin B
+    ours["rnea partials"] = np.concatenate(ours["rnea partials"])
+    peers["rnea partials"] = np.concatenate([B.T @ X @ B for X in theirs["rnea partials"]])
+    taup_ours = pin.rnea(case.pm, case.data, qp, vp, ap)
+    ours["aba partials"] = np.concatenate(aba_partials(case.model, q, dq, B.T @ taup_ours)[:2])
+    pin.computeABADerivatives(case.pm, case.data, qp, vp, taup_ours)
+    peers["aba partials"] = np.concatenate([np.linalg.solve(B, X @ B) for X in
+                                            (case.data.ddq_dq, case.data.ddq_dv)])
     if case.mr is not None:
         for k, f in mr_calls(case).items():
             peers["mr " + k] = f(q, dq, ddq, tau)
@@ -218,15 +235,21 @@ def best_of(calls, repeats):
     return {name: min(t) for name, t in times.items()}
 
 
+def copy(x):
+    return tuple(np.array(a) for a in x) if isinstance(x, tuple) else np.array(x)
+
+
 def time_case(case, args, rng):
-    n = args.states
-    q, dq, ddq, tau = case.states(n, rng)
-    qp, vp, ap, taup = case.to_pin(q, dq, ddq, tau)
+    q_all, dq_all, ddq_all, tau_all = case.states(args.states, rng)
+    pin_all = case.to_pin(q_all, dq_all, ddq_all, tau_all)
     ours, theirs = liedyn_calls(case), pin_calls(case)
     parallel = {"rnea": getattr(pin, "rneaInParallel", None),
                 "aba": getattr(pin, "abaInParallel", None)}
     rows = []
     for alg in ALGORITHMS:
+        n = min(args.states, PARTIALS_STATES) if alg in PARTIALS else args.states
+        q, dq, ddq, tau = (x[:n] for x in (q_all, dq_all, ddq_all, tau_all))
+        qp, vp, ap, taup = (x[:n] for x in pin_all)
         row = {"robot": case.label, "algorithm": alg, "nq": case.model.nq, "nv": case.model.nv}
         f = ours[alg]
         # single call: liedyn and its peer (Pinocchio, or hybrid_direct) in alternation
@@ -338,7 +361,8 @@ def markdown(rows, info, args):
     lines += [
         "",
         f"**Batched** (best of {args.batch_repeats} alternating rounds): time per state when "
-        f"{args.states} states go through liedyn in one call, "
+        f"{args.states} states ({min(args.states, PARTIALS_STATES)} for the partials) go "
+        "through liedyn in one call, "
         "through Pinocchio in a Python loop and in its C++ loop (`rneaInParallel` / "
         "`abaInParallel`, one thread), and through modern_robotics in a Python loop (on the "
         "number of states in brackets):",
@@ -373,6 +397,27 @@ def markdown(rows, info, args):
                      f"{fmt_ratio(r['direct_single'], r['liedyn_single'])} | "
                      f"{fmt_time(r['liedyn_batch'])} | {fmt_time(r['direct_batch'])} | "
                      f"{fmt_ratio(r['direct_batch'], r['liedyn_batch'])} |")
+    lines += [
+        "",
+        "**Derivatives** (`rnea_partials`: dtau/dq and dtau/dv; `aba_partials`: dddq/dq and "
+        "dddq/dv; Pinocchio's `computeRNEADerivatives` / `computeABADerivatives`; batched on "
+        f"{min(args.states, PARTIALS_STATES)} states): their cost in units of one rnea call of "
+        "the same library in the same regime:",
+        "",
+        "| robot | nv | rnea partials / rnea: liedyn single | liedyn batched | Pinocchio "
+        "| aba partials / rnea: liedyn single | liedyn batched | Pinocchio |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    by = {(r["robot"], r["algorithm"]): r for r in rows}
+    for r in rows:
+        if r["algorithm"] != "rnea":
+            continue
+        cells = []
+        for alg in PARTIALS:
+            d = by[(r["robot"], alg)]
+            cells += [fmt_ratio(d["liedyn_single"], r["liedyn_single"]),
+                      fmt_ratio(d["liedyn_batch"], r["liedyn_batch"]),
+                      fmt_ratio(d["pin_single"], r["pin_single"])]
+        lines.append(f"| {r['robot']} | {r['nv']} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 
