@@ -81,6 +81,19 @@ class Joint:
         """Validate a (..., nq) configuration of this joint (hook for quaternion joints)."""
         return q
 
+    def motion(self, q):
+        """``J(q)`` as its rotation (..., 3, 3) and translation (..., 3), what the recursions use.
+
+        Either may be ``None`` for a joint that never rotates or never translates.
+        """
+        J = self.transform(q)
+        return J[..., :3, :3], J[..., :3, 3]
+
+    @property
+    def constant_S(self):
+        """``True`` when ``S`` does not depend on ``q``, so that ``dS = 0``."""
+        return type(self).dS is Joint.dS
+
     def S(self, q):
         """Joint Jacobian ``S(q)`` (..., 6, nv) in the child frame (Kim (2012), eq. (37))."""
         if np.ndim(q) == 1:
@@ -142,6 +155,9 @@ class Revolute(Joint):
         q = np.asarray(q)
         return homogeneous(_rotation_about(self.axis, q[..., 0]), np.zeros(q.shape[:-1] + (3,)))
 
+    def motion(self, q):
+        return _rotation_about(self.axis, np.asarray(q)[..., 0]), None
+
 
 class Prismatic(Joint):
     """Translation ``q`` along a unit ``axis``: ``S = (0, axis)``.
@@ -165,6 +181,9 @@ class Prismatic(Joint):
         """``J(q) = [[1, a q], [0, 1]]``."""
         q = np.asarray(q)
         return homogeneous(np.broadcast_to(np.eye(3), q.shape[:-1] + (3, 3)), q * self.axis)
+
+    def motion(self, q):
+        return None, np.asarray(q) * self.axis
 
     def random(self, rng):
         return rng.uniform(-1.0, 1.0, 1)

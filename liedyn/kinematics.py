@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _checks
-from ._spatial import Ad_inv_mul, Ad_matrix, ad_mul, compose, homogeneous, inverse, matvec
+from ._spatial import Ad_inv_mul, Ad_matrix, ad_mul, compose, homogeneous, inverse, matvec, rot
 from .model import state
 
 __all__ = ["ForwardPass", "forward_pass", "forward_kinematics", "body_velocities",
@@ -45,13 +45,15 @@ def joint_transforms(model, q):
 
     ``q`` (..., nq) must already be validated (see :meth:`liedyn.model.Model.check_q`).
     """
+    batch = q.shape[:-1]
     R, p = [np.eye(3)], [np.zeros(3)]
     for i in range(1, model.nbodies + 1):
-        J = model.joints[i].transform(q[..., model.q_slice[i]])
+        RJ, pJ = model.joints[i].motion(q[..., model.q_slice[i]])
         X = model.placements[i]
-        Ri, pi = compose(X[:3, :3], X[:3, 3], J[..., :3, :3], J[..., :3, 3])
-        R.append(Ri)
-        p.append(pi)
+        Ri = X[:3, :3] if RJ is None else X[:3, :3] @ RJ       # R = R_X R_J
+        pi = X[:3, 3] if pJ is None else rot(X[:3, :3], pJ) + X[:3, 3]     # p = R_X p_J + p_X
+        R.append(Ri if Ri.shape[:-2] == batch else np.broadcast_to(Ri, batch + (3, 3)))
+        p.append(pi if pi.shape[:-1] == batch else np.broadcast_to(pi, batch + (3,)))
     return R, p
 
 
@@ -79,7 +81,9 @@ def forward_pass(model, q, dq, ddq=None, dV0=None):
         Si, dSi = joint.S(qi), joint.dS(qi, dqi)
         Sdq = matvec(Si, dqi)
         Vi = Ad_inv_mul(R[i], p[i], V[lam]) + Sdq                                     # (37)
-        dVi = Ad_inv_mul(R[i], p[i], dV[lam]) + ad_mul(Vi, Sdq) + matvec(dSi, dqi)    # (41)
+        dVi = Ad_inv_mul(R[i], p[i], dV[lam]) + ad_mul(Vi, Sdq)                       # (41)
+        if not joint.constant_S:
+            dVi = dVi + matvec(dSi, dqi)
         if ddq is not None:
             dVi = dVi + matvec(Si, ddq[..., vi])
         S.append(Si)

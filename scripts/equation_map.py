@@ -91,6 +91,7 @@ EXEMPT = {
          "liedyn.inertia.sphere_inertia", "liedyn.inertia.rod_inertia"],
     "numerical integration, not an equation of the sources":
         ["liedyn.body.lie_euler_step", "liedyn.body.simulate"],
+    "allocator setting for large batched calls, an engineering tool": ["liedyn.memory.*"],
     "input conversion or validation helper":
         ["liedyn.symbolic.to_object_array", "liedyn.body.group", "liedyn.hybrid.check_prescribed"],
 }
