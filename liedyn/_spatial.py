@@ -135,26 +135,31 @@ def ad_star_mul(V, F):
 
 
 def Ad_matrix(R, p):
-    """The 6x6 matrix ``Ad_T`` from ``R`` and ``p`` (no validation)."""
-    return _blocks(R, np.zeros_like(R), skew(p) @ R, R)
+    """The 6x6 matrix ``Ad_T = [[R, 0], [[p] R, R]]`` from ``R`` and ``p`` (no validation)."""
+    return _lower_blocks(R, skew(p) @ R)
 
 
 def Ad_inv_matrix(R, p):
-    """The 6x6 matrix ``Ad_{T^-1}`` from ``R`` and ``p`` (no validation)."""
+    """The 6x6 matrix ``Ad_{T^-1} = [[R^T, 0], [-R^T [p], R^T]]`` from ``R`` and ``p``."""
     Rt = np.swapaxes(R, -1, -2)
-    return _blocks(Rt, np.zeros_like(Rt), -Rt @ skew(p), Rt)
+    return _lower_blocks(Rt, -Rt @ skew(p))
 
 
 def skew(w):
     """``[w]`` without validation."""
-    z = np.zeros_like(w[..., 0])
-    return np.stack([np.stack([z, -w[..., 2], w[..., 1]], -1),
-                     np.stack([w[..., 2], z, -w[..., 0]], -1),
-                     np.stack([-w[..., 1], w[..., 0], z], -1)], -2)
+    W = np.zeros(w.shape + (3,), dtype=np.result_type(w, int))
+    W[..., 0, 1], W[..., 0, 2], W[..., 1, 2] = -w[..., 2], w[..., 1], -w[..., 0]
+    W[..., 1, 0], W[..., 2, 0], W[..., 2, 1] = w[..., 2], -w[..., 1], w[..., 0]
+    return W
 
 
-def _blocks(A, B, C, D):
-    return np.concatenate([np.concatenate([A, B], -1), np.concatenate([C, D], -1)], -2)
+def _lower_blocks(A, C):
+    """``[[A, 0], [C, A]]`` from 3x3 blocks."""
+    out = np.zeros(np.broadcast_shapes(A.shape, C.shape)[:-2] + (6, 6),
+                   dtype=np.result_type(A, C))
+    out[..., :3, :3] = out[..., 3:, 3:] = A
+    out[..., 3:, :3] = C
+    return out
 
 
 def homogeneous(R, p):
