@@ -10,7 +10,7 @@ Derived in :ref:`sec-equations-of-motion`.
 import numpy as np
 
 from ._spatial import Ad_inv_matrix, Ad_matrix, inverse, matvec, skew
-from .kinematics import forward_kinematics, forward_pass
+from .kinematics import forward_kinematics, forward_pass, joint_transforms
 from .model import state
 from .rnea import rnea
 
@@ -33,13 +33,15 @@ def composite_inertias(model, q):
     Ic : list of (..., 6, 6) arrays (entry 0 unused), and the list of ``Ad_{T_{lambda(i),i}^-1}``
     """
     q = model.check_q(q)
-    fw = forward_pass(model, q, np.zeros(q.shape[:-1] + (model.nv,)))
-    A = [None] + [Ad_inv_matrix(fw.R[i], fw.p[i]) for i in range(1, model.nbodies + 1)]
+    R, p = joint_transforms(model, q)
+    bodies = range(1, model.nbodies + 1)
+    A = [None] + [Ad_inv_matrix(R[i], p[i]) for i in bodies]
+    S = [None] + [model.joints[i].S(q[..., model.q_slice[i]]) for i in bodies]
     Ic = [None] + [np.broadcast_to(I, q.shape[:-1] + (6, 6)) for I in model.inertias[1:]]
     for i in range(model.nbodies, 0, -1):
         for k in model.children[i]:
             Ic[i] = Ic[i] + _T(A[k]) @ Ic[k] @ A[k]
-    return Ic, A, fw.S
+    return Ic, A, S
 
 
 def mass_matrix(model, q):
