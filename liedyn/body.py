@@ -24,7 +24,7 @@ from collections import namedtuple
 import numpy as np
 
 from . import _checks
-from .inertia import check_inertia
+from .inertia import _batch_shape, check_inertia
 from .lie import Ad_star, ad_star, dexp, dexp_inv, exp_se3, inverse, skew
 
 __all__ = [
@@ -40,6 +40,32 @@ __all__ = [
 # ---------------------------------------------------------------------------------------------
 def _matvec(A, x):
     return (A @ x[..., None])[..., 0]
+
+
+def _check_invertible(name, M, what="inertia"):
+    """Raise ``ValueError`` if a batch of inertias ``M`` (..., n, n) is (numerically) singular.
+
+    Singular means a smallest eigenvalue <= 1e-12 of the largest entry: a body without
+    rotational inertia about some axis through its centre of mass (a point mass, a thin rod)
+    has no unique acceleration under a torque about that axis. Object arrays are skipped.
+    """
+    if M.dtype == object or M.size == 0:
+        return M
+    Mr = M.real
+    lam = np.linalg.eigvalsh((Mr + np.swapaxes(Mr, -1, -2)) / 2)[..., 0]
+    scale = np.max(np.abs(Mr), axis=(-1, -2))
+    if np.any(lam <= 1e-12 * scale):
+        k = np.unravel_index(np.argmin(lam / scale), lam.shape)
+        raise ValueError(f"argument '{name}': the {what} is singular (smallest eigenvalue "
+                         f"{lam[k]:.3g}, largest entry {scale[k]:.3g}), so the acceleration is "
+                         f"not determined: a point mass has no rotational inertia, a thin rod "
+                         f"none about its axis")
+    return M
+
+
+def _batch(**arrays):
+    """Check that the batch shapes of ``{name: (array, number of trailing axes)}`` broadcast."""
+    return _batch_shape({k: a.shape[:a.ndim - n] for k, (a, n) in arrays.items()})
 
 
 def bias_force(I, V):
@@ -65,6 +91,7 @@ def bias_force(I, V):
     """
     I = _checks.array("I", I, (6, 6))
     V = _checks.array("V", V, (6,))
+    _batch(I=(I, 2), V=(V, 1))
     return -_matvec(ad_star(V), _matvec(I, V))
 
 
@@ -82,9 +109,17 @@ def newton_euler(I, V, dV):
     V : (..., 6) array, body twist ``(w, v)``
     dV : (..., 6) array, its component-wise time derivative
 
+    The batch (leading) shapes of the arguments must broadcast together.
+
     Returns
     -------
     F : (..., 6) array, net wrench ``(m, f)`` on the body, in the body frame
+
+    Raises
+    ------
+    ValueError
+        naming the argument at fault: wrong shape, NaN, non-physical inertia, or batch
+        shapes that do not broadcast (naming the arguments and their batch shapes).
 
     Examples
     --------
@@ -94,7 +129,9 @@ def newton_euler(I, V, dV):
     array([0., 0., 0., 0., 0., 2.])
     """
     I = check_inertia(I)
+    V = _checks.array("V", V, (6,))
     dV = _checks.array("dV", dV, (6,))
+    _batch(I=(I, 2), V=(V, 1), dV=(dV, 1))
     return _matvec(I, dV) + bias_force(I, V)
 
 
@@ -109,9 +146,18 @@ def body_acceleration(I, V, F):
     V : (..., 6) array, body twist ``(w, v)``
     F : (..., 6) array, net wrench ``(m, f)`` on the body, in the body frame
 
+    The batch (leading) shapes of the arguments must broadcast together.
+
     Returns
     -------
     dV : (..., 6) array
+
+    Raises
+    ------
+    ValueError
+        naming the argument at fault: wrong shape, NaN, non-physical inertia, batch shapes
+        that do not broadcast, or a singular inertia (physical but only positive
+        semi-definite: a point mass, a thin rod), for which ``dV`` is not determined.
 
     Examples
     --------
@@ -120,8 +166,10 @@ def body_acceleration(I, V, F):
     >>> body_acceleration(I, np.zeros(6), [0.0, 0.0, 0.0, 0.0, 0.0, 2.0])
     array([0., 0., 0., 0., 0., 1.])
     """
-    I = check_inertia(I)
+    I = _check_invertible("I", check_inertia(I))
+    V = _checks.array("V", V, (6,))
     F = _checks.array("F", F, (6,))
+    _batch(I=(I, 2), V=(V, 1), F=(F, 1))
     rhs = F - bias_force(I, V)
     if I.dtype == object:
         import sympy
@@ -441,13 +489,16 @@ def _prepare(I, T, V, F, group_name, names=("T", "V")):
     I = check_inertia(I)
     T = _checks.homogeneous(names[0], T)
     V = _checks.array(names[1], V, (6,))
-    batch = np.broadcast_shapes(I.shape[:-2], T.shape[:-2], V.shape[:-1])
-    T, V = np.broadcast_to(T, batch + (4, 4)), np.broadcast_to(V, batch + (6,))
     if F is not None and not callable(F):
         F = _checks.array("F", F, (6,))
+        _batch(I=(I, 2), **{names[0]: (T, 2), names[1]: (V, 1)}, F=(F, 1))
+    batch = _batch(I=(I, 2), **{names[0]: (T, 2), names[1]: (V, 1)})
+    T, V = np.broadcast_to(T, batch + (4, 4)), np.broadcast_to(V, batch + (6,))
     H = group(group_name).H
     if H.shape[1] == 6:
-        return I, T, V, F, None
+        return _check_invertible("I", I), T, V, F, None
+    _check_invertible("I", reduced_inertia(I, group_name),
+                      f"reduced inertia H^T I H on {group(group_name).name}")
     off = 0.0 if V.dtype == object else np.max(np.abs(V - _matvec(H @ H.T, V)), initial=0.0)
     if off > 0:
         raise ValueError(f"argument '{names[1]}': has components outside the Lie algebra of "
@@ -545,6 +596,13 @@ def simulate(I, T0, V0, dt, steps, F=None, method="rkmk4", group_name="SE3"):
     -------
     T : (steps + 1, ..., 4, 4) array, poses at ``t = 0, dt, ..., steps dt``
     V : (steps + 1, ..., 6) array, body twists
+
+    Raises
+    ------
+    ValueError
+        naming the argument at fault, as :func:`body_acceleration`: in particular for a
+        singular inertia (a point mass, a thin rod), or one whose reduced inertia
+        ``H^T I H`` on the group is singular (a rod pivoting about a point of its axis).
 
     Examples
     --------

@@ -17,6 +17,10 @@ Then :func:`constrained_forward` (§3.2, eqs. (67)-(69)), :func:`constrained_inv
 eqs. (56)-(66)) and :func:`constrained_hybrid` (§3.3, eqs. (70)-(80)), plus :func:`project`
 onto the constraint manifold.
 
+All constraints of a call are evaluated from **one** forward recursion (eqs. (37), (41)); the
+dynamics reuse the one inside their articulated-body (or hybrid) pass, and the ``m`` simplified
+passes of §3.2 reuse its articulated inertias.
+
 Derived in :ref:`sec-constrained`.
 """
 from dataclasses import dataclass
@@ -24,26 +28,87 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _checks
-from ._spatial import Ad_matrix, ad_mul, inverse, matvec
-from .aba import aba, aba_pass
-from .hybrid import hybrid, hybrid_pass
-from .kinematics import forward_kinematics, forward_pass
+from ._spatial import Ad_inv_matrix, Ad_inv_mul, Ad_mul, ad_mul, compose, matvec
+from .aba import aba_pass
+from .hybrid import hybrid_pass
+from .kinematics import forward_pass, joint_transforms
 from .lie import log_so3
 from .model import state
-from .rnea import rnea
+from .rnea import gravity_acceleration, rnea
 
 __all__ = ["LoopClosure", "Pfaffian", "constraint_jacobian", "constraint_drift",
            "constraint_residual", "constrained_forward", "constrained_forward_kkt",
-           "constrained_inverse", "constrained_hybrid", "project", "RANK_TOL"]
+           "constrained_inverse", "constrained_hybrid", "project", "RANK_TOL", "VELOCITY_TOL"]
 
 RANK_TOL = 1e-10
 """Relative singular-value threshold below which a constraint Jacobian counts as rank deficient."""
+
+VELOCITY_TOL = 1e-6
+"""Default tolerance of :func:`constrained_forward` on ``max |A dq|``, relative to
+``1 + max |dq|``."""
 
 AXES = {"wx": 0, "wy": 1, "wz": 2, "vx": 3, "vy": 4, "vz": 5}
 
 
 def _T(A):
     return np.swapaxes(A, -1, -2)
+
+
+class _Kinematics:
+    """One forward recursion (Kim (2012), eqs. (37), (41)) shared by all constraints of a call.
+
+    Holds, per body ``i``: the joint transforms ``T_{lambda(i),i} = (R[i], p[i])``, the joint
+    Jacobians ``S[i]``, the world poses ``T_{0,i} = (Rw[i], pw[i])`` and, when ``dq`` is given,
+    the twists ``V[i]`` and the accelerations at ``ddq = 0``. ``fw`` reuses the forward pass of
+    an articulated-body or hybrid pass; its accelerations then include the ground acceleration
+    ``ground`` (gravity, footnote 6), which :meth:`motion` takes out again.
+    """
+
+    def __init__(self, model, q, dq=None, fw=None, ground=None):
+        self.q, self.dq, self.ground = q, dq, ground
+        self.batch = q.shape[:-1] if dq is None else np.broadcast_shapes(q.shape[:-1],
+                                                                         dq.shape[:-1])
+        if fw is None and dq is None:                  # configuration only: T and S
+            self.R, self.p = joint_transforms(model, q)
+            self.S = [None] + [model.joints[i].S(q[..., model.q_slice[i]])
+                               for i in range(1, model.nbodies + 1)]
+            self.V = self.dV = None
+        else:
+            fw = forward_pass(model, q, dq) if fw is None else fw
+            self.R, self.p, self.S, self.V, self.dV = fw.R, fw.p, fw.S, fw.V, fw.dV
+        self.Rw, self.pw = [self.R[0]], [self.p[0]]
+        for i in range(1, model.nbodies + 1):          # T_{0,i} = T_{0,lambda(i)} T_{lambda(i),i}
+            Ri, pi = compose(self.Rw[model.parent[i]], self.pw[model.parent[i]],
+                             self.R[i], self.p[i])
+            self.Rw.append(Ri)
+            self.pw.append(pi)
+        self._columns = None
+
+    def columns(self, model):
+        """``Ad_{T_{0,j}} S_j`` of every joint ``j`` (..., nv, 6): the columns of the Jacobian in
+        the world frame (eq. (11)), computed once and shared by all loop closures."""
+        if self._columns is None:
+            N = model.nbodies
+            body = np.repeat(np.arange(N), [model.joints[i].nv for i in range(1, N + 1)])
+            Rw = np.stack(np.broadcast_arrays(*self.Rw[1:]), axis=-3)[..., body, :, :]
+            pw = np.stack(np.broadcast_arrays(*self.pw[1:]), axis=-2)[..., body, :]
+            S = np.concatenate([_T(np.broadcast_to(self.S[i], self.q.shape[:-1]
+                                                   + self.S[i].shape[-2:]))
+                                for i in range(1, N + 1)], axis=-2)
+            self._columns = Ad_mul(Rw, pw, S)
+        return self._columns
+
+    def pose(self, body, frame):
+        """World pose ``(R, p)`` of a frame fixed on ``body`` at ``frame = T_{i,f}``."""
+        return compose(self.Rw[body], self.pw[body], frame[:3, :3], frame[:3, 3])
+
+    def motion(self, body, frame):
+        """Twist and acceleration (at ``ddq = 0``, no gravity) of a frame fixed on ``body``."""
+        dV = self.dV[body]
+        if self.ground is not None:                    # Ad_{T_{0,i}^-1} dV_0 came along (41)
+            dV = dV - Ad_inv_mul(self.Rw[body], self.pw[body], self.ground)
+        R, p = frame[:3, :3], frame[:3, 3]
+        return Ad_inv_mul(R, p, self.V[body]), Ad_inv_mul(R, p, dV)
 
 
 class LoopClosure:
@@ -77,6 +142,8 @@ class LoopClosure:
     (2, 3)
     """
 
+    holonomic = True
+
     def __init__(self, body_a, body_b, frame_a=None, frame_b=None,
                  axes=("wx", "wy", "wz", "vx", "vy", "vz")):
         self.body_a, self.body_b = body_a, body_b
@@ -93,56 +160,57 @@ class LoopClosure:
     def __repr__(self):
         return f"LoopClosure({self.body_a!r}, {self.body_b!r}, axes={self.axes.tolist()})"
 
-    def _frames(self, model, q):
-        a, b = model.body(self.body_a), model.body(self.body_b)
-        Tw = forward_kinematics(model, q).T_world
-        return a, b, Tw[..., a, :, :] @ self.frame_a, Tw[..., b, :, :] @ self.frame_b
-
-    def _jacobian(self, model, q, body, frame):
-        from .kinematics import frame_jacobian
-        if body == 0:
-            return np.zeros(q.shape[:-1] + (6, model.nv))
-        return frame_jacobian(model, q, body, frame)
-
     def residual(self, model, q):
         """``f(q)`` (..., m): the selected rotation-vector and position errors of {b} from {a}."""
-        q = model.check_q(q)
-        _, _, Ta, Tb = self._frames(model, q)
-        Rab = _T(Ta[..., :3, :3]) @ Tb[..., :3, :3]
-        err = np.concatenate([log_so3(Rab), matvec(_T(Tb[..., :3, :3]),
-                                                   Tb[..., :3, 3] - Ta[..., :3, 3])], axis=-1)
-        return err[..., self.axes]
+        return self._terms(model, _Kinematics(model, model.check_q(q)), residual=True)[2]
 
     def jacobian(self, model, q):
         """``A(q)`` (..., m, nv) with ``A dq = P V_rel``."""
-        q = model.check_q(q)
-        a, b, Ta, Tb = self._frames(model, q)
-        Tba = inverse(Tb) @ Ta
-        A = self._jacobian(model, q, b, self.frame_b) - \
-            Ad_matrix(Tba[..., :3, :3], Tba[..., :3, 3]) @ self._jacobian(model, q, a, self.frame_a)
-        return A[..., self.axes, :]
+        return self._terms(model, _Kinematics(model, model.check_q(q)), jacobian=True)[0]
 
     def drift(self, model, q, dq):
         """``dA/dt dq`` (..., m): the part of ``d/dt (A dq)`` that does not depend on ``ddq``."""
         _, _, q, dq, _ = state(model, q, dq)
-        a, b, Ta, Tb = self._frames(model, q)
-        fw = forward_pass(model, q, dq)
-        Va, dVa = _frame_motion(fw, a, self.frame_a)
-        Vb, dVb = _frame_motion(fw, b, self.frame_b)
-        Tba = inverse(Tb) @ Ta
-        Ad_ba = Ad_matrix(Tba[..., :3, :3], Tba[..., :3, 3])
-        AVa = matvec(Ad_ba, Va)
-        acc = dVb - matvec(Ad_ba, dVa) + ad_mul(Vb - AVa, AVa)
+        return self._terms(model, _Kinematics(model, q, dq), drift=True)[1]
+
+    def _terms(self, model, kin, jacobian=False, drift=False, residual=False):
+        """``(A, dA dq, f)`` from shared kinematics ``kin``; ``None`` for those not asked for."""
+        a, b = model.body(self.body_a), model.body(self.body_b)
+        Ta, Tb = kin.pose(a, self.frame_a), kin.pose(b, self.frame_b)
+        return (self._jacobian(model, kin, a, b, Tb) if jacobian else None,
+                self._drift(kin, a, b, Ta, Tb) if drift else None,
+                self._residual(Ta, Tb) if residual else None)
+
+    def _jacobian(self, model, kin, a, b, Tb):
+        """``A = P (J_b - Ad_{T_ba} J_a)``; ``Tb = (R, p)``, the world pose of ``{b}``."""
+        # joint j moves {b} by Ad_{T_{b,j}} S_j dq_j (eq. (11)) if it is on the path to b, and
+        # {a} by Ad_{T_{a,j}} S_j dq_j if it is on the path to a; as Ad_{T_ba} Ad_{T_{a,j}} =
+        # Ad_{T_{b,j}}, A = P Ad_{T_{0,b}^-1} sum_j s_j Ad_{T_{0,j}} S_j with s_j = +1 on the
+        # path to b only, -1 on the path to a only, and 0 on both (those move {a} and {b} alike)
+        path_a, path_b = model.support(a), model.support(b)
+        s = np.zeros(model.nv)
+        for j in set(path_a) ^ set(path_b):
+            s[model.v_slice[j]] = 1.0 if j in path_b else -1.0
+        Rb, pb = Tb
+        cols = Ad_inv_mul(Rb[..., None, :, :], pb[..., None, :],
+                          s[:, None] * kin.columns(model))          # (..., nv, 6), in {b}
+        return _T(cols[..., self.axes])
+
+    def _drift(self, kin, a, b, Ta, Tb):
+        """``dA dq = P (dV_b - Ad_{T_ba} dV_a + ad_{V_rel} Ad_{T_ba} V_a)`` at ``ddq = 0``."""
+        (Ra, pa), (Rb, pb) = Ta, Tb
+        Va, dVa = kin.motion(a, self.frame_a)
+        Vb, dVb = kin.motion(b, self.frame_b)
+        Rba, pba = _T(Rb) @ Ra, matvec(_T(Rb), pa - pb)                # T_ba = T_b^-1 T_a
+        AVa = Ad_mul(Rba, pba, Va)
+        acc = dVb - Ad_mul(Rba, pba, dVa) + ad_mul(Vb - AVa, AVa)
         return acc[..., self.axes]
 
-
-def _frame_motion(fw, body, frame):
-    """Twist and acceleration (at ddq = 0, no gravity) of a frame fixed on ``body``."""
-    from ._spatial import Ad_inv_mul
-    if body == 0:
-        return np.zeros(6), np.zeros(6)
-    R, p = frame[:3, :3], frame[:3, 3]
-    return Ad_inv_mul(R, p, fw.V[body]), Ad_inv_mul(R, p, fw.dV[body])
+    def _residual(self, Ta, Tb):
+        """``f = P (log(R_a^T R_b), R_b^T (p_b - p_a))``."""
+        (Ra, pa), (Rb, pb) = Ta, Tb
+        err = np.concatenate([log_so3(_T(Ra) @ Rb), matvec(_T(Rb), pb - pa)], axis=-1)
+        return err[..., self.axes]
 
 
 class Pfaffian:
@@ -154,8 +222,10 @@ class Pfaffian:
     ----------
     A : callable ``(q) -> (m, nv)`` array
     drift : callable ``(q, dq) -> (m,)`` array, the term ``dA/dt dq``
-    residual : callable ``(q) -> (m,)``, optional (holonomic constraints only)
     m : int, the number of rows
+    residual : callable ``(q) -> (m,)``, optional (holonomic constraints only): ``f(q)`` with
+        ``A = df/dq``; used by :func:`project` and by the ``beta`` term of Baumgarte
+        stabilisation (without it those rows get only the velocity term)
 
     Examples
     --------
@@ -169,17 +239,30 @@ class Pfaffian:
         for name, f in (("A", A), ("drift", drift)):
             if not callable(f):
                 raise TypeError(f"argument '{name}': expected a callable, got {type(f).__name__}")
+        if residual is not None and not callable(residual):
+            raise TypeError(f"argument 'residual': expected a callable or None, got "
+                            f"{type(residual).__name__}")
         self._A, self._drift, self._residual, self.m = A, drift, residual, int(m)
 
     def __repr__(self):
         return f"Pfaffian(m={self.m})"
 
+    @property
+    def holonomic(self):
+        """True if the constraint has a residual ``f(q)``."""
+        return self._residual is not None
+
     def residual(self, model, q):
+        """``f(q)`` (..., m), or an empty (..., 0) array for a constraint without one."""
         if self._residual is None:
             return np.zeros(np.shape(q)[:-1] + (0,))
-        return np.asarray(self._residual(model.check_q(q)))
+        f = np.asarray(self._residual(model.check_q(q)), dtype=float)
+        if f.shape[-1:] != (self.m,):
+            raise ValueError(f"Pfaffian residual(q): expected shape (..., {self.m}), got {f.shape}")
+        return f
 
     def jacobian(self, model, q):
+        """``A(q)`` (..., m, nv) from the callable."""
         A = np.asarray(self._A(model.check_q(q)), dtype=float)
         if A.shape[-2:] != (self.m, model.nv):
             raise ValueError(f"Pfaffian A(q): expected shape (..., {self.m}, {model.nv}), "
@@ -187,19 +270,43 @@ class Pfaffian:
         return A
 
     def drift(self, model, q, dq):
+        """``dA/dt dq`` (..., m) from the callable."""
         return np.asarray(self._drift(model.check_q(q), model.check_v(dq)), dtype=float)
+
+    def _terms(self, model, kin, jacobian=False, drift=False, residual=False):
+        """``(A, dA dq, f)`` as :meth:`LoopClosure._terms`; ``f`` is zero without a residual."""
+        return (self.jacobian(model, kin.q) if jacobian else None,
+                self.drift(model, kin.q, kin.dq) if drift else None,
+                (self.residual(model, kin.q) if self.holonomic
+                 else np.zeros(kin.batch + (self.m,))) if residual else None)
+
+
+def _evaluate(model, constraints, kin, jacobian=False, drift=False, residual=False):
+    """All constraints' ``A`` (..., m, nv), ``dA dq`` (..., m) and ``f`` (..., m), stacked.
+
+    The rows of ``f`` of a constraint without a residual are zero. Entries not asked for: None.
+    """
+    parts = [c._terms(model, kin, jacobian, drift, residual) for c in constraints]
+    out = []
+    for k, (wanted, tail) in enumerate(((jacobian, (model.nv,)), (drift, ()), (residual, ()))):
+        if not wanted:
+            out.append(None)
+            continue
+        rows = [np.broadcast_to(p[k], kin.batch + (c.m,) + tail)
+                for p, c in zip(parts, constraints)]
+        out.append(np.concatenate(rows, axis=-1 - len(tail)))
+    return out
 
 
 def constraint_jacobian(model, constraints, q):
     """All constraints' ``A(q)`` stacked: (..., m, nv). Kim (2012), eq. (55)."""
-    return np.concatenate([c.jacobian(model, q) for c in constraints], axis=-2)
+    return _evaluate(model, constraints, _Kinematics(model, model.check_q(q)), jacobian=True)[0]
 
 
 def constraint_drift(model, constraints, q, dq):
     """All constraints' ``dA/dt dq`` stacked: (..., m). Kim (2012), eq. (67)."""
-    parts = [np.broadcast_to(c.drift(model, q, dq), np.shape(q)[:-1] + (c.m,))
-             for c in constraints]
-    return np.concatenate(parts, axis=-1)
+    _, _, q, dq, _ = state(model, q, dq)
+    return _evaluate(model, constraints, _Kinematics(model, q, dq), drift=True)[1]
 
 
 def constraint_residual(model, constraints, q):
@@ -207,7 +314,10 @@ def constraint_residual(model, constraints, q):
 
     Kim (2012), Section 3: ``f(q) = 0`` with ``A = df/dq``.
     """
-    return np.concatenate([c.residual(model, q) for c in constraints], axis=-1)
+    holonomic = [c for c in constraints if c.holonomic]
+    if not holonomic:
+        return np.zeros(np.shape(q)[:-1] + (0,))
+    return _evaluate(model, holonomic, _Kinematics(model, model.check_q(q)), residual=True)[2]
 
 
 def _check_rank(G, what):
@@ -219,17 +329,87 @@ def _check_rank(G, what):
                          "constraints or a singular pose)")
 
 
-def _stabilised_rhs(model, constraints, q, dq, baumgarte):
-    """``dA dq + 2 alpha A dq + beta^2 f``: the acceleration-level constraint right-hand side."""
-    rhs = constraint_drift(model, constraints, q, dq)
-    if baumgarte is not None:
-        alpha, beta = baumgarte
-        A = constraint_jacobian(model, constraints, q)
-        rhs = rhs + 2 * alpha * matvec(A, dq)
-        holonomic = [c for c in constraints if isinstance(c, LoopClosure)]
-        if beta and len(holonomic) == len(constraints):
-            rhs = rhs + beta ** 2 * constraint_residual(model, constraints, q)
-    return rhs
+def _check_velocity(A, dq, tol):
+    """Raise if ``max |A dq| > tol (1 + max |dq|)`` (over the whole batch)."""
+    vel = np.max(np.abs(matvec(A, dq)), initial=0.0)
+    if vel > tol * (1 + np.max(np.abs(dq), initial=0.0)):
+        raise ValueError(f"dq is inconsistent with the constraints: max |A dq| = {vel:.2e} "
+                         f"(tolerance {tol:g}, relative to 1 + max |dq|); use "
+                         "liedyn.constraints.project, Baumgarte stabilisation (baumgarte=...), "
+                         "or velocity_tol=None to accept it")
+
+
+def _stabilised_rhs(A, drift, f, dq, baumgarte):
+    """``dA dq + 2 alpha A dq + beta^2 f``: the acceleration-level constraint right-hand side.
+
+    Baumgarte stabilisation asks ``d^2f/dt^2 + 2 alpha df/dt + beta^2 f = 0`` instead of
+    ``d^2f/dt^2 = 0``; with ``df/dt = A dq`` and ``d^2f/dt^2 = A ddq + dA dq`` only the
+    right-hand side of eq. (67) changes. ``f`` has a row for every constraint: a non-holonomic
+    one has no ``f(q)``, its rows are zero and only the velocity term acts on them.
+    """
+    if baumgarte is None:
+        return drift
+    alpha, beta = baumgarte
+    return drift + 2 * alpha * matvec(A, dq) + beta ** 2 * f
+
+
+def _simplified_pass(model, record, torques, prescribed=None):
+    """``m`` simplified articulated-body (or hybrid) calls at once, Kim (2012), §3.2 (§3.3).
+
+    The response of the open tree at rest and without gravity to the ``m`` torque vectors in the
+    columns of ``torques`` (..., nv, m). ``record`` is the :class:`~liedyn.aba.ABAPass` (or
+    :class:`~liedyn.hybrid.HybridPass`) of the same configuration: its transforms, joint
+    Jacobians, articulated inertias ``I_hat_i`` and ``Psi_i`` depend on ``q`` only and are
+    reused. With ``V = 0``, ``dV_0 = 0`` and no external force the bias terms vanish
+    (``eta_i = 0``) and eqs. (49)-(50), (45) and (41) become vector recursions, here with the
+    ``m`` vectors as the columns of 6 x m matrices:
+
+    * backward: ``B_i = sum_k Ad*_{T_{i,k}^-1} beta_k``, ``u_i = tau_i - S_i^T B_i`` and
+      ``beta_i = B_i + I_hat_i S_i Psi_i u_i`` (eqs. (49)-(50));
+    * forward: ``a_i = Ad_{T_{lambda(i),i}^-1} dV_lambda(i)``,
+      ``ddq_i = Psi_i (u_i - S_i^T I_hat_i a_i)`` (eq. (45)), ``dV_i = a_i + S_i ddq_i`` (41).
+
+    A prescribed joint (hybrid, ``ddq_i = 0``) passes ``beta_i = B_i`` on, and its torque is
+    ``tau_i = S_i^T (I_hat_i dV_i + B_i)``. Cost O(n m), no inertia recomputed.
+
+    Returns
+    -------
+    ddq, tau : (..., nv, m) arrays (``tau`` copies ``torques`` on the joints that are not
+        prescribed)
+    """
+    fw, N = record.forward, model.nbodies
+    u = np.zeros(N + 1, bool) if prescribed is None else np.concatenate([[False], prescribed])
+    batch = np.broadcast_shapes(torques.shape[:-2], *(record.I_hat[i].shape[:-2]
+                                                      for i in range(1, N + 1)))
+    m = torques.shape[-1]
+    dtype = np.result_type(torques, record.I_hat[N], fw.V[N], float)      # complex step passes
+    X = Ad_inv_matrix(np.stack(np.broadcast_arrays(*fw.R[1:]), axis=-3),   # Ad_{T_{lambda(i),i}^-1}
+                      np.stack(np.broadcast_arrays(*fw.p[1:]), axis=-2))   # of all bodies at once
+    X = [None] + [X[..., i, :, :] for i in range(N)]
+    IS = [None] + [record.I_hat[i] @ fw.S[i] for i in range(1, N + 1)]       # I_hat_i S_i
+    B, U, beta = ([None] * (N + 1) for _ in range(3))
+    for i in range(N, 0, -1):                                    # backward, eqs. (49)-(50)
+        B[i] = np.zeros(batch + (6, m), dtype=dtype)
+        for k in model.children[i]:
+            B[i] = B[i] + _T(X[k]) @ beta[k]
+        if u[i]:
+            beta[i] = B[i]
+        else:
+            U[i] = torques[..., model.v_slice[i], :] - _T(fw.S[i]) @ B[i]
+            beta[i] = B[i] + IS[i] @ (record.Psi[i] @ U[i])
+    ddq = np.zeros(batch + (model.nv, m), dtype=dtype)
+    tau = np.array(np.broadcast_to(torques, batch + (model.nv, m)), dtype=dtype)
+    dV = [np.zeros(batch + (6, m), dtype=dtype)] + [None] * N
+    for i in range(1, N + 1):                                    # forward, eqs. (45), (41)
+        a = X[i] @ dV[model.parent[i]]
+        if u[i]:
+            dV[i] = a
+            tau[..., model.v_slice[i], :] = _T(IS[i]) @ a + _T(fw.S[i]) @ B[i]
+        else:
+            ddq_i = record.Psi[i] @ (U[i] - _T(IS[i]) @ a)
+            ddq[..., model.v_slice[i], :] = ddq_i
+            dV[i] = a + fw.S[i] @ ddq_i
+    return ddq, tau
 
 
 @dataclass(frozen=True)
@@ -244,13 +424,14 @@ class ConstrainedForward:
 
 
 def constrained_forward(model, constraints, q, dq, tau, f_ext=None, baumgarte=None,
-                        full_output=False):
-    """Forward dynamics of a constrained system by the recursive method of Kim (2012), §3.2.
+                        full_output=False, velocity_tol=VELOCITY_TOL):
+    """Forward dynamics of a constrained system, Kim (2012), §3.2, eqs. (67)-(69).
 
-    One full articulated-body call gives ``ddq_r = M^-1 (tau - b)``; ``m`` simplified calls
-    (no velocity, no gravity; one vectorised pass with the ``m`` columns of ``A^T`` as torques)
-    give ``M^-1 A^T``; then ``lambda = -(A M^-1 A^T)^-1 (A ddq_r + dA dq)`` (eq. (67)) and
-    ``ddq = ddq_r + M^-1 A^T lambda`` (eqs. (68)-(69)): O(n m) + O(m^3).
+    The recursive method: one full articulated-body pass gives ``ddq_r = M^-1 (tau - b)`` and,
+    from its forward recursion, the constraint terms ``A`` and ``dA dq``; ``m`` simplified
+    passes (no velocity, no gravity, the columns of ``A^T`` as torques) reuse its articulated
+    inertias and give ``M^-1 A^T``; then ``lambda = -(A M^-1 A^T)^-1 (A ddq_r + dA dq)``
+    (eq. (67)) and ``ddq = ddq_r + M^-1 A^T lambda`` (eqs. (68)-(69)): O(n m) + O(m^3).
 
     Parameters
     ----------
@@ -258,8 +439,14 @@ def constrained_forward(model, constraints, q, dq, tau, f_ext=None, baumgarte=No
     constraints : sequence of LoopClosure / Pfaffian
     q : (..., nq);  dq, tau : (..., nv);  f_ext : (..., N, 6), optional
     baumgarte : (alpha, beta), optional
-        stabilisation: enforce ``A ddq + dA dq + 2 alpha A dq + beta^2 f = 0``
+        stabilisation: enforce ``A ddq + dA dq + 2 alpha A dq + beta^2 f = 0``, with ``f`` the
+        residual of each holonomic constraint (zero rows for the others)
     full_output : bool, return a :class:`ConstrainedForward` record
+    velocity_tol : float or None
+        without ``baumgarte``, the state must satisfy eq. (55):
+        ``max |A dq| <= velocity_tol (1 + max |dq|)`` (default :data:`VELOCITY_TOL` = 1e-6),
+        else ``ValueError``; ``None`` skips the check. With ``baumgarte`` it is not checked
+        (the stabilisation exists to pull such states back)
 
     Returns
     -------
@@ -268,18 +455,23 @@ def constrained_forward(model, constraints, q, dq, tau, f_ext=None, baumgarte=No
     Raises
     ------
     ValueError
-        if ``A M^-1 A^T`` is singular (rank-deficient constraints or a singular pose)
+        if ``A M^-1 A^T`` is singular (rank-deficient constraints or a singular pose), or if
+        ``dq`` violates the constraints beyond ``velocity_tol``
     """
     _, _, q, dq, tau, f_ext = state(model, q, dq, tau, f_ext=f_ext, names=("dq", "tau"))
-    A = constraint_jacobian(model, constraints, q)
-    ddq_r = aba(model, q, dq, tau, f_ext)
-    MinvAT = _T(aba_pass(model, q[..., None, :], np.zeros(model.nv), A,
-                         dV0=np.zeros(6)).ddq)                         # (..., nv, m)
+    full = aba_pass(model, q, dq, tau, f_ext)                    # the full call: ddq_r
+    kin = _Kinematics(model, q, dq, fw=full.forward, ground=gravity_acceleration(model))
+    A, drift, f = _evaluate(model, constraints, kin, jacobian=True, drift=True,
+                            residual=baumgarte is not None)
+    if baumgarte is None and velocity_tol is not None:
+        _check_velocity(A, dq, velocity_tol)
+    ddq_r = full.ddq
+    MinvAT = _simplified_pass(model, full, _T(A))[0]             # m simplified calls
     G = A @ MinvAT
     _check_rank(G, "A M^-1 A^T")
-    rhs = matvec(A, ddq_r) + _stabilised_rhs(model, constraints, q, dq, baumgarte)
+    rhs = matvec(A, ddq_r) + _stabilised_rhs(A, drift, f, dq, baumgarte)
     lam = -np.linalg.solve(G, rhs[..., None])[..., 0]                   # (67)
-    ddq = ddq_r + matvec(MinvAT, lam)                                   # (69)
+    ddq = ddq_r + matvec(MinvAT, lam)                                   # (68)-(69)
     if full_output:
         return ConstrainedForward(ddq, lam, ddq_r, MinvAT)
     return ddq, lam
@@ -290,19 +482,21 @@ def constrained_forward_kkt(model, constraints, q, dq, tau, f_ext=None, baumgart
 
     Kim (2012), eqs. (54)-(55):
     ``[[M, -A^T], [A, 0]] [ddq; lambda] = [tau - b; -(dA dq)]``, with ``M``
-    by CRBA and ``b`` by RNEA: O(n^2) + O((n + m)^3).
+    by CRBA and ``b`` by RNEA: O(n^2) + O((n + m)^3). The state is not checked against the
+    constraints.
     """
     from .crba import mass_matrix
     _, _, q, dq, tau, f_ext = state(model, q, dq, tau, f_ext=f_ext, names=("dq", "tau"))
-    A = constraint_jacobian(model, constraints, q)
+    A, drift, f = _evaluate(model, constraints, _Kinematics(model, q, dq), jacobian=True,
+                            drift=True, residual=baumgarte is not None)
     M = mass_matrix(model, q)
     b = rnea(model, q, dq, np.zeros(model.nv), f_ext)
     m, n = A.shape[-2], model.nv
     batch = np.broadcast_shapes(M.shape[:-2], A.shape[:-2])
-    K = np.zeros(batch + (n + m, n + m))
+    K = np.zeros(batch + (n + m, n + m), dtype=np.result_type(M, A, tau, b))
     K[..., :n, :n], K[..., :n, n:], K[..., n:, :n] = M, -_T(A), A
     rhs = np.concatenate([np.broadcast_to(tau - b, batch + (n,)),
-                          -np.broadcast_to(_stabilised_rhs(model, constraints, q, dq, baumgarte),
+                          -np.broadcast_to(_stabilised_rhs(A, drift, f, dq, baumgarte),
                                            batch + (m,))], axis=-1)
     _check_rank(K, "the KKT matrix")
     x = np.linalg.solve(K, rhs[..., None])[..., 0]
@@ -329,9 +523,10 @@ def _null_space(B):
 
 
 def _check_consistent(model, constraints, q, dq, ddq, tol=1e-6):
-    A = constraint_jacobian(model, constraints, q)
+    A, drift, _ = _evaluate(model, constraints, _Kinematics(model, q, dq), jacobian=True,
+                            drift=True)
     vel = matvec(A, dq)
-    acc = matvec(A, ddq) + constraint_drift(model, constraints, q, dq)
+    acc = matvec(A, ddq) + drift
     scale = 1 + np.max(np.abs(dq)) + np.max(np.abs(ddq))
     if np.max(np.abs(vel)) > tol * scale or np.max(np.abs(acc)) > tol * scale:
         raise ValueError(f"the state is inconsistent with the constraints: |A dq| = "
@@ -350,7 +545,8 @@ def constrained_inverse(model, constraints, q, dq, ddq, actuated, tau_passive=No
     * ``m == n_p``: unique (eq. (58));
     * ``m > n_p`` (redundant actuation): ``lambda = (A_p^T)^+ (tau_pr - tau_p) + N s``
       (eq. (59)); ``objective="min_constraint_force"`` takes ``s = 0``, the least ``|lambda|``;
-      ``"min_torque"`` takes ``s* = (A_a^T N)^+ (...)`` (eqs. (62)-(64)), the least ``|tau_a|``;
+      ``"min_torque"`` takes ``s* = (A_a^T N)^+ (...)`` (eqs. (62)-(64)), the least ``|tau_a|``
+      (pseudoinverses: least-squares solutions, checked to solve eq. (57) exactly);
     * ``m < n_p``: no exact solution: ``ValueError`` (use :func:`constrained_hybrid`).
 
     The state must satisfy ``A dq = 0`` and ``A ddq + dA dq = 0`` (checked, relative 1e-6).
@@ -404,28 +600,40 @@ def constrained_inverse(model, constraints, q, dq, ddq, actuated, tau_passive=No
 def constrained_hybrid(model, constraints, q, dq, ddq, tau, prescribed, f_ext=None):
     """Hybrid dynamics of a constrained system, Kim (2012), §3.3, eqs. (70)-(80).
 
-    For ``m <= n_v``: one hybrid call gives the unconstrained solution ``(tau_ur, ddq_r)``; ``m``
-    simplified calls with inputs ``(ddq_u = 0, tau_v = A_v^T e_k)`` give ``M_vv^-1 A_v^T`` and the
-    matching ``tau_uc``; ``lambda = -(A_v M_vv^-1 A_v^T)^-1 (A ddq_r + dA dq)`` (eq. (76));
+    For ``m <= n_v``: one hybrid call gives the unconstrained solution ``(tau_ur, ddq_r)`` and,
+    from its forward recursion, ``A`` and ``dA dq``; ``m`` simplified calls with inputs
+    ``(ddq_u = 0, tau_v = A_v^T e_k)`` reuse its articulated inertias and give
+    ``M_vv^-1 A_v^T`` and the matching ``tau_uc``;
+    ``lambda = -(A_v M_vv^-1 A_v^T)^-1 (A ddq_r + dA dq)`` (eq. (76));
     ``ddq_v = ddq_vr + M_vv^-1 A_v^T lambda`` (80), ``tau_u = tau_ur + tau_uc - A_u^T lambda`` (79).
-    For ``m > n_v`` the constraints fix ``ddq_v`` (``A_v ddq_v = -A_u ddq_u - dA dq``, solved
-    exactly or ``ValueError`` if inconsistent) and ``tau_u``, ``lambda`` follow from the
-    inverse-dynamics formulation with 'a', 'p' replaced by 'u', 'v' (minimum-torque choice).
+
+    For ``m > n_v`` (one state only, no batch) the constraints alone fix ``ddq_v``: the
+    least-squares solution of ``A_v ddq_v = -A_u ddq_u - dA dq``, accepted only if it solves the
+    equations (relative 1e-8), else ``ValueError`` (the prescribed ``ddq_u`` admit no motion);
+    then ``tau_u`` and ``lambda`` follow from :func:`constrained_inverse` with 'a', 'p' replaced
+    by 'u', 'v': its redundant case (``m > n_v``), solved with pseudoinverses and the
+    minimum-torque choice of ``lambda``.
 
     Returns
     -------
     tau_out, ddq_out : (..., nv), lam : (..., m)
+
+    Raises
+    ------
+    ValueError
+        if ``A_v M_vv^-1 A_v^T`` is singular (``m <= n_v``), or the prescribed accelerations are
+        inconsistent with the constraints (``m > n_v``)
     """
     u = _coordinate_mask(model, prescribed, "prescribed")
     v = ~u
     _, _, q, dq, ddq, tau, f_ext = state(model, q, dq, ddq, tau, f_ext=f_ext,
                                          names=("dq", "ddq", "tau"))
-    A = constraint_jacobian(model, constraints, q)
-    drift = constraint_drift(model, constraints, q, dq)
-    m, n_v = A.shape[-2], int(v.sum())
+    m, n_v = sum(c.m for c in constraints), int(v.sum())
     if m > n_v:
         if q.ndim != 1:
             raise ValueError("constrained_hybrid with m > n_v takes one state, not a batch")
+        A, drift, _ = _evaluate(model, constraints, _Kinematics(model, q, dq), jacobian=True,
+                                drift=True)
         rhs = -(A[:, u] @ ddq[u] + drift)
         ddq_v = np.linalg.lstsq(A[:, v], rhs, rcond=None)[0]
         if np.max(np.abs(A[:, v] @ ddq_v - rhs), initial=0.0) > 1e-8 * (1 + np.max(np.abs(rhs))):
@@ -438,13 +646,15 @@ def constrained_hybrid(model, constraints, q, dq, ddq, tau, prescribed, f_ext=No
                                            np.asarray(prescribed), tau_passive=tau, f_ext=f_ext)
         return tau_out, ddq_out, lam
     mask = np.asarray(prescribed)
-    tau_r, ddq_r = hybrid(model, q, dq, ddq, tau, mask, f_ext)
-    E = np.zeros(A.shape[:-2] + (m, model.nv))
-    E[..., v] = A[..., :, v]                                      # rows: A_v^T e_k as torques
-    unit = hybrid_pass(model, q[..., None, :], np.zeros(model.nv), np.zeros(model.nv), E, mask,
-                       f_ext=None, dV0=np.zeros(6))
-    Minv_AvT = _T(unit.ddq[..., v])                               # (..., n_v, m)
-    tau_uc = _T(unit.tau[..., u])                                 # (..., n_u, m)
+    full = hybrid_pass(model, q, dq, ddq, tau, mask, f_ext)            # the full call: (77)
+    kin = _Kinematics(model, q, dq, fw=full.forward, ground=gravity_acceleration(model))
+    A, drift, _ = _evaluate(model, constraints, kin, jacobian=True, drift=True)
+    tau_r, ddq_r = full.tau, full.ddq
+    E = np.zeros(A.shape[:-2] + (model.nv, m), dtype=A.dtype)
+    E[..., v, :] = _T(A)[..., v, :]                               # columns: tau_v = A_v^T e_k
+    unit_ddq, unit_tau = _simplified_pass(model, full, E, mask)  # m simplified calls, (78)
+    Minv_AvT = unit_ddq[..., v, :]                                # (..., n_v, m)
+    tau_uc = unit_tau[..., u, :]                                  # (..., n_u, m)
     K = A[..., :, v] @ Minv_AvT
     _check_rank(K, "A_v M_vv^-1 A_v^T")
     lam = -np.linalg.solve(K, (matvec(A, ddq_r) + drift)[..., None])[..., 0]     # (76)
@@ -459,9 +669,11 @@ def project(model, constraints, q, dq=None, tol=1e-12, max_iter=50):
 
     Kim (2012), Section 3 assumes a state consistent with ``f(q) = 0`` and eq. (55); this makes one.
 
-    Newton-Gauss steps ``q <- q (+) (-A^+ f(q))`` (on the manifold,
-    :meth:`liedyn.model.Model.integrate`) until ``|f| < tol``, then ``dq <- (1 - A^+ A) dq``
-    (the nearest velocity with ``A dq = 0``).
+    Gauss-Newton steps ``q <- q (+) (-A^+ f(q))`` over the holonomic constraints (on the
+    manifold, :meth:`liedyn.model.Model.integrate`) until ``|f| < tol``, then
+    ``dq <- (1 - A^+ A) dq`` over all of them (the nearest velocity with ``A dq = 0``). Both
+    use the pseudoinverse ``A^+``: least-squares (minimum-norm) steps, so redundant or
+    rank-deficient constraints do not fail here (the dynamics would reject them).
 
     Returns
     -------
@@ -473,12 +685,14 @@ def project(model, constraints, q, dq=None, tol=1e-12, max_iter=50):
         if Newton's method does not converge within ``max_iter`` steps
     """
     q = np.array(model.check_q(q), dtype=float)
+    holonomic = [c for c in constraints if c.holonomic]
     for _ in range(max_iter):
-        f = constraint_residual(model, constraints, q)
-        if f.size == 0 or np.max(np.abs(f)) < tol:
+        if not holonomic:
             break
-        holonomic = [c for c in constraints if c.residual(model, q).size]
-        A = constraint_jacobian(model, holonomic, q)
+        A, _, f = _evaluate(model, holonomic, _Kinematics(model, q), jacobian=True,
+                            residual=True)
+        if np.max(np.abs(f)) < tol:
+            break
         q = model.integrate(q, -np.linalg.pinv(A) @ f)
     else:
         raise ValueError(f"project: Newton's method did not reach |f(q)| < {tol:g} in "

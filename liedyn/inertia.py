@@ -39,8 +39,43 @@ def _blocks(A, B, C, D):
 
 
 def _scale(M):
-    """A per-batch magnitude (at least 1) for relative tolerances."""
-    return np.maximum(1.0, np.max(np.abs(M), axis=(-1, -2)))
+    """The per-batch magnitude ``max |M_ij|`` of a batch of matrices (..., n, n).
+
+    Tolerances are multiples of it: relative to the matrix's own size, so that a validation
+    gives the same answer for a body and for the same body in other units.
+    """
+    return np.max(np.abs(M), axis=(-1, -2))
+
+
+_FLOOR_REL, _FLOOR_MASS = 1e-3, 1e-6
+"""The absolute floor of the tolerances on the rotational inertia about the centre of mass:
+``tol * (_FLOOR_REL * max |Ibar| + _FLOOR_MASS * m * (1 m)^2)``, by default
+``1e-12 max |Ibar| + 1e-15 m`` (SI).
+
+* The first term absorbs the round-off of ``Ic = Ibar - m [c]^T [c]`` (a few
+  ``eps * max |Ibar|``): a point mass (``Ic = 0``) away from the body origin, or a thin rod
+  (a zero principal moment), would otherwise be rejected. It scales with the inertia in every
+  unit.
+* The second is an absolute floor for a point mass whose ``Ibar`` is itself round-off (moved
+  onto the origin by a change of frame from up to a couple of metres away): a radius of
+  gyration of 30 nm. It only matters for bodies with radii of gyration below about 1 mm.
+"""
+
+
+def _floor(tol, I_bar, m):
+    """The absolute tolerance floor of the rotational checks (see ``_FLOOR_REL``)."""
+    return tol * (_FLOOR_REL * I_bar + _FLOOR_MASS * m)
+
+
+def _batch_shape(shapes):
+    """The broadcast of the batch shapes ``{argument name: shape}``; a ``ValueError`` naming the
+    arguments and their batch shapes if they do not broadcast."""
+    try:
+        return np.broadcast_shapes(*shapes.values())
+    except ValueError:
+        listed = ", ".join(f"'{k}' {v}" for k, v in shapes.items())
+        raise ValueError(f"arguments {', '.join(repr(k) for k in shapes)}: batch shapes (the "
+                         f"leading dimensions) do not broadcast together: {listed}") from None
 
 
 def _positive(name, x):
@@ -50,27 +85,30 @@ def _positive(name, x):
     return x
 
 
-def _check_rotational(name, Ic, tol):
+def _check_rotational(name, Ic, tol, floor=0.0):
     """Validate a batch of 3x3 rotational inertias about the centre of mass.
 
     Symmetric, positive semi-definite, and principal moments satisfying the triangle
     inequalities ``J1 + J2 >= J3`` (equivalently ``tr(Ic)/2 - Ic`` is positive semi-definite:
-    the second moment of a non-negative mass distribution).
+    the second moment of a non-negative mass distribution). The tolerance is ``tol`` times the
+    inertia's own size (largest entry for the symmetry, largest principal moment in absolute
+    value for the rest), and at least ``floor`` (an absolute, per-batch array or scalar).
     """
     if Ic.dtype == object:
         return Ic
     Ir = Ic.real
-    tol = tol * _scale(Ir)
+    atol = np.maximum(tol * _scale(Ir), floor)
     asym = np.max(np.abs(Ir - _T(Ir)), axis=(-1, -2))
-    if np.any(asym > tol):
+    if np.any(asym > atol):
         raise ValueError(f"argument '{name}': rotational inertia is not symmetric "
                          f"(max |I - I^T| = {np.max(asym):.3g})")
     J = np.linalg.eigvalsh((Ir + _T(Ir)) / 2)
-    if np.any(J[..., 0] < -tol):
+    atol = np.maximum(tol * np.max(np.abs(J), axis=-1), floor)
+    if np.any(J[..., 0] < -atol):
         raise ValueError(f"argument '{name}': rotational inertia is not positive semi-definite "
                          f"(smallest principal moment {np.min(J[..., 0]):.3g})")
     slack = J[..., 0] + J[..., 1] - J[..., 2]
-    if np.any(slack < -tol):
+    if np.any(slack < -atol):
         raise ValueError(f"argument '{name}': principal moments violate the triangle inequality "
                          f"J1 + J2 >= J3 (J1 + J2 - J3 = {np.min(slack):.3g}); no mass "
                          f"distribution has this inertia")
@@ -93,13 +131,22 @@ def spatial_inertia(mass, com, I_com, R=None):
     mass : (...) array, > 0
     com : (..., 3) array, centre of mass in the body frame
     I_com : (..., 3, 3) array, rotational inertia about the centre of mass, in the axes of the
-        centre-of-mass frame (symmetric, positive semi-definite, triangle inequalities)
+        centre-of-mass frame (symmetric, positive semi-definite, triangle inequalities, to a
+        tolerance of 1e-9 of its largest principal moment: see :func:`check_inertia`)
     R : (..., 3, 3) array, optional, rotation of the centre-of-mass frame in the body frame
         (default identity)
+
+    The batch (leading) shapes of the arguments must broadcast together.
 
     Returns
     -------
     I : (..., 6, 6) array
+
+    Raises
+    ------
+    ValueError
+        naming the argument at fault: wrong shape, NaN, non-positive mass, non-physical
+        ``I_com``, ``R`` not a rotation, or batch shapes that do not broadcast.
 
     Examples
     --------
@@ -111,11 +158,15 @@ def spatial_inertia(mass, com, I_com, R=None):
     """
     m = _positive("mass", _checks.array("mass", mass, ()))
     p = _checks.array("com", com, (3,))
-    Ic = _check_rotational("I_com", _checks.array("I_com", I_com, (3, 3)), 1e-9)
+    Ic = _checks.array("I_com", I_com, (3, 3))
     if R is not None:
-        R = _checks.rotation("R", _checks.array("R", R, (3, 3)))
-        Ic = R @ Ic @ _T(R)
-    batch = np.broadcast_shapes(m.shape, p.shape[:-1], Ic.shape[:-2])
+        R = _checks.array("R", R, (3, 3))
+    batch = _batch_shape({"mass": m.shape, "com": p.shape[:-1], "I_com": Ic.shape[:-2],
+                          **({} if R is None else {"R": R.shape[:-2]})})
+    floor = 0.0 if object in (m.dtype, Ic.dtype) else _floor(1e-9, 0.0, m.real)
+    Ic = _check_rotational("I_com", Ic, 1e-9, floor)
+    if R is not None:
+        Ic = _checks.rotation("R", R) @ Ic @ _T(R)
     m = np.broadcast_to(m, batch)[..., None, None]
     P = np.broadcast_to(skew(p), batch + (3, 3))
     Ic = np.broadcast_to(Ic, batch + (3, 3))
@@ -128,14 +179,24 @@ def check_inertia(I, name="I", tol=1e-9):
     Conditions, each with its own error message: shape ``(..., 6, 6)`` and finite; symmetric;
     lower-right block ``m 1`` with ``m > 0``; upper-right block ``m [c]`` skew-symmetric; the
     rotational inertia about the centre of mass, ``Ibar - m [c]^T [c]``, positive
-    semi-definite with principal moments satisfying the triangle inequalities. Tolerances are
-    relative to ``max(1, max |I|)``. Object (sympy) arrays are only shape-checked.
+    semi-definite with principal moments satisfying the triangle inequalities. Object (sympy)
+    arrays are only shape-checked.
+
+    Tolerances are relative to the inertia's own scale, so that the answer does not depend on
+    the units: ``tol`` times the largest entry of the block concerned for symmetry and block
+    structure (``Ibar``, ``m 1``, and their geometric mean for ``m [c]``), ``tol`` times the
+    largest principal moment for the rotational inertia about the centre of mass. Those in
+    kg m^2 are at least the floor ``1e-3 tol max |Ibar| + 1e-6 tol m (1 m)^2`` (by default
+    1e-12 of ``max |Ibar|`` plus 1e-15 m, SI), which absorbs the round-off of
+    ``Ibar - m [c]^T [c]`` so that a point mass (zero rotational inertia) or a thin rod (a zero
+    principal moment) is accepted; its absolute part only matters for radii of gyration below
+    about a millimetre.
 
     Parameters
     ----------
     I : (..., 6, 6) array
     name : str, the argument name used in error messages
-    tol : float, relative tolerance
+    tol : float, relative tolerance (default 1e-9)
 
     Returns
     -------
@@ -158,26 +219,33 @@ def check_inertia(I, name="I", tol=1e-9):
     if I.dtype == object:
         return I
     Ir = I.real
-    tol_b = tol * _scale(Ir)
-    asym = np.max(np.abs(Ir - _T(Ir)), axis=(-1, -2))
-    if np.any(asym > tol_b):
+    # per-block scales: kg m^2 (upper left), kg (lower right), kg m (their geometric mean)
+    s_ang, s_lin = _scale(Ir[..., :3, :3]), _scale(Ir[..., 3:, 3:])
+    floor = _floor(tol, s_ang, s_lin)
+    tol_ang, tol_lin = np.maximum(tol * s_ang, floor), tol * s_lin
+    tol_mix = np.sqrt(tol_ang * tol_lin)
+    A = np.abs(Ir - _T(Ir))
+    asym = np.max(A, axis=(-1, -2))
+    if np.any((np.max(A[..., :3, :3], axis=(-1, -2)) > tol_ang)
+              | (np.max(A[..., 3:, 3:], axis=(-1, -2)) > tol_lin)
+              | (np.max(A[..., :3, 3:], axis=(-1, -2)) > tol_mix)):
         raise ValueError(f"argument '{name}': not symmetric (max |I - I^T| = {np.max(asym):.3g})")
     M = Ir[..., 3:, 3:]
     m = np.trace(M, axis1=-2, axis2=-1) / 3
     if np.any(m <= 0):
         raise ValueError(f"argument '{name}': mass must be positive, got {np.min(m):g}")
     off = np.max(np.abs(M - m[..., None, None] * np.eye(3)), axis=(-1, -2))
-    if np.any(off > tol_b):
+    if np.any(off > tol_lin):
         raise ValueError(f"argument '{name}': lower-right block must be m * identity "
                          f"(max deviation {np.max(off):.3g})")
     B = Ir[..., :3, 3:]
     nonskew = np.max(np.abs(B + _T(B)), axis=(-1, -2))
-    if np.any(nonskew > tol_b):
+    if np.any(nonskew > tol_mix):
         raise ValueError(f"argument '{name}': upper-right block must be m [c], skew-symmetric "
                          f"(max |B + B^T| = {np.max(nonskew):.3g})")
     Ic = Ir[..., :3, :3] - _T(B) @ B / m[..., None, None]
     try:
-        _check_rotational(name, Ic, tol)
+        _check_rotational(name, Ic, tol, floor)
     except ValueError as err:
         raise ValueError(str(err).replace("rotational inertia", "rotational inertia about the "
                                           "centre of mass", 1)) from None

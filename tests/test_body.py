@@ -147,6 +147,55 @@ def test_body_acceleration_and_simulate_reject_bad_input():
         lb.coriolis_matrix(np.eye(6), np.zeros(3), "SO2")
 
 
+ROD = spatial_inertia(2.0, [0.0, 0.0, 0.5], np.diag([1.0, 1.0, 0.0]) * 2.0 / 12)   # along z
+POINT_MASS = spatial_inertia(1.5, [0.3, -0.2, 0.1], np.zeros((3, 3)))
+
+
+@pytest.mark.parametrize("I", [ROD, POINT_MASS], ids=["rod", "point_mass"])
+def test_singular_inertia_is_reported_not_a_linalg_error(I):
+    """Physical but singular inertias (only positive semi-definite) have no unique dV."""
+    I_batch = np.stack([random_inertia(np.random.default_rng(0)), I])
+    for args in ((I, np.zeros(6), np.ones(6)), (I_batch, np.zeros((2, 6)), np.ones(6))):
+        with pytest.raises(ValueError, match="argument 'I': the inertia is singular.*point mass"):
+            lb.body_acceleration(*args)
+    with pytest.raises(ValueError, match="argument 'I': the inertia is singular"):
+        lb.simulate(I, np.eye(4), [0.0, 0.0, 1.0, 0.0, 0.0, 0.0], 0.01, 3)
+    with pytest.raises(ValueError, match="argument 'I': the inertia is singular"):
+        lb.rkmk4_step(I, np.eye(4), np.zeros(6), 0.01)
+    # newton_euler (the inverse direction) is defined: the point mass / rod are physical
+    np.testing.assert_allclose(lb.newton_euler(I, np.zeros(6), np.ones(6)), I @ np.ones(6))
+
+
+def test_singular_inertia_on_a_subgroup():
+    # a rod translating (R3) has the regular reduced inertia m 1 and simulates; pivoting about
+    # its end (SO3) it has no inertia about its own axis z
+    T, V = lb.simulate(ROD, np.eye(4), [0.0, 0.0, 0.0, 1.0, 0.0, 0.0], 0.1, 10,
+                       F=[0.0, 0.0, 0.0, 0.0, 2.0, 0.0], group_name="R3")
+    np.testing.assert_allclose(T[-1][:3, 3], [1.0, 1.0 / 2.0, 0.0], atol=1e-12)  # F/m t^2/2
+    with pytest.raises(ValueError, match="reduced inertia H\\^T I H on SO3 is singular"):
+        lb.simulate(ROD, np.eye(4), [0.0, 1.0, 0.0, 0.0, 0.0, 0.0], 0.01, 3, group_name="SO3")
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda I: lb.newton_euler(I, np.zeros((3, 6)), np.zeros(6)),
+     r"arguments 'I', 'V', 'dV': batch shapes .* 'I' \(2,\), 'V' \(3,\), 'dV' \(\)"),
+    (lambda I: lb.newton_euler(I[0], np.zeros((2, 6)), np.zeros((4, 6))),
+     r"arguments 'I', 'V', 'dV'.*'V' \(2,\), 'dV' \(4,\)"),
+    (lambda I: lb.bias_force(I, np.zeros((3, 6))), r"arguments 'I', 'V'.*'I' \(2,\), 'V' \(3,\)"),
+    (lambda I: lb.body_acceleration(I, np.zeros(6), np.zeros((5, 6))),
+     r"arguments 'I', 'V', 'F'.*'F' \(5,\)"),
+    (lambda I: lb.simulate(I, np.eye(4), np.zeros((3, 6)), 0.1, 1),
+     r"'I', 'T0', 'V0'.*'V0' \(3,\)"),
+    (lambda I: lb.simulate(I[0], np.eye(4), np.zeros((2, 6)), 0.1, 1, F=np.zeros((3, 6))),
+     r"'I', 'T0', 'V0', 'F'.*'F' \(3,\)"),
+])
+def test_batch_shape_mismatch_names_the_arguments(call, match):
+    rng = np.random.default_rng(3)
+    I = np.stack([random_inertia(rng), random_inertia(rng)])
+    with pytest.raises(ValueError, match=match):
+        call(I)
+
+
 # ---------------------------------------------------------------------------------------------
 # From (2012): Coriolis matrices, typed in from the paper in his (v, w) order
 # ---------------------------------------------------------------------------------------------
@@ -286,9 +335,12 @@ def test_rkmk4_conserves_energy_and_momentum_over_1000_steps(rkmk4_runs):
 
 
 def test_rkmk4_observed_order_is_4(rkmk4_runs):
+    """The momentum error's observed order is 4 (3.99-4.00 over random bodies and twists);
+    the energy error's is body-dependent (4.4-5.3: its leading term can nearly cancel), so it
+    is only required to converge at least at order 4."""
     (eE1, eL1, T1, V1), (eE2, eL2, T2, V2) = rkmk4_runs[1000], rkmk4_runs[2000]
-    assert abs(np.log2(eE1 / eE2) - 4) < 0.4, np.log2(eE1 / eE2)
     assert abs(np.log2(eL1 / eL2) - 4) < 0.4, np.log2(eL1 / eL2)
+    assert np.log2(eE1 / eE2) >= 3.6, np.log2(eE1 / eE2)
 
 
 def test_lie_euler_observed_order_is_1():

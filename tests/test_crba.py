@@ -20,7 +20,7 @@ import sympy
 from hypothesis import given, settings
 
 from liedyn.crba import (bias_force, composite_inertias, coriolis_matrix, gravity_torque,
-                         kinetic_energy, mass_matrix, potential_energy)
+                         kinetic_energy, mass_matrix, momentum, potential_energy)
 from liedyn.kinematics import body_jacobian, forward_kinematics
 from liedyn.lie import Ad_inv, inverse
 from liedyn.model import Model
@@ -280,6 +280,72 @@ def test_kinetic_energy_is_quadratic_form_of_M():
 
 
 # ---------------------------------------------------------------------------------------------
+# Bias force with external wrenches; momentum
+# ---------------------------------------------------------------------------------------------
+@SETTINGS
+@given(seeds)
+def test_bias_force_with_external_wrenches(seed):
+    """``b(q, dq, f_ext) = rnea(q, dq, 0, f_ext)``, and the wrenches enter through the body
+    Jacobians: ``b(f_ext) - b(0) = -sum_i J_i^T f_ext_i`` (the environment pushes on body i)."""
+    model, q, dq, _ = random_state(seed)
+    f_ext = np.random.default_rng(seed).normal(size=(model.nbodies, 6))
+    b = bias_force(model, q, dq, f_ext)
+    assert relerr(b, rnea(model, q, dq, np.zeros(model.nv), f_ext)) < 1e-12
+    by_jacobians = -sum(body_jacobian(model, q, i).T @ f_ext[i - 1]
+                        for i in range(1, model.nbodies + 1))
+    assert relerr(b - bias_force(model, q, dq), by_jacobians) < 1e-10
+    assert np.max(np.abs(by_jacobians)) > 1e-3 or model.nv == 0    # a non-trivial check
+
+
+def momentum_by_hand(model, q, dq):
+    """``sum_i`` of body i's momentum ``I_i V_i`` (eq. (23)) with ``V_i = J_i dq``, carried to
+    the ground frame as in mechanics: linear ``p = R l``, angular about the ground origin
+    ``R h + x * p`` with ``(R, x)`` the pose of body i."""
+    Tw = forward_kinematics(model, q).T_world
+    total = np.zeros(6)
+    for i in range(1, model.nbodies + 1):
+        h_l = model.inertias[i] @ body_jacobian(model, q, i) @ dq
+        R, x = Tw[i][:3, :3], Tw[i][:3, 3]
+        p = R @ h_l[3:]
+        total += np.concatenate([R @ h_l[:3] + np.cross(x, p), p])
+    return total
+
+
+@SETTINGS
+@given(seeds)
+def test_momentum_is_the_sum_of_body_momenta_in_the_ground_frame(seed):
+    model, q, dq, _ = random_state(seed)
+    L = momentum(model, q, dq)
+    assert L.shape == (6,)
+    assert relerr(L, momentum_by_hand(model, q, dq)) < 1e-10
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_momentum_matches_pinocchio_centroidal_momentum(seed):
+    """Pinocchio's centroidal momentum ``h_G = (p, k_G)`` (linear first) is about the centre of
+    mass ``c``: about the ground origin the angular part is ``k_G + c x p``."""
+    model, q, dq, _ = random_state(seed, joint_types=PIN_JOINTS)
+    pm = to_pinocchio(model)
+    data = pm.createData()
+    qp, vp = state_to_pin(model, q, dq)
+    hg = pin.computeCentroidalMomentum(pm, data, qp, vp)
+    c = data.com[0]
+    expected = np.concatenate([hg.angular + np.cross(c, hg.linear), hg.linear])
+    assert relerr(momentum(model, q, dq), expected) < 1e-10
+
+
+def test_momentum_of_a_point_mass_by_hand():
+    """A 2 kg point mass on a pendulum of length 1.5 at q = 0.3, dq = 2: speed 3 m/s, angular
+    momentum m l^2 dq about z."""
+    model = pendulum(mass=2.0, length=1.5)
+    L = momentum(model, [0.3], [2.0])
+    x = 1.5 * np.array([np.sin(0.3), -np.cos(0.3), 0.0])              # the bob (down is -y)
+    v = 2.0 * np.cross([0.0, 0.0, 1.0], x)
+    np.testing.assert_allclose(L, np.concatenate([[0.0, 0.0, 2.0 * 1.5 ** 2 * 2.0], 2.0 * v]),
+                               atol=1e-12)
+
+
+# ---------------------------------------------------------------------------------------------
 # Batching, sympy, errors
 # ---------------------------------------------------------------------------------------------
 def test_batched_mass_and_coriolis_matrices():
@@ -359,3 +425,30 @@ def test_bad_inputs_raise_clear_errors():
         coriolis_matrix(model, np.zeros(3), [np.inf, 0.0, 0.0])
     with pytest.raises(ValueError, match=r"argument 'q'.*shape"):
         kinetic_energy(model, np.zeros((2, 4)), np.zeros(3))
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda m: gravity_torque(m, np.zeros(2)), r"argument 'q'.*expected shape \(\.\.\., 3\)"),
+    (lambda m: gravity_torque(m, [0.0, np.nan, 0.0]), r"argument 'q'.*NaN"),
+    (lambda m: gravity_torque(m, [0.0, 0.0, np.inf]), r"argument 'q'.*NaN or inf"),
+    (lambda m: potential_energy(m, np.zeros(4)), r"argument 'q'.*shape"),
+    (lambda m: potential_energy(m, np.zeros((2, 2))), r"argument 'q'.*shape"),
+    (lambda m: potential_energy(m, [np.nan, 0.0, 0.0]), r"argument 'q'.*NaN"),
+    (lambda m: momentum(m, np.zeros(2), np.zeros(3)), r"argument 'q'.*shape"),
+    (lambda m: momentum(m, np.zeros(3), np.zeros(4)), r"argument 'dq'.*shape"),
+    (lambda m: momentum(m, [np.nan, 0.0, 0.0], np.zeros(3)), r"argument 'q'.*NaN"),
+    (lambda m: momentum(m, np.zeros(3), [0.0, 0.0, np.nan]), r"argument 'dq'.*NaN"),
+    (lambda m: bias_force(m, np.zeros(2), np.zeros(3)), r"argument 'q'.*shape"),
+    (lambda m: bias_force(m, np.zeros(3), np.zeros(2)), r"argument 'dq'.*shape"),
+    (lambda m: bias_force(m, [np.nan, 0.0, 0.0], np.zeros(3)), r"argument 'q'.*NaN"),
+    (lambda m: bias_force(m, np.zeros(3), [np.inf, 0.0, 0.0]), r"argument 'dq'.*NaN or inf"),
+    (lambda m: bias_force(m, np.zeros(3), np.zeros(3), np.zeros((2, 6))),
+     r"argument 'f_ext'.*expected shape \(\.\.\., 3, 6\)"),
+    (lambda m: bias_force(m, np.zeros(3), np.zeros(3), np.zeros((3, 5))),
+     r"argument 'f_ext'.*shape"),
+    (lambda m: bias_force(m, np.zeros(3), np.zeros(3), np.full((3, 6), np.nan)),
+     r"argument 'f_ext'.*NaN"),
+])
+def test_bad_inputs_of_energies_momentum_and_forces(call, match):
+    with pytest.raises(ValueError, match=match):
+        call(serial_chain(3))

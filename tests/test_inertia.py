@@ -275,6 +275,84 @@ def test_solids_reject_bad_input(f, args, match):
         f(*args)
 
 
+def by_hand(m, c, Ic):
+    """Eq. (22) assembled here (no validation), to build non-physical inertias too."""
+    P = _skew(c)
+    return np.block([[Ic + m * P.T @ P, m * P], [m * P.T, m * np.eye(3)]])
+
+
+# a 1 g part of millimetre size; mass scale k and length scale l change units: (m, c, Ic) ->
+# (k m, l c, k l^2 Ic). Physical or not does not depend on the units (down to radii of gyration
+# of about a millimetre, where the absolute floor 1e-15 m (SI) of check_inertia takes over).
+SMALL = (1e-3, np.array([2e-3, -1e-3, 3e-3]))
+SCALES = [(1.0, 1.0), (1e10, 1.0), (1e-6, 1.0), (1.0, 1e3), (1e-3, 1e2), (1e5, 10.0)]
+
+
+@pytest.mark.parametrize("k, l", SCALES)
+@pytest.mark.parametrize("Ic, match", [
+    (np.diag([1e-10, -5e-10, 1e-10]), "positive semi-definite"),      # a negative moment
+    (np.diag([1e-10, 1e-10, 5e-10]), "triangle inequality"),          # J1 + J2 < J3
+    (np.diag([1e-10, 1e-10, 2e-10 * (1 + 1e-6)]), "triangle inequality"),   # by 1e-6 of J3
+    (np.diag([1e-10, 2e-10, 3e-10]) + np.diag([1e-16, 0.0], 1),      # asymmetric by 1e-6
+     "symmetric"),
+])
+def test_tolerance_is_relative_to_the_inertia_not_absolute(Ic, match, k, l):
+    """The same non-physical inertia is rejected in every unit, however small in SI (with
+    the old absolute tolerance 1e-9 every one of these 1 g parts was accepted)."""
+    m, c = SMALL
+    Ic_s = k * l ** 2 * Ic
+    with pytest.raises(ValueError, match="'I_com'.*" + match):
+        li.spatial_inertia(k * m, l * c, Ic_s)
+    with pytest.raises(ValueError, match="'I'.*" + match):
+        li.check_inertia(by_hand(k * m, l * c, Ic_s))
+
+
+@pytest.mark.parametrize("k, l", SCALES)
+def test_physical_inertias_accepted_in_every_unit(k, l):
+    m, c = SMALL
+    rng = np.random.default_rng(5)
+    mb, cb, Icb, _, _ = random_body(rng)                      # a point cloud, then rescaled
+    cases = [(m, c, Icb * 1e-7),                              # 1 g, mm-size cloud
+             (m, c, np.diag([1.0, 1.0, 0.0]) * m * 0.01 ** 2 / 12),   # a 1 cm rod
+             (m, c, np.zeros((3, 3))),                        # a point mass off the origin
+             (mb, cb, Icb)]
+    for mass, com, Ic in cases:
+        mass, com, Ic = k * mass, l * com, k * l ** 2 * Ic
+        R = rotation(rng, "uniform")
+        I = li.check_inertia(li.spatial_inertia(mass, com, Ic, R=R))
+        T = np.eye(4)
+        T[:3, :3], T[:3, 3] = rotation(rng, "uniform"), l * rng.normal(size=3)
+        li.check_inertia(li.transform_inertia(I, T))          # with the round-off of eq. (21)
+        li.check_inertia(by_hand(mass, com, R @ Ic @ R.T))
+
+
+def test_point_masses_are_accepted_despite_round_off():
+    """For a point mass ``Ibar - m [c]^T [c]`` is pure round-off, sometimes negative; moved
+    onto its own position by eq. (21), ``Ibar`` is round-off too. Both are accepted."""
+    rng = np.random.default_rng(8)
+    round_off = 0
+    for _ in range(200):
+        m, c = 10 ** rng.uniform(-3, 2), rng.uniform(-1.0, 1.0, 3)
+        I = li.check_inertia(li.spatial_inertia(m, c, np.zeros((3, 3))))
+        round_off += np.max(np.abs(I[:3, :3] - I[:3, 3:].T @ I[:3, 3:] / m)) > 0
+        T = np.eye(4)
+        T[:3, :3], T[:3, 3] = rotation(rng, "uniform"), c
+        li.check_inertia(li.transform_inertia(I, T))
+    assert round_off > 100                                    # the round-off is really there
+
+
+@pytest.mark.parametrize("args, match", [
+    ((np.ones(2), np.zeros((3, 3)), np.eye(3)),
+     r"arguments 'mass', 'com', 'I_com': batch shapes .*'mass' \(2,\), 'com' \(3,\), "
+     r"'I_com' \(\)"),
+    ((1.0, np.zeros(3), np.stack([np.eye(3)] * 4), np.stack([np.eye(3)] * 2)),
+     r"arguments 'mass', 'com', 'I_com', 'R': .*'I_com' \(4,\), 'R' \(2,\)"),
+])
+def test_spatial_inertia_batch_shape_mismatch(args, match):
+    with pytest.raises(ValueError, match=match):
+        li.spatial_inertia(*args)
+
+
 def test_rod_inertia_is_only_semi_definite():
     # Kim calls the generalized inertia positive definite; a thin rod (mass on a line) is the
     # boundary case: physical, but spinning about its own axis has zero kinetic energy.

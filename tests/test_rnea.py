@@ -262,15 +262,19 @@ def test_symbolic_rnea_equals_numeric(make):
     assert not any(e.has(sympy.Abs) or e.has(sympy.sqrt(qs[0])) for e in tau)
 
 
-def test_symbolic_rnea_spatial_chain():
-    model = serial_chain(3, joint="revolute")
-    q = np.array(sympy.symbols("q1:4", real=True), dtype=object)
-    dq = np.array(sympy.symbols("dq1:4", real=True), dtype=object)
-    tau = rnea(model, q, dq, np.zeros(3, dtype=object))
-    f = sympy.lambdify([list(q), list(dq)], list(tau), "numpy")
-    x, v = np.array([0.3, -0.7, 1.1]), np.array([0.5, 0.2, -0.4])
-    np.testing.assert_allclose(np.array(f(x, v), float), rnea(model, x, v, np.zeros(3)),
-                               rtol=0, atol=1e-12)
+@pytest.mark.parametrize("joint", ["revolute", "prismatic", "helical"])   # Screw: above
+def test_symbolic_rnea_spatial_chain(joint):
+    model = serial_chain(3, joint=joint)
+    q, dq, ddq = (np.array(sympy.symbols(f"{n}1:4", real=True), dtype=object)
+                  for n in ("q", "dq", "ddq"))
+    tau = rnea(model, q, dq, ddq)
+    assert tau.dtype == object and tau.shape == (3,)
+    f = sympy.lambdify([list(q), list(dq), list(ddq)], list(tau), "numpy")
+    rng = np.random.default_rng(7)
+    for _ in range(3):
+        x, v, a = rng.uniform(-np.pi, np.pi, 3), rng.normal(size=3), rng.normal(size=3)
+        np.testing.assert_allclose(np.array(f(x, v, a), float), rnea(model, x, v, a),
+                                   rtol=0, atol=1e-12)
 
 
 # ---------------------------------------------------------------------------------------------

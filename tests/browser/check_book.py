@@ -8,6 +8,9 @@ new chapters are picked up). The HTML is served on 127.0.0.1; a page fails on
 * a local resource answering with HTTP >= 400 or failing to load,
 * MathJax not loading (when the page has math), MathJax errors or undefined macros, raw `$$` or
   `\\[` left in the visible text outside code, math elements MathJax did not typeset,
+* markdown that broke inline math (see tests/test_book_source.py): visible text outside code and
+  rendered math with a `$...$` fragment, a TeX command such as `\\frac` or a raw MyST role such
+  as `{cite}`, and typeset formulas whose TeX holds a role or a backtick (prose typeset as math),
 * an image with naturalWidth 0, embedded widgets that did not render,
 * an internal link to a missing file or a missing anchor,
 * a console error or uncaught exception not in ALLOW_LIST.
@@ -52,10 +55,30 @@ PAGE_JS = r"""(widgetView) => {
     if (i >= 0 && !n.parentElement.closest(skip))
       raw.push(t.slice(Math.max(0, i - 60), i + 20).trim());
   }
+  // Text of each block outside code and math: a `$...$` fragment, a TeX command or a raw MyST
+  // role there means the markdown parser cut a formula (a line of it became a list item...).
+  const blocks = new Map();
+  const walk2 = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walk2.nextNode(); n; n = walk2.nextNode()) {
+    if (n.parentElement.closest(skip)) continue;
+    const block = n.parentElement.closest('p, li, dt, dd, th, td, h1, h2, h3, h4, h5, h6, '
+                                          + 'figcaption, caption, div, section, body');
+    blocks.set(block, (blocks.get(block) || '') + n.textContent);
+  }
+  const leak = [
+    /\$[^$\s][^$]*\$/,                                        // a `$...$` fragment
+    /\\(?:[A-Za-z]{2,}|[,;!])/,                                // \frac, \mathsf, \dot, \,
+    /\{(?:cite|ref|eq|numref|doc|term|math|download|(?:prf|cite|py):[a-z]+)\}/,  // roles
+  ];
+  const leaks = [];
+  for (const text of blocks.values()) {
+    const m = leak.map(r => r.exec(text)).find(m => m);
+    if (m) leaks.push(text.slice(Math.max(0, m.index - 40), m.index + 60).replace(/\s+/g, ' '));
+  }
   const untypeset = Array.from(document.querySelectorAll('span.math, div.math'))
     .filter(e => !e.querySelector('mjx-container')).map(e => e.textContent.trim().slice(0, 80));
   return {
-    raw, untypeset,
+    raw, leaks, untypeset,
     math: document.querySelectorAll('mjx-container').length,
     merror: document.querySelectorAll('mjx-merror').length,
     images: document.images.length,
@@ -69,6 +92,11 @@ PAGE_JS = r"""(widgetView) => {
 # TeX source of every formula MathJax rendered with an error or an undefined macro (red \name).
 MATH_ERRORS_JS = r"""() => Array.from(MathJax.startup.document.math)
   .filter(m => /<merror|mathcolor="red">\\/.test(MathJax.startup.toMML(m.root)))
+  .map(m => m.math.slice(0, 80))"""
+# TeX source of formulas that hold a MyST role or a backtick: prose swallowed by a `$` pair that
+# the markdown parser matched wrongly.
+MATH_PROSE_JS = r"""() => Array.from(MathJax.startup.document.math)
+  .filter(m => /`|\{(?:cite|ref|eq|numref|doc|term|prf:[a-z]+)\}/.test(m.math))
   .map(m => m.math.slice(0, 80))"""
 
 
@@ -153,6 +181,8 @@ def check_page(context, base, html_dir, docname, shots):
             page.evaluate("() => MathJax.startup.promise.then(() => true)")
             for tex in page.evaluate(MATH_ERRORS_JS):
                 problems.append(("math", f"MathJax error or undefined macro in: {tex}"))
+            for tex in page.evaluate(MATH_PROSE_JS):
+                problems.append(("math", f"prose or a MyST role typeset as math: {tex!r}"))
         except Exception as e:  # noqa: BLE001 - any failure here means "MathJax never loaded"
             problems.append(("math", f"MathJax did not load: {str(e).splitlines()[0]}"))
     page.evaluate("() => document.fonts.ready.then(() => true)")  # MathJax's web fonts
@@ -177,6 +207,7 @@ def check_page(context, base, html_dir, docname, shots):
     if info["merror"]:
         failures.append(f"{info['merror']} mjx-merror element(s)")
     for what, texts in (("raw TeX left in text", info["raw"]),
+                        ("raw math or MyST role in text (broken inline math?)", info["leaks"]),
                         ("math not typeset", info["untypeset"])):
         failures += [f"{what}: {t!r}" for t in texts[:5]]
         failures += [f"... and {len(texts) - 5} more"] if len(texts) > 5 else []
