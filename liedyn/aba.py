@@ -54,6 +54,10 @@ class ABAPass:
 
 def _inv(A, model, i):
     try:
+        if A.shape[-1] == 1 and A.dtype != object:     # one-DOF joint: a reciprocal
+            if np.any(A == 0):
+                raise np.linalg.LinAlgError
+            return 1 / A
         return np.linalg.inv(A)
     except np.linalg.LinAlgError:
         raise ValueError(f"body {model.names[i]!r}: S^T I_hat S is singular; the subtree of this "
