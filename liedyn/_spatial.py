@@ -17,7 +17,6 @@ With ``T = (R, p)``:
 import numpy as np
 
 
-
 def cross(a, b):
     """Cross product of (..., 3) arrays: ``(a x b)_i = a_{i+1} b_{i+2} - a_{i+2} b_{i+1}``.
 
@@ -25,10 +24,7 @@ def cross(a, b):
     Python scalars, which also works for complex and sympy entries.
     """
     if a.ndim == 1 and b.ndim == 1:
-        a0, a1, a2 = a.tolist()
-        b0, b1, b2 = b.tolist()
-        return np.array([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0],
-                        dtype=np.result_type(a, b))
+        return _out(_c(a.tolist(), b.tolist()), a, b)
     # batched: component by component into one output (fancy indexing would copy, 6x slower)
     a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
     b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
@@ -51,9 +47,9 @@ def rot_T(R, x):
     return np.einsum("...ji,...j->...i", R, x)
 
 
-def _single(*arrays):
-    """True for one unbatched state: then Python lists beat a dozen numpy calls on 3-vectors."""
-    return all(a.ndim == n for a, n in zip(arrays, (2, 1, 1) if arrays[0].ndim == 2 else (1, 1)))
+def _single(matrices, vectors):
+    """One unbatched state (2-D matrices, 1-D vectors): then Python lists beat numpy calls."""
+    return all(M.ndim == 2 for M in matrices) and all(x.ndim == 1 for x in vectors)
 
 
 def _c(a, b):
@@ -85,7 +81,7 @@ def _out(values, *arrays):
 
 def Ad_inv_mul(R, p, V):
     """``Ad_{T^-1} V`` for ``T = (R, p)``."""
-    if _single(R, p, V):
+    if _single([R], [p, V]):
         Rl, w, v = R.tolist(), V[:3].tolist(), V[3:].tolist()
         return _out(_rt(Rl, w) + _rt(Rl, _add(v, _c(p.tolist(), w), -1)), R, p, V)
     w, v = V[..., :3], V[..., 3:]
@@ -100,7 +96,7 @@ def Ad_mul(R, p, V):
 
 def Ad_star_inv_mul(R, p, F):
     """``Ad*_{T^-1} F`` for ``T = (R, p)``: a wrench in the child frame, expressed in the parent."""
-    if _single(R, p, F):
+    if _single([R], [p, F]):
         Rl = R.tolist()
         Rf = _r(Rl, F[3:].tolist())
         return _out(_add(_r(Rl, F[:3].tolist()), _c(p.tolist(), Rf)) + Rf, R, p, F)
@@ -116,7 +112,7 @@ def Ad_star_mul(R, p, F):
 
 def ad_mul(V, X):
     """``ad_V X``, the Lie bracket ``[V, X]``."""
-    if _single(V, X):
+    if _single([], [V, X]):
         w, v, wx, vx = V[:3].tolist(), V[3:].tolist(), X[:3].tolist(), X[3:].tolist()
         return _out(_c(w, wx) + _add(_c(v, wx), _c(w, vx)), V, X)
     w, v = V[..., :3], V[..., 3:]
@@ -126,7 +122,7 @@ def ad_mul(V, X):
 
 def ad_star_mul(V, F):
     """``ad*_V F = ad_V^T F``."""
-    if _single(V, F):
+    if _single([], [V, F]):
         w, v, m, f = V[:3].tolist(), V[3:].tolist(), F[:3].tolist(), F[3:].tolist()
         return _out([-x for x in _add(_c(w, m), _c(v, f))] + [-x for x in _c(w, f)], V, F)
     w, v = V[..., :3], V[..., 3:]

@@ -31,7 +31,7 @@ from . import _checks
 from ._spatial import Ad_inv_matrix, Ad_inv_mul, Ad_mul, ad_mul, compose, matvec
 from .aba import aba_pass
 from .hybrid import hybrid_pass
-from .kinematics import forward_pass, joint_transforms
+from .kinematics import forward_pass, joint_transforms, world_poses
 from .lie import log_so3
 from .model import state
 from .rnea import gravity_acceleration, rnea
@@ -76,12 +76,7 @@ class _Kinematics:
         else:
             fw = forward_pass(model, q, dq) if fw is None else fw
             self.R, self.p, self.S, self.V, self.dV = fw.R, fw.p, fw.S, fw.V, fw.dV
-        self.Rw, self.pw = [self.R[0]], [self.p[0]]
-        for i in range(1, model.nbodies + 1):          # T_{0,i} = T_{0,lambda(i)} T_{lambda(i),i}
-            Ri, pi = compose(self.Rw[model.parent[i]], self.pw[model.parent[i]],
-                             self.R[i], self.p[i])
-            self.Rw.append(Ri)
-            self.pw.append(pi)
+        self.Rw, self.pw = world_poses(model, self.R, self.p)
         self._columns = None
 
     def columns(self, model):

@@ -57,6 +57,17 @@ def joint_transforms(model, q):
     return R, p
 
 
+def world_poses(model, R, p):
+    """``T_{0,i} = T_{0,lambda(i)} T_{lambda(i),i}`` from the lists of :func:`joint_transforms`,
+    as lists ``Rw``, ``pw`` (entry 0: the ground)."""
+    Rw, pw = [R[0]], [p[0]]
+    for i in range(1, model.nbodies + 1):
+        Ri, pi = compose(Rw[model.parent[i]], pw[model.parent[i]], R[i], p[i])
+        Rw.append(Ri)
+        pw.append(pi)
+    return Rw, pw
+
+
 def forward_pass(model, q, dq, ddq=None, dV0=None):
     """The forward recursion of Kim (2012), Table 2: eqs. (37) and (41) for every body.
 
@@ -129,11 +140,7 @@ def forward_kinematics(model, q):
     """
     q = model.check_q(q)
     R, p = joint_transforms(model, q)
-    Rw, pw = [R[0]], [p[0]]
-    for i in range(1, model.nbodies + 1):
-        Ri, pi = compose(Rw[model.parent[i]], pw[model.parent[i]], R[i], p[i])
-        Rw.append(Ri)
-        pw.append(pi)
+    Rw, pw = world_poses(model, R, p)
     T = [homogeneous(Ri, pi) for Ri, pi in zip(R, p)]
     Tw = [homogeneous(Ri, pi) for Ri, pi in zip(Rw, pw)]
     return Kinematics(np.stack(np.broadcast_arrays(*T), axis=-3),

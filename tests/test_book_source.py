@@ -14,14 +14,18 @@ Mirrors the parser where it matters: fenced code and literal directives (`{math}
 `{prf:proof}`, `{note}`, ...) are scanned; `$$` blocks and `$$...$$` spans are display math;
 `\\$` is an escaped dollar; a code span hides its `$` signs; a `$` inside inline math closes it.
 """
+import importlib.util
 import json
 import re
 from pathlib import Path
 
 import pytest
-import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
+# the toc walker of the equation-map generator (scripts/equation_map.py) lists the sources
+_spec = importlib.util.spec_from_file_location("equation_map", ROOT / "scripts" / "equation_map.py")
+EQUATION_MAP = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(EQUATION_MAP)
 # Directives whose body is not markdown text: skipped like fenced code.
 LITERAL_DIRECTIVES = {
     "math", "code", "code-block", "sourcecode", "code-cell", "literalinclude", "include",
@@ -41,23 +45,7 @@ TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}")
 
 def toc_sources():
     """Files of the root and every `file:` entry of `_toc.yml`, plus `.md` files they include."""
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    names = [toc["root"]]
-
-    def visit(entries):
-        for entry in entries or []:
-            if "file" in entry:
-                names.append(entry["file"])
-            for key in ("parts", "chapters", "sections"):
-                visit(entry.get(key))
-    for key in ("parts", "chapters", "sections"):
-        visit(toc.get(key))
-    files = []
-    for name in names:
-        base = ROOT / re.sub(r"\.(md|ipynb)$", "", name)
-        found = [base.with_suffix(s) for s in (".ipynb", ".md") if base.with_suffix(s).is_file()]
-        assert found, f"{name} of _toc.yml not found"
-        files.append(found[0])
+    files = [path for _, path in EQUATION_MAP.toc_files()]
     queue = [f for f in files if f.suffix == ".md"]
     while queue:                                   # `{include}`d markdown is part of the page
         f = queue.pop()

@@ -19,7 +19,9 @@ def chapters_of_functions():
     labels, _ = em.book_labels()
     out = {}
     for qual, (_, cites) in em.public_objects().items():
-        docs = [labels[key[:3]][2] for key in cites if tuple(key[:3]) in labels]
+        # labels: {(source, kind, number): (role, label, chapter)}; a citation may carry a 4th
+        # field ("inverse"), so match on its first three
+        docs = [labels[c[:3]][2] for c in cites if c[:3] in labels]
         if docs:
             out[qual] = list(dict.fromkeys(docs))
     return out
