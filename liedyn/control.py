@@ -337,8 +337,7 @@ def operational_space_inertia(model, q, J):
     ``dx^T Lambda dx / 2`` for motions of least kinetic energy. ``M^-1 J^T`` is a linear
     solve with the mass matrix of the composite-rigid-body algorithm
     (:func:`liedyn.crba.mass_matrix`, Featherstone (2008), Table 6.2); the tests compare
-    ``Lambda`` with ``M^-1`` from the articulated-body algorithm (Kim (2012), Table 3) and
-    with Pinocchio.
+    ``Lambda`` with ``M^-1`` from the articulated-body algorithm and with Pinocchio.
 
     Parameters
     ----------
@@ -433,6 +432,8 @@ def operational_space_control(model, q, dq, J, dJdq, a, tau_null=None):
 @dataclass(frozen=True)
 class PointTask:
     """A point fixed on a body, in the ground frame: position, velocity, Jacobian, bias.
+
+    Returned by :func:`point_task`; the bias ``dJdq`` comes from Kim (2012), eq. (41).
 
     Attributes
     ----------
