@@ -3,8 +3,8 @@ passivity-based controller of Slotine and Li, and operational-space control.
 
 Every law is a function ``tau = law(model, q, dq, ...)`` of the measured state, returning joint
 torques of shape (..., nv); each is written with liedyn's own algorithms (``rnea`` for
-``M a + C dq + g``, ``gravity_torque``, ``coriolis_matrix``, ``inverse_mass_matrix``, the body
-Jacobians). The Lyapunov functions of their stability arguments are functions too, so that the
+``M a + C dq + N``, ``gravity_torque`` for ``N``, ``coriolis_matrix``, ``mass_matrix``, the
+body Jacobians). The Lyapunov functions of their stability arguments are functions too, so that the
 book can evaluate them along a simulated trajectory, and :func:`simulate_closed_loop` closes
 the loop with :func:`liedyn.simulate.simulate`.
 
