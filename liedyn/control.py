@@ -1,17 +1,18 @@
-"""Control laws built on the dynamics: computed torque, PD with gravity compensation, the
-passivity-based controller of Slotine and Li, and operational-space control.
+"""Control laws built on the dynamics: computed torque, PD with gravity compensation,
+the passivity-based controller of Slotine and Li, and operational-space control.
 
-Every law is a function ``tau = law(model, q, dq, ...)`` of the measured state, returning joint
-torques of shape (..., nv); each is written with liedyn's own algorithms (``rnea`` for
-``M a + C dq + N``, ``gravity_torque`` for ``N``, ``coriolis_matrix``, ``mass_matrix``, the
-body Jacobians). The Lyapunov functions of their stability arguments are functions too, so that the
-book can evaluate them along a simulated trajectory, and :func:`simulate_closed_loop` closes
-the loop with :func:`liedyn.simulate.simulate`.
+Every law is a function ``tau = law(model, q, dq, ...)`` of the measured state,
+returning joint torques of shape (..., nv); each is written with liedyn's own algorithms
+(``rnea`` for ``M a + C dq + N``, ``gravity_torque`` for ``N``, ``coriolis_matrix``,
+``mass_matrix``, the body Jacobians). The Lyapunov functions of their stability
+arguments are functions too, so that the book can evaluate them along a simulated
+trajectory, and :func:`simulate_closed_loop` closes the loop with
+:func:`liedyn.simulate.simulate`.
 
-Conventions: the tracking error is ``e = q (-) q_d`` (``model.difference(q_d, q)``, so that
-``q = q_d (+) e``; for vector-space joints ``e = q - q_d``) and ``de = dq - dq_d``. Gains are
-symmetric positive definite (nv, nv) matrices, given as a matrix, a vector of diagonal entries
-(nv,) or a scalar.
+Conventions: the tracking error is ``e = q (-) q_d`` (``model.difference(q_d, q)``, so
+that ``q = q_d (+) e``; for vector-space joints ``e = q - q_d``) and ``de = dq - dq_d``.
+Gains are symmetric positive definite (nv, nv) matrices, given as a matrix, a vector of
+diagonal entries (nv,) or a scalar.
 
 Derived in :ref:`sec-control`.
 """
@@ -21,7 +22,8 @@ import numpy as np
 
 from . import _checks
 from ._spatial import cross, matvec, skew
-from .crba import bias_force, coriolis_matrix, gravity_torque, kinetic_energy, mass_matrix
+from .crba import (bias_force, coriolis_matrix, gravity_torque, kinetic_energy,
+                   mass_matrix)
 from .kinematics import body_accelerations, body_jacobian, forward_kinematics
 from .rnea import rnea
 from .simulate import simulate
@@ -37,17 +39,18 @@ def _T(A):
 
 
 def gain(name, K, n):
-    """A gain as a symmetric positive definite (n, n) matrix, from a scalar, (n,) or (n, n).
+    """A gain as a symmetric positive definite (n, n) matrix..
 
-    The gains of every law of this module (Murray, Li and Sastry, Ch. 4, "Control Algorithm":
-    ``K_p``, ``K_v`` positive definite) pass through here, so a wrong gain is refused with an
-    error that names it.
+    The gains of every law of this module (Murray, Li and Sastry, Ch. 4, "Control
+    Algorithm": ``K_p``, ``K_v`` positive definite) pass through here, so a wrong gain
+    is refused with an error that names it.
 
     Parameters
     ----------
     name : str
         the argument's name, for the error message
     K : float, (n,) or (n, n) array
+        a scalar ``k`` means ``k I``, a vector the diagonal
     n : int
 
     Returns
@@ -57,7 +60,8 @@ def gain(name, K, n):
     Raises
     ------
     ValueError
-        if ``K`` has another shape, is not finite, not symmetric or not positive definite
+        if ``K`` has another shape, is not finite, not symmetric or not positive
+        definite
 
     Examples
     --------
@@ -67,28 +71,29 @@ def gain(name, K, n):
     >>> gain("Kd", -1.0, 2)
     Traceback (most recent call last):
     ...
-    ValueError: argument 'Kd': expected a positive definite gain, got smallest eigenvalue -1
+    ValueError: argument 'Kd': expected a positive definite gain, got
+    smallest eigenvalue -1
     """
     try:
         K = np.asarray(K, dtype=float)
     except (TypeError, ValueError):
-        raise TypeError(f"argument '{name}': expected a number, an array of shape ({n},) or "
-                        f"({n}, {n}), got {type(K).__name__}") from None
+        raise TypeError(f"argument '{name}': expected a number, an array of shape "
+                        f"({n},) or ({n}, {n}), got {type(K).__name__}") from None
     if K.ndim == 0:
         K = K * np.eye(n)
     elif K.shape == (n,):
         K = np.diag(K)
     elif K.shape != (n, n):
-        raise ValueError(f"argument '{name}': expected a scalar gain or shape ({n},) or "
-                         f"({n}, {n}), got shape {K.shape}")
+        raise ValueError(f"argument '{name}': expected a scalar gain or shape ({n},) "
+                         f"or ({n}, {n}), got shape {K.shape}")
     _checks.finite(name, K)
     if np.max(np.abs(K - K.T), initial=0.0) > 1e-12 * max(1.0, np.max(np.abs(K))):
-        raise ValueError(f"argument '{name}': expected a symmetric gain matrix, got max "
-                         f"|K - K^T| = {np.max(np.abs(K - K.T)):.3g}")
+        raise ValueError(f"argument '{name}': expected a symmetric gain matrix, got "
+                         f"max |K - K^T| = {np.max(np.abs(K - K.T)):.3g}")
     smallest = np.linalg.eigvalsh(K)[0] if n else 1.0
     if smallest <= 0:
-        raise ValueError(f"argument '{name}': expected a positive definite gain, got smallest "
-                         f"eigenvalue {smallest:.6g}")
+        raise ValueError(f"argument '{name}': expected a positive definite gain, got "
+                         f"smallest eigenvalue {smallest:.6g}")
     return K
 
 
@@ -114,7 +119,8 @@ def tracking_error(model, q, dq, q_d, dq_d):
     Examples
     --------
     >>> from liedyn.robots import double_pendulum
-    >>> e, de = tracking_error(double_pendulum(), [0.5, 0.2], [1.0, 0.0], [0.0, 0.0], [0.0, 0.0])
+    >>> zero = [0.0, 0.0]
+    >>> e, de = tracking_error(double_pendulum(), [0.5, 0.2], [1.0, 0.0], zero, zero)
     >>> e.tolist(), de.tolist()
     ([0.5, 0.2], [1.0, 0.0])
     """
@@ -126,10 +132,11 @@ def tracking_error(model, q, dq, q_d, dq_d):
 def computed_torque(model, q, dq, q_d, dq_d, ddq_d, Kp, Kd):
     """Computed torque: ``tau = M(q) (ddq_d - Kd de - Kp e) + C(q, dq) dq + N(q)``.
 
-    Murray, Li and Sastry, Ch. 4, "Control Algorithm" (1), with no constraint (``J = I``,
-    ``A = 0``); Murray, Li and Sastry (1994), Ch. 4 (computed torque). The whole right-hand side
-    is one inverse-dynamics call, ``rnea(q, dq, ddq_d - Kd de - Kp e)`` (Kim (2012), Table 2).
-    With an exact model the error obeys the linear equation ``dde + Kd de + Kp e = 0``.
+    Murray, Li and Sastry, Ch. 4, "Control Algorithm" (1), with no constraint
+    (``J = I``, ``A = 0``); Murray, Li and Sastry (1994), Ch. 4 (computed torque). The
+    whole right-hand side is one inverse-dynamics call,
+    ``rnea(q, dq, ddq_d - Kd de - Kp e)`` (Kim (2012), Table 2). With an exact model the
+    error obeys the linear equation ``dde + Kd de + Kp e = 0``.
 
     Parameters
     ----------
@@ -148,8 +155,9 @@ def computed_torque(model, q, dq, q_d, dq_d, ddq_d, Kp, Kd):
     Examples
     --------
     >>> from liedyn.robots import pendulum
-    >>> tau = computed_torque(pendulum(gravity=10.0), [np.pi / 2], [0.0], [np.pi / 2], [0.0],
-    ...                       [1.0], Kp=4.0, Kd=4.0)
+    >>> up = [np.pi / 2]
+    >>> tau = computed_torque(pendulum(gravity=10.0), up, [0.0], up, [0.0], [1.0],
+    ...                       Kp=4.0, Kd=4.0)
     >>> round(float(tau[0]), 12)               # m l^2 ddq_d + m g l sin(q)
     11.0
     """
@@ -160,10 +168,10 @@ def computed_torque(model, q, dq, q_d, dq_d, ddq_d, Kp, Kd):
 
 
 def computed_torque_lyapunov(model, q, dq, q_d, dq_d, Kp):
-    """``V = de^T de / 2 + e^T Kp e / 2``: a Lyapunov function of the computed-torque loop.
+    """``V = de^T de / 2 + e^T Kp e / 2``: a Lyapunov function of computed torque.
 
-    Murray, Li and Sastry (1994), Ch. 4 (computed torque): along ``dde = -Kd de - Kp e``,
-    ``dV/dt = -de^T Kd de <= 0``.
+    Murray, Li and Sastry (1994), Ch. 4 (computed torque): along ``dde = -Kd de - Kp
+    e``, ``dV/dt = -de^T Kd de <= 0``.
 
     Parameters
     ----------
@@ -189,9 +197,9 @@ def computed_torque_lyapunov(model, q, dq, q_d, dq_d, Kp):
 def pd_gravity(model, q, dq, q_d, Kp, Kd):
     """PD control with gravity compensation: ``tau = -Kp e - Kd dq + N(q)``.
 
-    Takegaki and Arimoto (1981); Murray, Li and Sastry (1994), Ch. 4 (PD control). Regulates
-    to a constant ``q_d``; ``N(q) = gravity_torque(q)`` (Zhang, Lecture 9). Stability: see
-    :func:`pd_gravity_lyapunov`.
+    Takegaki and Arimoto (1981); Murray, Li and Sastry (1994), Ch. 4 (PD control).
+    Regulates to a constant ``q_d``; ``N(q) = gravity_torque(q)`` (Zhang, Lecture 9).
+    Stability: see :func:`pd_gravity_lyapunov`.
 
     Parameters
     ----------
@@ -210,7 +218,8 @@ def pd_gravity(model, q, dq, q_d, Kp, Kd):
     Examples
     --------
     >>> from liedyn.robots import pendulum
-    >>> tau = pd_gravity(pendulum(gravity=10.0), [np.pi / 2], [1.0], [np.pi / 2], 5.0, 2.0)
+    >>> up = [np.pi / 2]
+    >>> tau = pd_gravity(pendulum(gravity=10.0), up, [1.0], up, 5.0, 2.0)
     >>> round(float(tau[0]), 12)                      # -Kd dq + m g l
     8.0
     """
@@ -222,11 +231,11 @@ def pd_gravity(model, q, dq, q_d, Kp, Kd):
 def pd_gravity_lyapunov(model, q, dq, q_d, Kp):
     """``V = dq^T M(q) dq / 2 + e^T Kp e / 2``: the Lyapunov function of PD + gravity.
 
-    Murray, Li and Sastry (1994), Ch. 4 (PD control): along the closed loop
-    ``M ddq + C dq = -Kp e - Kd dq``, ``dV/dt = dq^T (M ddq + dM/dt dq / 2) + e^T Kp dq
-    = dq^T (dM/dt - 2C) dq / 2 - dq^T Kd dq = -dq^T Kd dq <= 0``, by the skew symmetry of
-    ``dM/dt - 2C`` (Murray, Li and Sastry, Ch. 4, Property 1); LaSalle's principle then gives
-    ``q -> q_d``.
+    Murray, Li and Sastry (1994), Ch. 4 (PD control): along the closed loop ``M ddq + C
+    dq = -Kp e - Kd dq``, ``dV/dt = dq^T (M ddq + dM/dt dq / 2) + e^T Kp dq = dq^T
+    (dM/dt - 2C) dq / 2 - dq^T Kd dq = -dq^T Kd dq <= 0``, by the skew symmetry of
+    ``dM/dt - 2C`` (Murray, Li and Sastry, Ch. 4, Property 1); LaSalle's principle then
+    gives ``q -> q_d``.
 
     Returns
     -------
@@ -253,13 +262,13 @@ def _reference_velocity(model, q, dq, q_d, dq_d, ddq_d, Lam):
 def passivity_based(model, q, dq, q_d, dq_d, ddq_d, Lam, Kd):
     """Slotine and Li's controller: ``tau = M ddq_r + C(q, dq) dq_r + N - Kd s``.
 
-    Slotine and Li (1987): the reference velocity ``dq_r = dq_d - Lam e`` and the sliding
-    variable ``s = dq - dq_r = de + Lam e`` turn the closed loop into
-    ``M ds + (C + Kd) s = 0``; with a Christoffel-consistent ``C``
-    (:func:`liedyn.crba.coriolis_matrix`, Murray, Li and Sastry, Ch. 4, Property 1) it is
-    passive, see :func:`passivity_lyapunov`. Unlike computed torque, the law never cancels
-    the dynamics: ``M ddq_r + N`` is ``rnea(q, 0, ddq_r)`` (Kim (2012), Table 2) and
-    ``C(q, dq) dq_r`` uses the measured velocity in ``C``.
+    Slotine and Li (1987): the reference velocity ``dq_r = dq_d - Lam e`` and the
+    sliding variable ``s = dq - dq_r = de + Lam e`` turn the closed loop into ``M ds +
+    (C + Kd) s = 0``; with a Christoffel-consistent ``C``
+    (:func:`liedyn.crba.coriolis_matrix`, Murray, Li and Sastry, Ch. 4, Property 1) it
+    is passive, see :func:`passivity_lyapunov`. Unlike computed torque, the law never
+    cancels the dynamics: ``M ddq_r + N`` is ``rnea(q, 0, ddq_r)`` (Kim (2012), Table 2)
+    and ``C(q, dq) dq_r`` uses the measured velocity in ``C``.
 
     Parameters
     ----------
@@ -278,7 +287,7 @@ def passivity_based(model, q, dq, q_d, dq_d, ddq_d, Lam, Kd):
     >>> from liedyn.robots import pendulum
     >>> tau = passivity_based(pendulum(gravity=10.0), [np.pi / 2], [0.0], [np.pi / 2],
     ...                       [0.0], [1.0], Lam=2.0, Kd=3.0)
-    >>> round(float(tau[0]), 12)                  # m l^2 ddq_d + m g l (all errors zero)
+    >>> round(float(tau[0]), 12)            # m l^2 ddq_d + m g l (all errors zero)
     11.0
     """
     Lam, Kd = gain("Lam", Lam, model.nv), gain("Kd", Kd, model.nv)
@@ -309,15 +318,16 @@ def passivity_lyapunov(model, q, dq, q_d, dq_d, Lam, Kd):
     --------
     >>> from liedyn.robots import pendulum
     >>> V = passivity_lyapunov(pendulum(), [0.5], [0.0], [0.0], [0.0], Lam=2.0, Kd=3.0)
-    >>> float(V)                      # s = de + Lam e = 1: s M s / 2 + e Lam Kd e = 0.5 + 1.5
+    >>> float(V)            # s = de + Lam e = 1: s M s / 2 + e Lam Kd e = 0.5 + 1.5
     2.0
     """
     Lam, Kd = gain("Lam", Lam, model.nv), gain("Kd", Kd, model.nv)
     P = Lam @ Kd
     if np.max(np.abs(P - P.T), initial=0.0) > 1e-12 * max(1.0, np.max(np.abs(P))):
-        raise ValueError("arguments 'Lam', 'Kd': Slotine and Li's Lyapunov function needs "
-                         "Lam Kd symmetric (e.g. both diagonal)")
-    e, _, _, _, s = _reference_velocity(model, q, dq, q_d, dq_d, np.zeros(model.nv), Lam)
+        raise ValueError("arguments 'Lam', 'Kd': Slotine and Li's Lyapunov function "
+                         "needs Lam Kd symmetric (e.g. both diagonal)")
+    zero = np.zeros(model.nv)
+    e, _, _, _, s = _reference_velocity(model, q, dq, q_d, dq_d, zero, Lam)
     M = mass_matrix(model, q)
     return np.sum(s * matvec(M, s), axis=-1) / 2 + np.sum(e * matvec(P, e), axis=-1)
 
@@ -325,13 +335,13 @@ def passivity_lyapunov(model, q, dq, q_d, dq_d, Lam, Kd):
 def _task_jacobian(model, J, name="J"):
     J = _checks.array(name, J, ())
     if J.ndim < 2 or J.shape[-1] != model.nv:
-        raise ValueError(f"argument '{name}': expected a task Jacobian of shape (..., k, nv) "
-                         f"with nv = {model.nv}, got {J.shape}")
+        raise ValueError(f"argument '{name}': expected a task Jacobian of shape "
+                         f"(..., k, nv) with nv = {model.nv}, got {J.shape}")
     return J
 
 
 def operational_space_inertia(model, q, J):
-    """The operational-space inertia ``Lambda = (J M^-1 J^T)^-1`` of a task ``dx = J dq``.
+    """The operational-space inertia ``Lambda = (J M^-1 J^T)^-1`` of a task ``J dq``.
 
     Khatib (1987): the inertia that the task "feels", with kinetic energy
     ``dx^T Lambda dx / 2`` for motions of least kinetic energy. ``M^-1 J^T`` is a linear
@@ -344,7 +354,8 @@ def operational_space_inertia(model, q, J):
     model : liedyn.model.Model
     q : (..., nq) array
     J : (..., k, nv) array
-        the task Jacobian, e.g. a body Jacobian (twist ``(w, v)``, :mod:`liedyn.kinematics`)
+        the task Jacobian, e.g. a body Jacobian (twist ``(w, v)``,
+        :mod:`liedyn.kinematics`)
 
     Returns
     -------
@@ -371,22 +382,24 @@ def _task_inertia(model, q, J):
     X = np.linalg.solve(mass_matrix(model, q), _T(J))    # M^-1 J^T
     A = J @ X                                             # J M^-1 J^T
     s = np.linalg.svd(A, compute_uv=False)
-    if J.shape[-2] > model.nv or np.any(s[..., -1] <= 1e-12 * np.maximum(s[..., 0], 1e-300)):
-        raise ValueError(f"argument 'J': J M^-1 J^T is singular (the task Jacobian of shape "
-                         f"{J.shape[-2:]} loses rank: a singular configuration or a task with "
-                         f"more coordinates than the {model.nv} joints)")
+    singular = np.any(s[..., -1] <= 1e-12 * np.maximum(s[..., 0], 1e-300))
+    if J.shape[-2] > model.nv or singular:
+        raise ValueError(f"argument 'J': J M^-1 J^T is singular (the task Jacobian "
+                         f"of shape {J.shape[-2:]} loses rank: a singular "
+                         f"configuration or a task with more coordinates than the "
+                         f"{model.nv} joints)")
     return np.linalg.inv(A), X
 
 
 def operational_space_control(model, q, dq, J, dJdq, a, tau_null=None):
-    """Operational-space control: the torques that give the task acceleration ``ddx = a``.
+    """Operational-space control: the torques that give a task acceleration ``ddx = a``.
 
-    Khatib (1987): ``F = Lambda (a - dJ dq) + mu + p`` with ``mu + p = Lambda J M^-1 b``,
-    ``tau = J^T F + N^T tau_null`` and the dynamically consistent null-space projector
-    ``N^T = I - J^T Lambda J M^-1``, which keeps ``tau_null`` out of the task. Here
-    ``b = C dq + N`` is :func:`liedyn.crba.bias_force` and ``M^-1 J^T`` a linear solve with
-    the mass matrix (Featherstone (2008), Table 6.2). With a full-rank ``J`` the closed loop
-    satisfies ``J ddq + dJ dq = a`` exactly.
+    Khatib (1987): ``F = Lambda (a - dJ dq) + mu + p`` with ``mu + p = Lambda J M^-1
+    b``, ``tau = J^T F + N^T tau_null`` and the dynamically consistent null-space
+    projector ``N^T = I - J^T Lambda J M^-1``, which keeps ``tau_null`` out of the task.
+    Here ``b = C dq + N`` is :func:`liedyn.crba.bias_force` and ``M^-1 J^T`` a linear
+    solve with the mass matrix (Featherstone (2008), Table 6.2). With a full-rank ``J``
+    the closed loop satisfies ``J ddq + dJ dq = a`` exactly.
 
     Parameters
     ----------
@@ -409,9 +422,9 @@ def operational_space_control(model, q, dq, J, dJdq, a, tau_null=None):
     Examples
     --------
     >>> from liedyn.robots import pendulum
-    >>> tau = operational_space_control(pendulum(mass=3.0, length=2.0, gravity=10.0), [0.0],
-    ...                                 [0.0], [[2.0]], [0.0], [1.0])
-    >>> round(float(tau[0]), 12)                 # m l^2 (a / l): the bob accelerates at a
+    >>> model = pendulum(mass=3.0, length=2.0, gravity=10.0)
+    >>> tau = operational_space_control(model, [0.0], [0.0], [[2.0]], [0.0], [1.0])
+    >>> round(float(tau[0]), 12)          # m l^2 (a / l): the bob accelerates at a
     6.0
     """
     J = _task_jacobian(model, J)
@@ -449,13 +462,13 @@ class PointTask:
 
 
 def point_task(model, q, dq, body, point=None):
-    """Position, velocity, Jacobian and acceleration bias of a point on a body, ground frame.
+    """Position, velocity, Jacobian and acceleration bias of a point on a body (ground).
 
-    With the body pose ``T_{0,i} = (R, p)``, twist ``V_i = (w, v) = J_i dq`` (body Jacobian,
-    Zhang, Lecture 9) and the component-wise derivative ``dV_i = (dw, dv)`` of Kim (2012),
-    eq. (41) at ``ddq = 0`` without gravity, the point ``r`` (in ``{i}``) has
-    ``x = p + R r``, ``dx = R (v + w x r)`` and
-    ``dJdq = R (dv + dw x r + w x (v + w x r))``.
+    With the body pose ``T_{0,i} = (R, p)``, twist ``V_i = (w, v) = J_i dq`` (body
+    Jacobian, Zhang, Lecture 9) and the component-wise derivative ``dV_i = (dw, dv)`` of
+    Kim (2012), eq. (41) at ``ddq = 0`` without gravity, the point ``r`` (in ``{i}``)
+    has ``x = p + R r``, ``dx = R (v + w x r)`` and ``dJdq = R (dv + dw x r + w x (v + w
+    x r))``.
 
     Parameters
     ----------
@@ -474,7 +487,7 @@ def point_task(model, q, dq, body, point=None):
     --------
     >>> from liedyn.robots import pendulum
     >>> task = point_task(pendulum(length=2.0), [0.0], [1.0], 1, [0.0, -2.0, 0.0])
-    >>> task.x.tolist(), task.dx.tolist(), task.dJdq.tolist()   # centripetal: w^2 l upwards
+    >>> task.x.tolist(), task.dx.tolist(), task.dJdq.tolist()   # centripetal: w^2 l up
     ([0.0, -2.0, 0.0], [2.0, 0.0, 0.0], [0.0, 2.0, 0.0])
     """
     i = model.body(body)
@@ -483,7 +496,7 @@ def point_task(model, q, dq, body, point=None):
     T = forward_kinematics(model, q).T_world[..., i, :, :]
     R, p = T[..., :3, :3], T[..., :3, 3]
     Ji = body_jacobian(model, q, i)
-    J = R @ (Ji[..., 3:, :] - skew(r) @ Ji[..., :3, :])            # v + w x r = v - [r] w
+    J = R @ (Ji[..., 3:, :] - skew(r) @ Ji[..., :3, :])        # v + w x r = v - [r] w
     V = matvec(Ji, dq)
     w, v = V[..., :3], V[..., 3:]
     dV = body_accelerations(model, q, dq, np.zeros(model.nv))[..., i, :]
@@ -496,7 +509,7 @@ def point_task(model, q, dq, body, point=None):
 
 @dataclass(frozen=True)
 class ClosedLoop:
-    """A closed-loop simulation: the :class:`liedyn.simulate.Trajectory` and the torques.
+    """A closed-loop simulation: the trajectory and the torques.
 
     The accelerations come from Kim (2012), Table 3 (see :func:`simulate_closed_loop`).
 
@@ -504,8 +517,10 @@ class ClosedLoop:
     ----------
     t : (steps + 1,) array
     q : (steps + 1, ..., nq) array
-    dq, tau : (steps + 1, ..., nv) arrays      ``tau[k]`` is the controller's output at ``t[k]``
+    dq, tau : (steps + 1, ..., nv) arrays
+        ``tau[k]`` is the controller's output at ``t[k]``
     trajectory : liedyn.simulate.Trajectory
+        the whole output of :func:`liedyn.simulate.simulate` (with the energy)
     """
 
     t: np.ndarray
@@ -517,13 +532,13 @@ class ClosedLoop:
 
 def simulate_closed_loop(model, controller, q0, dq0, dt, steps=None, duration=None,
                          method="rk4"):
-    """Simulate ``M ddq + b = tau`` with ``tau = controller(t, q, dq)`` and record ``tau``.
+    """Simulate ``M ddq + b = tau`` with ``tau = controller(t, q, dq)``; record ``tau``.
 
     The closed loop of Murray, Li and Sastry, Ch. 4, "Control Algorithm", integrated by
-    :func:`liedyn.simulate.simulate` (accelerations by Kim (2012), Table 3; the controller is
-    evaluated at every stage of the integrator). Afterwards the controller is called once more
-    on the whole sampled trajectory, with ``t`` of shape ``(steps + 1, 1, ...)`` (one axis per
-    batch axis of the state), to record the torques.
+    :func:`liedyn.simulate.simulate` (accelerations by Kim (2012), Table 3; the
+    controller is evaluated at every stage of the integrator). Afterwards the controller
+    is called once more on the whole sampled trajectory, with ``t`` of shape ``(steps +
+    1, 1, ...)`` (one axis per batch axis of the state), to record the torques.
 
     Parameters
     ----------
@@ -552,10 +567,10 @@ def simulate_closed_loop(model, controller, q0, dq0, dt, steps=None, duration=No
     ((301, 1), 1.0)
     """
     if not callable(controller):
-        raise TypeError(f"argument 'controller': expected a callable (t, q, dq) -> tau, got "
-                        f"{type(controller).__name__}")
-    traj = simulate(model, q0, dq0, dt, steps=steps, duration=duration, control=controller,
-                    method=method)
+        raise TypeError(f"argument 'controller': expected a callable "
+                        f"(t, q, dq) -> tau, got {type(controller).__name__}")
+    traj = simulate(model, q0, dq0, dt, steps=steps, duration=duration,
+                    control=controller, method=method)
     batch = traj.q.shape[1:-1]
     t = traj.t.reshape(traj.t.shape + (1,) * len(batch))
     tau = np.asarray(controller(t, traj.q, traj.dq), dtype=float)
