@@ -133,3 +133,24 @@ def test_exemptions_are_needed(objects):
 ])
 def test_citation_formats(text, expected):
     assert em.parse_citations(text) == expected
+
+
+def test_named_results_name_existing_functions():
+    """The `code` entries of scripts/source_results.py name public liedyn objects."""
+    results = em._results()
+    missing = []
+    for key, items in results.RESULTS.items():
+        assert key in em.SOURCES, f"unknown source key {key!r} in source_results.py"
+        for r in items:
+            for qual in r.code:
+                module, attr = qual.rsplit(".", 1)
+                if not hasattr(importlib.import_module(module), attr):
+                    missing.append(qual)
+    assert not missing, f"source_results.py names functions that do not exist: {missing}"
+
+
+def test_bare_reference_in_chapter_3_is_from_2012():
+    """A bare "Table 1" in a code comment of chapter 3 cites From (2012), elsewhere Kim (2012)."""
+    code = ["x = 1  # as printed in Table 1"]
+    assert em.comment_citations("book/03_lagrangian_mechanics", code) == [("from", "table", "1")]
+    assert em.comment_citations("book/08_hybrid_dynamics", code) == [("kim", "table", "1")]
