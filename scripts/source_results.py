@@ -42,9 +42,11 @@ FROM_TABLES = [("4.7", 1), ("4.7", 2)]
 FROM_REASONS = [
     ((14, 25), "steps of the proof of Proposition 2.1, whose result eq. (26) is derived and "
                "checked"),
+    ((6, 6), "the cross-product matrix, Kim (2012), eq. (5), derived in chapter 1"),
     ((27, 28), "eq. (27) renames the bracket of eq. (26) with the matrices gamma_k of eq. (46); "
                "eq. (28) is eq. (12) for local coordinates; both enter eq. (57)"),
     ((30, 31), "eqs. (20)-(21) restated for local coordinates; their result eq. (57) is checked"),
+    ((32, 32), "the form of eq. (48), here with the Coriolis matrix of eq. (33)"),
     ((34, 37), "consequences of the wrong eq. (33): checked as an erratum through eq. (33)"),
     ((38, 56), "index bookkeeping of the proof of Proposition 3.1; its result eq. (57) is "
                "implemented and checked"),
@@ -74,9 +76,10 @@ RESULTS = {
         Result("3", "proposition-3.1", "Proposition 3.1: the Coriolis matrix",
                cites=(("other", "Proposition 3.1"), ("eq", "57"))),
         Result("4", "definition-4.1", "Definition 4.1: globally parametrized transformation",
-               cites=(("other", "Definition 4.1"),)),
+               cites=(("other", "Definition 4.1"), ("other", "Definition 4.1-4.2"))),
         Result("4", "definition-4.2", "Definition 4.2: selection matrix H",
-               cites=(("other", "Definition 4.2"), ("eq", "58"))),
+               cites=(("other", "Definition 4.2"), ("other", "Definition 4.1-4.2"),
+                      ("eq", "58"))),
         Result("4.2", "se3-components", "SE(3) equations written out for a diagonal M "
                "(unnumbered, after eq. (76))"),
         Result("4.5", "r3", "Translational motion R^3 (unnumbered)",
@@ -84,11 +87,11 @@ RESULTS = {
         Result("4.6", "lower-dimensional-groups", "Lower-dimensional groups R^2, R, H, SO(2)",
                code=("liedyn.body.helical_group",)),
         Result("5", "definition-5.1", "Definition 5.1: the matrix x-bar",
-               cites=(("other", "Definition 5.1"),)),
+               cites=(("other", "Definition 5.1"), ("eq", "97"))),
         Result("5", "lemma-5.1", "Lemma 5.1: swapping x-bar y = y-bar x",
                cites=(("other", "Lemma 5.1"),)),
         Result("5", "lemma-5.2", "Lemma 5.2: Lemma 5.1 for affine combinations",
-               cites=(("other", "Lemma 5.2"),)),
+               cites=(("other", "Lemma 5.2"), ("eq", "99"))),
         Result("5", "lemma-5.3", "Lemma 5.3: the two halves of eq. (57) are equal",
                cites=(("other", "Lemma 5.3"), ("eq", "101"))),
         Result("5", "proposition-5.1", "Proposition 5.1: M dv - ad_v^T M v = M dv + ad~_(Mv) v",
@@ -136,22 +139,29 @@ RESULTS = {
         Result("4", "square-root", "Square-root factorization of M (articulated-body inertia)",
                code=("liedyn.aba.mass_matrix_factor",)),
         Result("5", "holonomic", "Definition: holonomic constraints, T_q Q, constraint forces",
-               cites=(("other", "Definition: holonomic constraints"),)),
+               found=(("book/09_constrained_dynamics",
+                       "A holonomic constraint as a Pfaffian one"),)),
         Result("5", "pfaffian", "Definition: Pfaffian constraints",
                code=("liedyn.constraints.Pfaffian",)),
         Result("5", "integrability", "Definition: a Pfaffian constraint is holonomic iff its "
-               "distribution is involutive"),
+               "distribution is involutive",
+               found=(("book/09_constrained_dynamics", "not involutive"),)),
         Result("5", "lagrange-multipliers", "Lagrange's equations with constraints, explicit "
-               "multipliers lambda"),
+               "multipliers lambda",
+               found=(("book/09_constrained_dynamics", "Murray's form: the sign of"),)),
         Result("5", "constrained-pendulum", "Example: the planar pendulum as a constrained "
-               "particle, tension"),
-        Result("5", "theorem-1", "Theorem 1 (d'Alembert's principle)"),
-        Result("5", "theorem-2", "Theorem 2 (Lagrange-d'Alembert equation)"),
+               "particle, tension",
+               found=(("book/09_constrained_dynamics", "Murray's Cartesian pendulum"),)),
+        Result("5", "theorem-1", "Theorem 1 (d'Alembert's principle)",
+               cites=(("other", "Theorem 1"),)),
+        Result("5", "theorem-2", "Theorem 2 (Lagrange-d'Alembert equation)",
+               found=(("book/09_constrained_dynamics", "Lagrange-d'Alembert principle"),)),
         Result("5", "rolling-disk", "Example: dynamics of a rolling disk",
                labels=("sec-ch9-rolling-disk",), code=("liedyn.robots.rolling_disk",)),
         Result("5", "constrained-lagrangian", "Nature of nonholonomic constraints: the "
                "constrained Lagrangian L_c"),
-        Result("5", "metric", "Metric, duality and orthogonality on T_q E"),
+        Result("5", "metric", "Metric, duality and orthogonality on T_q E",
+               found=(("book/09_constrained_dynamics", "is a metric on the ambient space"),)),
         Result("5", "property-5", "Property 5: M^flat and M^sharp are M and M^-1",
                cites=(("other", "Property 5"),)),
         Result("5", "property-6", "Property 6: M^sharp maps T*Q to TQ and T*Q-perp to TQ-perp",
@@ -161,19 +171,25 @@ RESULTS = {
         Result("5", "lemma-1", "Lemma 1: the projections P_omega and P_T",
                cites=(("other", "Lemma 1"),)),
         Result("5", "lemma-2", "Lemma 2: P_omega M = M P_T, P_T = P_omega^T",
-               cites=(("other", "Lemma 2"),)),
-        Result("5", "projected-dynamics", "Definitions: dynamics in T*Q and in T*Q-perp"),
+               cites=(("other", "Lemma 2"),),
+               found=(("book/09_constrained_dynamics", "Lemma 2 of the notes"),)),
+        Result("5", "projected-dynamics", "Definitions: dynamics in T*Q and in T*Q-perp",
+               found=(("book/09_constrained_dynamics",
+                       "into the dynamics on the allowed motions"),)),
         Result("5", "second-fundamental-form", "Geometric interpretation: the second "
                "fundamental form S(dq, dq)"),
         Result("5", "hybrid-control", "Definition: hybrid position/force control",
                reason=NOT_A_CONTROL_CHAPTER),
         Result("5", "spherical-pendulum-projections", "Dynamics of a spherical pendulum: "
-               "P_omega, P_T and S(dq, dq)"),
+               "P_omega, P_T and S(dq, dq)",
+               found=(("book/09_constrained_dynamics",
+                       "the centripetal acceleration of a point moving on a sphere"),)),
         Result("5", "control-algorithm", "Control algorithm (holonomic and nonholonomic)",
                reason=NOT_A_CONTROL_CHAPTER),
         Result("5", "sphere-contact", "Example: 6-DoF manipulator on a sphere with "
                "frictionless point contact"),
-        Result("5", "sphere-rolling", "Example: 6-DoF manipulator rolling on a sphere"),
+        Result("5", "sphere-rolling", "Example: 6-DoF manipulator rolling on a sphere",
+               labels=("mls-res-sphere-contact",)),
         Result("5", "parallel-manipulator", "Example: redundant parallel manipulator"),
         Result("5", "gauge-invariant", "Gauge-invariant formulation (Aghili): v = W^T dq, "
                "dv + Gamma v = u, constraints by the SVD of Lambda"),
@@ -205,7 +221,8 @@ RESULTS = {
         Result("Forward dynamics", "c-and-m-by-rnea", "c~ and the columns of M by the RNEA",
                labels=("zhang-eq-bias", "zhang-eq-columns")),
         Result("Forward dynamics", "complexity", "Complexity: RNEA O(N), M O(N^2), M^-1 "
-               "O(N^3), ABA O(N)", found=(("book/07_forward_dynamics", "O(N^3)"),)),
+               "O(N^3), ABA O(N)", found=(("book/07_forward_dynamics", "Zhang's lecture {cite}`zhang_lecture9` counts the "
+                                            "costs"),)),
         Result("More discussions", "two-c-matrices", "Many C with the same C dq; the "
                "Christoffel C makes dM/dt - 2C skew"),
         Result("More discussions", "linearity", "M, C, tau_g linear in the inertias: "
