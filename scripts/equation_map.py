@@ -233,7 +233,7 @@ def book_labels():
         else:
             text, code = path.read_text(), []
         found = [("eq", m) for m in re.findall(rf":label:\s*({LABEL})\s*$", text, re.M)]
-        found += [("eq", m) for m in re.findall(rf"\$\$\s*\(({LABEL})\)", text)]
+        found += [("eq", m) for m in re.findall(rf"\$\$[ \t]*\(({LABEL})\)", text)]
         found += [("ref", m) for m in re.findall(rf"^\(({LABEL})\)=\s*$", text, re.M)]
         found += [("ref", m) for m in re.findall(rf":name:\s*({LABEL})\s*$", text, re.M)]
         for role, (label, src, kind, first, last) in found:
@@ -269,7 +269,7 @@ def book_index():
         else:
             text, code = path.read_text(), []
         texts[doc] = text
-        for role, pattern in (("eq", r":label:\s*([\w.-]+)"), ("eq", r"\$\$\s*\(([\w.-]+)\)"),
+        for role, pattern in (("eq", r":label:\s*([\w.-]+)"), ("eq", r"\$\$[ \t]*\(([\w.-]+)\)"),
                               ("ref", r"^\(([\w.-]+)\)="), ("ref", r":name:\s*([\w.-]+)")):
             for label in re.findall(pattern, text, re.M):
                 all_labels.setdefault(label, (role, doc))
