@@ -29,8 +29,8 @@ from .lie import Ad_star, ad_star, dexp, dexp_inv, exp_se3, inverse, skew
 
 __all__ = [
     "newton_euler", "bias_force", "body_acceleration", "spatial_momentum",
-    "kirchhoff", "Group", "GROUPS", "group", "helical_group", "reduced_inertia", "ad_tilde",
-    "coriolis_matrix",
+    "kirchhoff", "Group", "GROUPS", "group", "helical_group", "reduced_inertia",
+    "ad_tilde", "coriolis_matrix",
     "velocity_map", "velocity_map_derivative", "coriolis_index_formula",
     "lie_euler_step", "rkmk4_step", "simulate",
 ]
@@ -214,7 +214,7 @@ def spatial_momentum(I, T, V):
 
 
 def kirchhoff(I, V, dV):
-    """The wrench from Kirchhoff's equations, written with the momenta ``dK/dv``, ``dK/dw``.
+    """The wrench from Kirchhoff's equations, with the momenta ``dK/dv`` and ``dK/dw``.
 
     From (2012), eqs. (9)-(10), with ``p_f = dK/dv`` and ``p_m = dK/dw`` the linear and
     angular parts of ``I V`` (``K = V.I V / 2``)::
@@ -222,9 +222,10 @@ def kirchhoff(I, V, dV):
         tau_v = d/dt p_f + w x p_f                          From (2012), eq. (9)
         tau_w = d/dt p_m + v x p_f + w x p_m                From (2012), eq. (10)
 
-    with ``d/dt p = I dV`` (a constant body-frame inertia). This is Newton-Euler (Kim (2012),
-    eq. (31)) component by component, and the Boltzmann-Hamel equations (From (2012),
-    eq. (26)) at ``phi = 0``; From orders ``(v, w)``, the result here is ``(tau_w, tau_v)``.
+    with ``d/dt p = I dV`` (a constant body-frame inertia). This is Newton-Euler
+    (Kim (2012), eq. (31)) component by component, and the Boltzmann-Hamel equations
+    (From (2012), eq. (26)) at ``phi = 0``; From orders ``(v, w)``, the result here is
+    ``(tau_w, tau_v)``.
 
     Parameters
     ----------
@@ -251,8 +252,9 @@ def kirchhoff(I, V, dV):
     w, v = V[..., :3], V[..., 3:]
     p, dp = _matvec(I, V), _matvec(I, dV)
     p_m, p_f = p[..., :3], p[..., 3:]
-    tau_v = dp[..., 3:] + _matvec(skew(w), p_f)                        # From (2012), eq. (9)
-    tau_w = dp[..., :3] + _matvec(skew(v), p_f) + _matvec(skew(w), p_m)   # From eq. (10)
+    tau_v = dp[..., 3:] + _matvec(skew(w), p_f)              # From (2012), eq. (9)
+    tau_w = (dp[..., :3] + _matvec(skew(v), p_f)
+             + _matvec(skew(w), p_m))                           # From (2012), eq. (10)
     return np.concatenate([tau_w, tau_v], axis=-1)
 
 
@@ -292,14 +294,14 @@ GROUPS = {
 }
 """The configuration spaces of From (2012), Section 4 and Table 1, keyed by name.
 
-``R2``, ``R`` and ``SO2`` are From's lower-dimensional groups (Section 4.6); the fourth, the
-helical group ``H``, has a pitch and is made by :func:`helical_group`. Their Lie algebras are
-abelian, so their Coriolis matrices vanish.
+``R2``, ``R`` and ``SO2`` are From's lower-dimensional groups (Section 4.6); the
+fourth, the helical group ``H``, has a pitch and is made by :func:`helical_group`. Their
+Lie algebras are abelian, so their Coriolis matrices vanish.
 """
 
 
 def group(name):
-    """The :class:`Group` called ``name`` (a key of :data:`GROUPS`), or ``name`` if a Group.
+    """The :class:`Group` called ``name`` (a key of :data:`GROUPS`), or a Group itself.
 
     Examples
     --------
@@ -312,12 +314,12 @@ def group(name):
 
 
 def helical_group(pitch):
-    """From's helical group ``H``: a screw motion along z, ``V = (0, 0, 1, 0, 0, pitch) v``.
+    """From's helical group ``H``: screw motion along z, ``V = (0, 0, 1, 0, 0, h) v``.
 
     From (2012), Section 4.6 and Table 1 (row ``H``): one-dimensional and abelian, so
-    ``C = 0`` and ``S(phi) = 1`` (Table 2). ``pitch`` is the translation per radian.
-    Unlike the other groups, ``H`` has a column of length ``sqrt(1 + pitch^2)``: the reduced
-    velocity ``v`` is the rotation rate ``w_z``.
+    ``C = 0`` and ``S(phi) = 1`` (Table 2). The pitch ``h`` is the translation per radian.
+    Unlike the other groups, ``H`` has a column of length ``sqrt(1 + pitch^2)``: the
+    reduced velocity ``v`` is the rotation rate ``w_z``.
 
     Parameters
     ----------
@@ -439,8 +441,8 @@ def velocity_map(phi, group_name="SE3"):
     """From's velocity transformation ``S(phi)`` with ``v = S(phi) dphi`` for ``Q = Qbar exp(phi)``.
 
     From (2012), eqs. (29), (55): ``S(phi) = 1 - ad_phi/2 + ad_phi^2/6 - ...``, the right
-    Jacobian of the exponential, in closed form ``H^+ dexp(H phi, side="right") H`` with the
-    left inverse ``H^+ = (H^T H)^-1 H^T`` (``= H^T`` for the selection matrices).
+    Jacobian of the exponential, in closed form ``H^+ dexp(H phi, side="right") H`` with
+    the left inverse ``H^+ = (H^T H)^-1 H^T`` (``= H^T`` for the selection matrices).
 
     Parameters
     ----------
@@ -587,8 +589,8 @@ def _prepare(I, T, V, F, group_name, names=("T", "V")):
         return _check_invertible("I", I), T, V, F, None
     _check_invertible("I", reduced_inertia(I, group_name),
                       f"reduced inertia H^T I H on {group(group_name).name}")
-    off = 0.0 if V.dtype == object else np.max(np.abs(V - _matvec(H @ _left_inverse(H), V)),
-                                               initial=0.0)
+    projected = _matvec(H @ _left_inverse(H), V)
+    off = 0.0 if V.dtype == object else np.max(np.abs(V - projected), initial=0.0)
     if off > 1e-12 * max(1.0, np.max(np.abs(V), initial=0.0)):    # exact for selections
         raise ValueError(f"argument '{names[1]}': has components outside the Lie algebra of "
                          f"{group(group_name).name} (largest {off:.3g}); use V = H v")

@@ -288,12 +288,13 @@ def property4(Gamma):
 
 
 def _poe(model):
-    """Space-frame twists ``xi_l`` and inertias ``M'_l`` at the home configuration ``q = 0``."""
+    """Space-frame twists ``xi_l`` and inertias ``M'_l`` at the home configuration."""
     n = model.nbodies
     R, p = joint_transforms(model, np.zeros(n))
     Rw, pw = world_poses(model, R, p)
     home = [make_transform(Rw[i], pw[i]) for i in range(n + 1)]         # g_{sl_i}(0)
-    xi = [None] + [Ad(home[i]) @ model.joints[i].S(np.zeros(1))[:, 0] for i in range(1, n + 1)]
+    xi = [None] + [Ad(home[i]) @ model.joints[i].S(np.zeros(1))[:, 0]
+                   for i in range(1, n + 1)]
     Mp = [None] + [Ad_inv(home[i]).T @ model.inertias[i] @ Ad_inv(home[i])
                    for i in range(1, n + 1)]
     return xi, Mp
@@ -303,24 +304,25 @@ def property2(model, q, form="corrected"):
     """The mass matrix and its derivatives in product-of-exponentials form: Property 2.
 
     Murray, Li and Sastry, Ch. 4 notes, Property 2, with the space-frame joint twists
-    ``xi_i`` and link inertias ``M'_l = Ad^T_{g_l(0)^-1} M_l Ad_{g_l(0)^-1}`` at ``q = 0`` and
-    ``A_lj = Ad^-1(exp(xi_{j+1} q_{j+1}) ... exp(xi_l q_l))`` (``1`` for ``l = j``, ``0`` for
-    ``l < j``)::
+    ``xi_i`` and link inertias ``M'_l = Ad^T_{g_l(0)^-1} M_l Ad_{g_l(0)^-1}`` at
+    ``q = 0`` and ``A_lj = Ad^-1(exp(xi_{j+1} q_{j+1}) ... exp(xi_l q_l))`` (``1`` for ``l = j``,
+    ``0`` for ``l < j``)::
 
         M_ij = sum_{l >= max(i, j)} xi_i^T A_li^T M'_l A_lj xi_j
-        dM_ij/dq_k = sum_{l >= max(i, j, k)} ([A_{k-1,i} xi_i, xi_k]^T A_{l,k-1}^T M'_l A_lj xi_j
-                                             + xi_i^T A_li^T M'_l A_{l,k-1} [A_{k-1,j} xi_j, xi_k])
+        dM_ij/dq_k = sum_{l >= max(i, j, k)} (
+            [A_{k-1,i} xi_i, xi_k]^T A_{l,k-1}^T M'_l A_lj xi_j
+            + xi_i^T A_li^T M'_l A_{l,k-1} [A_{k-1,j} xi_j, xi_k])
 
-    where a bracket with ``k <= i`` (``k <= j``) is zero. The notes print ``A_lk`` in place of
-    ``A_{l,k-1}`` (``form="printed"``), which is wrong (see the errata); the form here is the
-    derivative
+    where a bracket with ``k <= i`` (``k <= j``) is zero. The notes print ``A_lk`` in
+    place of ``A_{l,k-1}`` (``form="printed"``), which is wrong (see the errata); the form
+    here is the derivative
     ``d(A_li xi_i)/dq_k = A_{l,k-1} [A_{k-1,i} xi_i, xi_k]`` of ``A_li`` written as
     ``A_lk Ad_{exp(-xi_k q_k)} A_{k-1,i}``.
 
     Parameters
     ----------
     model : liedyn.model.Model
-        a serial chain of Revolute, Prismatic, Helical or Screw joints (``J(q) = exp(S q)``)
+        a serial chain of Revolute, Prismatic, Helical or Screw joints, ``J = exp(S q)``
     q : (n,) array, joint positions (one state)
     form : {"corrected", "printed"}
         ``"printed"`` evaluates the derivative as printed in the notes, for the errata
@@ -342,7 +344,8 @@ def property2(model, q, form="corrected"):
     printed = _checks.choice("form", form, ("corrected", "printed")) == "printed"
     q = model.check_q(q)
     if q.ndim != 1:
-        raise ValueError(f"argument 'q': expected one state of shape ({model.nq},), got {q.shape}")
+        raise ValueError(f"argument 'q': expected one state of shape ({model.nq},), "
+                         f"got {q.shape}")
     n = model.nbodies
     xi, Mp = _poe(model)
     E = [None] + [exp_se3(xi[i] * q[i - 1]) for i in range(1, n + 1)]
@@ -351,7 +354,7 @@ def property2(model, q, form="corrected"):
         P = np.eye(4)
         A[j, j] = np.eye(6)
         for l in range(j + 1, n + 1):
-            P = P @ E[l]                              # exp(xi_{j+1} q_{j+1}) ... exp(xi_l q_l)
+            P = P @ E[l]                 # exp(xi_{j+1} q_{j+1}) ... exp(xi_l q_l)
             A[l, j] = Ad_inv(P)
     M, dM = np.zeros((n, n)), np.zeros((n, n, n))
     for i in range(1, n + 1):

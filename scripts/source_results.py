@@ -221,8 +221,9 @@ RESULTS = {
         Result("Forward dynamics", "c-and-m-by-rnea", "c~ and the columns of M by the RNEA",
                labels=("zhang-eq-bias", "zhang-eq-columns")),
         Result("Forward dynamics", "complexity", "Complexity: RNEA O(N), M O(N^2), M^-1 "
-               "O(N^3), ABA O(N)", found=(("book/07_forward_dynamics", "Zhang's lecture {cite}`zhang_lecture9` counts the "
-                                            "costs"),)),
+               "O(N^3), ABA O(N)",
+               found=(("book/07_forward_dynamics",
+                       "Zhang's lecture {cite}`zhang_lecture9` counts the costs"),)),
         Result("More discussions", "two-c-matrices", "Many C with the same C dq; the "
                "Christoffel C makes dM/dt - 2C skew"),
         Result("More discussions", "linearity", "M, C, tau_g linear in the inertias: "
