@@ -317,7 +317,8 @@ def helical_group(pitch):
     """From's helical group ``H``: screw motion along z, ``V = (0, 0, 1, 0, 0, h) v``.
 
     From (2012), Section 4.6 and Table 1 (row ``H``): one-dimensional and abelian, so
-    ``C = 0`` and ``S(phi) = 1`` (Table 2). The pitch ``h`` is the translation per radian.
+    ``C = 0`` and ``S(phi) = 1`` (Table 2). The pitch ``h`` is the translation per
+    radian.
     Unlike the other groups, ``H`` has a column of length ``sqrt(1 + pitch^2)``: the
     reduced velocity ``v`` is the rotation rate ``w_z``.
 

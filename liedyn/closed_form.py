@@ -305,8 +305,8 @@ def property2(model, q, form="corrected"):
 
     Murray, Li and Sastry, Ch. 4 notes, Property 2, with the space-frame joint twists
     ``xi_i`` and link inertias ``M'_l = Ad^T_{g_l(0)^-1} M_l Ad_{g_l(0)^-1}`` at
-    ``q = 0`` and ``A_lj = Ad^-1(exp(xi_{j+1} q_{j+1}) ... exp(xi_l q_l))`` (``1`` for ``l = j``,
-    ``0`` for ``l < j``)::
+    ``q = 0`` and ``A_lj = Ad^-1(exp(xi_{j+1} q_{j+1}) ... exp(xi_l q_l))`` (``1`` for
+    ``l = j``, ``0`` for ``l < j``)::
 
         M_ij = sum_{l >= max(i, j)} xi_i^T A_li^T M'_l A_lj xi_j
         dM_ij/dq_k = sum_{l >= max(i, j, k)} (
@@ -314,10 +314,9 @@ def property2(model, q, form="corrected"):
             + xi_i^T A_li^T M'_l A_{l,k-1} [A_{k-1,j} xi_j, xi_k])
 
     where a bracket with ``k <= i`` (``k <= j``) is zero. The notes print ``A_lk`` in
-    place of ``A_{l,k-1}`` (``form="printed"``), which is wrong (see the errata); the form
-    here is the derivative
-    ``d(A_li xi_i)/dq_k = A_{l,k-1} [A_{k-1,i} xi_i, xi_k]`` of ``A_li`` written as
-    ``A_lk Ad_{exp(-xi_k q_k)} A_{k-1,i}``.
+    place of ``A_{l,k-1}`` (``form="printed"``), which is wrong (see the errata); the
+    form here is the derivative ``d(A_li xi_i)/dq_k = A_{l,k-1} [A_{k-1,i} xi_i, xi_k]``
+    of ``A_li`` written as ``A_lk Ad_{exp(-xi_k q_k)} A_{k-1,i}``.
 
     Parameters
     ----------
