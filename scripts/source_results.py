@@ -40,30 +40,30 @@ FROM_SECTIONS = [
 ]
 FROM_TABLES = [("4.7", 1), ("4.7", 2)]
 FROM_REASONS = [
-    ((14, 25), "steps of the proof of Proposition 2.1, whose result eq. (26) is derived and "
+    ((14, 25), "steps of the proof of Proposition 2.1, whose result From's eq. (26) is derived and "
                "checked"),
-    ((6, 6), "the cross-product matrix, Kim (2012), eq. (5), derived in chapter 1"),
-    ((27, 28), "eq. (27) renames the bracket of eq. (26) with the matrices gamma_k of eq. (46); "
-               "eq. (28) is eq. (12) for local coordinates; both enter eq. (57)"),
-    ((30, 31), "eqs. (20)-(21) restated for local coordinates; their result eq. (57) is checked"),
-    ((32, 32), "the form of eq. (48), here with the Coriolis matrix of eq. (33)"),
-    ((34, 37), "consequences of the wrong eq. (33): checked as an erratum through eq. (33)"),
-    ((38, 56), "index bookkeeping of the proof of Proposition 3.1; its result eq. (57) is "
+    ((6, 6), "the cross-product matrix, Kim (2012), From's eq. (5), derived in chapter 1"),
+    ((27, 28), "From's eq. (27) renames the bracket of From's eq. (26) with the matrices gamma_k of From's eq. (46); "
+               "From's eq. (28) is From's eq. (12) for local coordinates; both enter From's eq. (57)"),
+    ((30, 31), "From's eqs. (20)-(21) restated for local coordinates; their result From's eq. (57) is checked"),
+    ((32, 32), "the form of From's eq. (48), here with the Coriolis matrix of From's eq. (33)"),
+    ((34, 37), "consequences of the wrong From's eq. (33): checked as an erratum through From's eq. (33)"),
+    ((38, 56), "index bookkeeping of the proof of Proposition 3.1; its result From's eq. (57) is "
                "implemented and checked"),
     ((61, 61), "the pose-dependent inertia of spatial velocities; the book uses body "
-               "velocities (Kim (2012), eq. (21) is the same transformation)"),
-    ((62, 67), "the SO(3) case of eqs. (58), (29), (60) and (57), which are checked for every "
+               "velocities (Kim (2012), From's eq. (21) is the same transformation)"),
+    ((62, 67), "the SO(3) case of From's eqs. (58), (29), (60) and (57), which are checked for every "
                "group"),
-    ((69, 71), "Euler's equations, the same as eqs. (1)-(5)"),
-    ((72, 72), "eq. (29) for SE(3)"),
-    ((75, 76), "eq. (48) with eq. (74), and eq. (11)"),
-    ((77, 81), "the SE(2) case of eqs. (58), (8), (29) and (57), checked for every group"),
-    ((84, 85), "eq. (48) with eq. (82), and Newton-Euler on SE(2)"),
-    ((87, 87), "eq. (86) written out"),
-    ((88, 92), "the Schoenflies case of eqs. (58), (8), (29) and (57), checked for every group"),
-    ((94, 96), "eq. (48) with eq. (93), and Newton-Euler on the Schoenflies group"),
+    ((69, 71), "Euler's equations, the same as From's eqs. (1)-(5)"),
+    ((72, 72), "From's eq. (29) for SE(3)"),
+    ((75, 76), "From's eq. (48) with From's eq. (74), and From's eq. (11)"),
+    ((77, 81), "the SE(2) case of From's eqs. (58), (8), (29) and (57), checked for every group"),
+    ((84, 85), "From's eq. (48) with From's eq. (82), and Newton-Euler on SE(2)"),
+    ((87, 87), "From's eq. (86) written out"),
+    ((88, 92), "the Schoenflies case of From's eqs. (58), (8), (29) and (57), checked for every group"),
+    ((94, 96), "From's eq. (48) with From's eq. (93), and Newton-Euler on the Schoenflies group"),
     ((97, 100), "definitions and lemmas of Section 5 (see the named results below)"),
-    ((102, 112), "the proof of Proposition 5.1, whose statement eqs. (107)-(108) holds for every "
+    ((102, 112), "the proof of Proposition 5.1, whose statement From's eqs. (107)-(108) holds for every "
                  "group: checked as C(v) v = -ad*_v M v"),
 ]
 NOT_A_CONTROL_CHAPTER = ("a control law; this book's chapters derive the dynamics, and the "
@@ -81,7 +81,7 @@ RESULTS = {
                cites=(("other", "Definition 4.2"), ("other", "Definition 4.1-4.2"),
                       ("eq", "58"))),
         Result("4.2", "se3-components", "SE(3) equations written out for a diagonal M "
-               "(unnumbered, after eq. (76))"),
+               "(unnumbered, after From's eq. (76))"),
         Result("4.5", "r3", "Translational motion R^3 (unnumbered)",
                code=("liedyn.body.GROUPS",)),
         Result("4.6", "lower-dimensional-groups", "Lower-dimensional groups R^2, R, H, SO(2)",
@@ -92,7 +92,7 @@ RESULTS = {
                cites=(("other", "Lemma 5.1"),)),
         Result("5", "lemma-5.2", "Lemma 5.2: Lemma 5.1 for affine combinations",
                cites=(("other", "Lemma 5.2"), ("eq", "99"))),
-        Result("5", "lemma-5.3", "Lemma 5.3: the two halves of eq. (57) are equal",
+        Result("5", "lemma-5.3", "Lemma 5.3: the two halves of From's eq. (57) are equal",
                cites=(("other", "Lemma 5.3"), ("eq", "101"))),
         Result("5", "proposition-5.1", "Proposition 5.1: M dv - ad_v^T M v = M dv + ad~_(Mv) v",
                cites=(("other", "Proposition 5.1"), ("eq", "107"), ("eq", "108"))),
@@ -212,11 +212,11 @@ RESULTS = {
                code=("liedyn.kinematics.body_jacobian",)),
         Result("Structures", "two-body", "Two-body torque decomposition (Structures 2/3 and "
                "3/3)"),
-        Result("Structures", "overall", "Overall dynamics, eq. (1): M = sum J^T I J, c and "
+        Result("Structures", "overall", "Overall dynamics (Zhang's eq. (1)): M = sum J^T I J, c and "
                "gravity", cites=(("eq", "1"),), labels=("zhang-eq-mass-sum",)),
         Result("Properties", "tau-roles", "tau generates motion and force: tau = J^T (I A + "
                "V x* I V) + J^T F", code=("liedyn.crba.bias_force",)),
-        Result("Forward dynamics", "fd-problem", "Forward dynamics problem, eq. (2)",
+        Result("Forward dynamics", "fd-problem", "Forward dynamics problem (Zhang's eq. (2))",
                cites=(("eq", "2"),), labels=("zhang-eq-eom",)),
         Result("Forward dynamics", "c-and-m-by-rnea", "c~ and the columns of M by the RNEA",
                labels=("zhang-eq-bias", "zhang-eq-columns")),
