@@ -66,8 +66,9 @@ FROM_REASONS = [
     ((102, 112), "the proof of Proposition 5.1, whose statement From's eqs. (107)-(108) holds for every "
                  "group: checked as C(v) v = -ad*_v M v"),
 ]
-NOT_A_CONTROL_CHAPTER = ("a control law; this book's chapters derive the dynamics, and the "
-                         "control laws of the notes are left to a control chapter")
+NOT_A_CONTROL_CHAPTER = ("a control law that the control chapter (12) does not take up: it "
+                         "implements computed torque, PD with gravity compensation, the "
+                         "passivity-based and operational-space controllers")
 
 RESULTS = {
     "from": [
@@ -184,8 +185,7 @@ RESULTS = {
                "P_omega, P_T and S(dq, dq)",
                found=(("book/09_constrained_dynamics",
                        "the centripetal acceleration of a point moving on a sphere"),)),
-        Result("5", "control-algorithm", "Control algorithm (holonomic and nonholonomic)",
-               reason=NOT_A_CONTROL_CHAPTER),
+        Result("5", "control-algorithm", "Control algorithm (holonomic and nonholonomic)"),
         Result("5", "sphere-contact", "Example: 6-DoF manipulator on a sphere with "
                "frictionless point contact"),
         Result("5", "sphere-rolling", "Example: 6-DoF manipulator rolling on a sphere",
