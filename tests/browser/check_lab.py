@@ -96,7 +96,7 @@ def start_lab(tmp):
                JUPYTER_RUNTIME_DIR=str(Path(tmp, "runtime")))
     cmd = [str(Path(sys.executable).with_name("jupyter")), "lab", "--no-browser",
            "--ip=127.0.0.1", f"--port={port}", f"--IdentityProvider.token={token}",
-           f"--ServerApp.root_dir={ROOT}",
+           f"--ServerApp.root_dir={ROOT}", "--LabApp.expose_app_in_browser=True",
 ]
     if os.geteuid() == 0:
         cmd.append("--allow-root")
@@ -128,8 +128,20 @@ def stop_kernels(base, token):
         api(base, token, f"/api/sessions/{session['id']}", "DELETE")
 
 
-def open_notebook(page, base, token, notebook, want):
-    page.goto(f"{base}/lab/tree/{notebook}?reset&token={token}")
+def open_lab(page, base, token):
+    """Load JupyterLab once; chapters are then opened inside it (no reload per chapter)."""
+    page.goto(f"{base}/lab?reset&token={token}")
+    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.commands",
+                           timeout=RENDER_TIMEOUT_MS)
+    page.evaluate("() => window.jupyterapp.restored")
+
+
+def open_notebook(page, notebook, want):
+    page.evaluate("() => window.jupyterapp.commands.execute('application:close-all')")
+    page.wait_for_function("() => !document.querySelector('.jp-NotebookPanel')",
+                           timeout=RENDER_TIMEOUT_MS)
+    page.evaluate("""(path) => window.jupyterapp.commands.execute(
+                       'docmanager:open', {path, factory: 'Notebook'})""", notebook)
     page.wait_for_function(
         "(n) => document.querySelectorAll('.jp-MarkdownCell .myst').length >= n",
         arg=want["cells"], timeout=RENDER_TIMEOUT_MS)
@@ -221,31 +233,33 @@ def move_slider(page):
     return ["moving a slider of the twist explorer did not change the figure"]
 
 
-def check_chapter(context, base, token, notebook, run):
-    page = context.new_page()
-    problems, blocked = [], []
-    page.on("pageerror", lambda e: problems.append(f"uncaught: {e}"))
-
-    def route(r):
-        url = urlsplit(r.request.url)
-        if url.scheme in ("http", "https", "ws", "wss") and url.hostname not in LOCAL_HOSTS:
-            blocked.append(r.request.url)
-            return r.abort()
-        return r.continue_()
-    page.route("**/*", route)
+def check_chapter(page, base, token, notebook, run):
     want = expected(ROOT / notebook)
-    open_notebook(page, base, token, notebook, want)
+    open_notebook(page, notebook, want)
     failures = check_rendering(page.evaluate(CELLS_JS), want)
     if run:
         failures += run_all(page, want)
         if notebook.endswith("01_rigid_body_motion.ipynb") and not failures:
             failures += move_slider(page)
-    page.close()
     stop_kernels(base, token)
-    failures += [f"request to a non-local address (aborted): {u}" for u in blocked]
-    return failures + problems, (f"{want['cells']} markdown cells, {len(want['labels'])} "
-                                 f"equations, {want['exercises']} exercises, "
-                                 f"{len(want['listings'])} listings" + (", ran" if run else ""))
+    return failures, (f"{want['cells']} markdown cells, {len(want['labels'])} equations, "
+                      f"{want['exercises']} exercises, {len(want['listings'])} listings"
+                      + (", ran" if run else ""))
+
+
+def watch(page):
+    """Record uncaught errors and block (and record) every request off this machine."""
+    problems = []
+    page.on("pageerror", lambda e: problems.append(f"uncaught: {e}"))
+
+    def route(r):
+        url = urlsplit(r.request.url)
+        if url.scheme in ("http", "https", "ws", "wss") and url.hostname not in LOCAL_HOSTS:
+            problems.append(f"request to a non-local address (aborted): {r.request.url}")
+            return r.abort()
+        return r.continue_()
+    page.route("**/*", route)
+    return problems
 
 
 def main():
@@ -267,13 +281,16 @@ def main():
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
                 context = browser.new_context(viewport={"width": 1400, "height": 1000})
+                page = context.new_page()
+                problems = watch(page)
+                open_lab(page, base, token)
                 for nb in notebooks:
-                    t0 = time.perf_counter()
+                    t0, seen = time.perf_counter(), len(problems)
                     try:
-                        failures, summary = check_chapter(context, base, token, nb,
-                                                          nb in args.run)
+                        failures, summary = check_chapter(page, base, token, nb, nb in args.run)
                     except Exception as e:  # noqa: BLE001 - a hang or crash is a failure
                         failures, summary = [f"check crashed: {str(e).splitlines()[0]}"], ""
+                    failures += problems[seen:]
                     print(f"{'FAIL' if failures else 'ok  '} {nb}: {summary} "
                           f"({time.perf_counter() - t0:.1f} s)")
                     for f in failures[:12]:
