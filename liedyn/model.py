@@ -228,6 +228,12 @@ class Model:
             object.__setattr__(self, "_group_joints", self._group_joints + (i,))
         return i
 
+    def _set_inertia_as_given(self, i, I):
+        """Store body ``i``'s inertia without the physical checks (inconsistent inertias of
+        URDF files, which the loader accepts with a warning naming the link)."""
+        I = _checks.array("inertia", I, (6, 6))
+        list.__setitem__(self.inertias, i, _frozen(np.array(I, dtype=float)))
+
     # --- tree queries --------------------------------------------------------------------
     def support(self, i):
         """Bodies on the path from the ground to body ``i`` (ascending, ``i`` included, 0 not)."""
@@ -248,6 +254,9 @@ class Model:
 
     def random_configuration(self, rng):
         """A random configuration drawn with the numpy Generator ``rng``, shape (nq,)."""
+        if not isinstance(rng, np.random.Generator):
+            raise TypeError("argument 'rng': expected a numpy Generator "
+                            f"(numpy.random.default_rng(seed)), got {type(rng).__name__}")
         return np.concatenate([np.zeros(0)] + [j.random(rng) for j in self.joints[1:]])
 
     def integrate(self, q, v, dt=1.0, normalize=True):

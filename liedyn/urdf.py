@@ -302,7 +302,7 @@ def _check_link(label, link):
                                 f"(all six of {list(_INERTIA_ATTRIBUTES)} are required)")
     m = _numbers(label, f"{owner} <mass>", mass, "value", 1)[0]
     if m < 0:
-        raise _checks.URDFError(label, owner, f"<mass> must be a finite number >= 0, got {m:g}",
+        raise _checks.URDFError(label, f"{owner} <mass>", f"expected a number >= 0, got {m:g}",
                                 "value")
     for a in _INERTIA_ATTRIBUTES:
         _numbers(label, f"{owner} <inertia>", inertia, a, 1)
@@ -375,9 +375,11 @@ def _check_xml(data, label, root_link=None):
     for joint in root.findall("joint"):
         _check_joint(label, joint)
     links = [SimpleNamespace(name=link.get("name")) for link in root.findall("link")]
-    joints = [SimpleNamespace(name=j.get("name"), parent=j.find("parent").get("link"),
+    joints = [SimpleNamespace(name=j.get("name"), type=j.get("type"),
+                              parent=j.find("parent").get("link"),
                               child=j.find("child").get("link")) for j in root.findall("joint")]
     _tree(SimpleNamespace(links=links, joints=joints), label, root_link)
+    return {j.name: j for j in joints}
 
 
 def _parse(data, label):
@@ -608,12 +610,11 @@ def load_urdf(path_or_xml, floating_base=False, root=None, inertia_check="warn",
     if root is not None and not isinstance(root, str):
         raise TypeError(f"argument 'root': expected a link name (str) or None, got {root!r}")
     data, label = _read(path_or_xml)
-    _check_xml(data, label, root)
+    locked = _locked(locked_joints, _check_xml(data, label, root), label)
     robot = _parse(data, label)
     root, children = _tree(robot, label, root)
     links = {link.name: link for link in robot.links}
     joints = {j.name: j for j in robot.joints}
-    locked = _locked(locked_joints, joints, label)
 
     model = URDFModel(name=robot.name)
     model.locked = locked
@@ -670,7 +671,7 @@ def load_urdf(path_or_xml, floating_base=False, root=None, inertia_check="warn",
             if I is None or inertia_check == "raise" or "inertia" not in str(err):
                 raise _bad(label, f"link {name!r}: {err}") from None
             model.add_body(name, parent, joint, placement=placement)
-            model.inertias[i] = I         # inconsistent but accepted (warned per link above)
+            model._set_inertia_as_given(i, I)     # inconsistent, accepted (warned per link)
         model.joint_names.append(joint_name)
         model._q_lower.append(q_lim[0])
         model._q_upper.append(q_lim[1])

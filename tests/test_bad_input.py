@@ -19,12 +19,14 @@ from liedyn.aba import aba, inverse_mass_matrix
 from liedyn.constraints import (LoopClosure, Pfaffian, constrained_forward, constrained_hybrid,
                                 constrained_inverse, constraint_jacobian, project)
 from liedyn.crba import bias_force, gravity_torque, mass_matrix
+from liedyn.derivatives import (aba_partials, constrained_forward_partials, hybrid_partials,
+                                rnea_partials)
 from liedyn.hybrid import hybrid
 from liedyn.inertia import check_inertia, spatial_inertia
 from liedyn.kinematics import body_jacobian, forward_kinematics, frame_jacobian
 from liedyn.model import Model
 from liedyn.rnea import rnea
-from liedyn.robots import double_pendulum, four_bar, pendulum
+from liedyn.robots import double_pendulum, four_bar, pendulum, serial_chain
 from liedyn.simulate import simulate
 from liedyn.urdf import load_urdf
 
@@ -310,6 +312,23 @@ case("integrate overflow", lambda: P.integrate([1e308], [1e308], dt=10.0), NonFi
 case("difference q0 short", lambda: DP.difference([0.0], Z2), ValueError, "'q0'")
 case("difference q1 NaN", lambda: DP.difference(Z2, [0, np.nan]), ValueError, "'q1'")
 
+case("random_configuration rng", lambda: DP.random_configuration(3), TypeError, "'rng'")
+case("pendulum mass", lambda: pendulum(mass=-1.0), ValueError, "'mass'")
+case("serial_chain joint", lambda: serial_chain(3, joint="hinge"), ValueError, "'joint'")
+
+# --- derivatives ----------------------------------------------------------------------------
+case("rnea_partials q bool", lambda: rnea_partials(DP, [True, False], Z2, Z2), TypeError, "'q'")
+case("rnea_partials dq short", lambda: rnea_partials(DP, Z2, [0.0], Z2), ValueError,
+     "'dq'.*got \\(1,\\)")
+case("rnea_partials f_ext", lambda: rnea_partials(DP, Z2, Z2, Z2, np.zeros(6)), ValueError,
+     "'f_ext'")
+case("aba_partials tau NaN", lambda: aba_partials(DP, Z2, Z2, [np.nan, 0]), ValueError, "'tau'")
+case("hybrid_partials prescribed", lambda: hybrid_partials(DP, Z2, Z2, Z2, Z2, "TF"), TypeError,
+     "'prescribed'")
+case("constrained_forward_partials single",
+     lambda: constrained_forward_partials(FOUR, LOOPS[0], Q4, np.zeros(3), np.zeros(3)),
+     TypeError, "'constraints'")
+
 # --- chart singularities --------------------------------------------------------------------
 LOCK = [0.3, np.pi / 2, -0.2]
 case("aba ZYX gimbal lock", lambda: aba(ZYX, LOCK, np.zeros(3), np.zeros(3)),
@@ -323,6 +342,8 @@ case("hybrid ZYX gimbal lock", lambda: hybrid(ZYX, LOCK, np.zeros(3), np.zeros(3
      ChartSingularityError, "'q'.*'b'")
 case("inverse_mass_matrix ZYX", lambda: inverse_mass_matrix(ZYX, LOCK), ChartSingularityError,
      "'q'.*'b'")
+case("aba_partials ZYX", lambda: aba_partials(ZYX, LOCK, np.zeros(3), np.zeros(3)),
+     ChartSingularityError, "'q'.*'b'")
 for k, phi in [("2 pi", 2 * np.pi), ("4 pi", 4 * np.pi), ("2 pi + 1e-9", 2 * np.pi + 1e-9)]:
     case(f"aba SphericalExp |phi| = {k}",
          lambda phi=phi: aba(EXP, [0.0, phi, 0.0], np.zeros(3), np.zeros(3)),
@@ -571,9 +592,9 @@ def test_simulation_through_the_exponential_chart_boundary():
     dq = np.array([0.0, 0.0, 3.0])
     m_exp = one_body(J.SphericalExp())
     m_quat = one_body(J.Spherical())
-    a = simulate(m_exp, [0.0, 0.0, 0.1], dq, 0.01, duration=2.0)
-    b = simulate(m_quat, m_quat.integrate([1.0, 0, 0, 0], [0.0, 0.0, 0.1]), dq, 0.01,
-                 duration=2.0)
+    a = simulate(m_exp, [0.0, 0.0, 0.1], dq, 0.02, duration=1.2)
+    b = simulate(m_quat, m_quat.integrate([1.0, 0, 0, 0], [0.0, 0.0, 0.1]), dq, 0.02,
+                 duration=1.2)
     assert np.max(np.linalg.norm(a.q, axis=-1)) <= np.pi + 1e-12   # it crossed |phi| = pi
     np.testing.assert_allclose(forward_kinematics(m_exp, a.q).T_world,
                                forward_kinematics(m_quat, b.q).T_world, rtol=0, atol=1e-7)
