@@ -8,7 +8,11 @@ placement ``X_i`` of the joint frame in the parent's body frame, times the joint
 inertia ``I_i`` (eq. (20)) is expressed in ``{i}``.
 
 A :class:`Model` is built once with :meth:`Model.add_body`, which validates as it goes, and is
-then only read by the algorithms (pure functions ``f(model, q, ...)``).
+then only read by the algorithms (pure functions ``f(model, q, ...)``). Its tree (``parent``,
+``children``, ``joints``, ``names``, ``q_slice``, ``v_slice``, ``nq``, ``nv``) is read-only
+after construction, so that it stays the consistent tree ``add_body`` checked (an edited
+``parent`` could close a cycle); inertias, placements and gravity are parameters that can be
+assigned, and each assignment is validated like ``add_body`` validates them.
 
 Derived in :ref:`sec-multibody-models`.
 """
@@ -107,10 +111,12 @@ class Model:
 
     Attributes
     ----------
-    parent : list of int, length N+1 (``parent[0] = -1``)
-    joints, placements, inertias, names : lists of length N+1 (entry 0 is the ground)
-    nq, nv : int, sizes of the configuration and velocity vectors
-    q_slice, v_slice : lists of slices into ``q`` and ``dq`` per body
+    parent : list of int, length N+1 (``parent[0] = -1``), read-only
+    joints, names : lists of length N+1 (entry 0 is the ground), read-only
+    placements, inertias : lists of length N+1 of read-only arrays; ``model.inertias[i] = I``
+        (``i >= 1``) replaces one after the checks of :meth:`add_body`
+    nq, nv : int, sizes of the configuration and velocity vectors, read-only
+    q_slice, v_slice : lists of slices into ``q`` and ``dq`` per body, read-only
 
     Examples
     --------
@@ -149,7 +155,11 @@ class Model:
                                  "index maps) is fixed by add_body; build a new Model to change "
                                  "it (inertias and placements can be assigned per body)")
         if key == "gravity":
-            value = _frozen(_checks.array("gravity", value, (3,)).astype(float).reshape(3))
+            g = _checks.array("gravity", value, (3,))
+            if g.shape != (3,) or g.dtype.kind == "c":
+                raise ValueError(f"argument 'gravity': expected a real 3-vector, got shape "
+                                 f"{g.shape}, dtype {g.dtype}")
+            value = _frozen(g.astype(float))
         object.__setattr__(self, key, value)
 
     def __repr__(self):
