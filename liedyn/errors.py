@@ -44,17 +44,20 @@ class URDFError(ValueError):
         what was expected and what the file has
     attribute : str, optional
         the attribute of ``element`` at fault, e.g. ``"lower"``
+    line : int, optional
+        the line of the file where the element starts
     """
 
-    def __init__(self, label, element, message, attribute=None):
-        self.file, self.element, self.attribute = label, element, attribute
+    def __init__(self, label, element, message, attribute=None, line=None):
+        self.file, self.element, self.attribute, self.line = label, element, attribute, line
         self._message = message
-        where = f"URDF {label}" + (f": {element}" if element else "") \
+        where = f"URDF {label}" + (f", line {line}" if line else "") \
+            + (f": {element}" if element else "") \
             + (f", attribute '{attribute}'" if attribute else "")
         super().__init__(f"{where}: {message}")
 
     def __reduce__(self):                      # pickle and copy
-        return type(self), (self.file, self.element, self._message, self.attribute)
+        return type(self), (self.file, self.element, self._message, self.attribute, self.line)
 
 
 class NonFiniteResultError(FloatingPointError):

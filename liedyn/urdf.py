@@ -46,6 +46,7 @@ Derived in :ref:`sec-real-robots`.
 import functools
 import io
 import os
+import re
 import sys
 import warnings
 import xml.etree.ElementTree as ET
@@ -265,6 +266,15 @@ def _numbers(label, where, el, attribute, n=None, default=None):
     return x
 
 
+def _line(data, tag, name):
+    """The line where ``<tag name="name"`` starts in the file (None if not found)."""
+    if not name:
+        return None
+    found = re.search(rb"<" + tag.encode() + rb"\s[^>]*?name\s*=\s*[\"']"
+                      + re.escape(name.encode()) + rb"[\"']", data)
+    return None if found is None else data.count(b"\n", 0, found.start()) + 1
+
+
 def _check_depth(root, label):
     stack = [(root, 1)]
     while stack:
@@ -370,10 +380,13 @@ def _check_xml(data, label, root_link=None):
     if not root.get("name"):
         raise _checks.URDFError(label, "<robot>", "<robot> has no name attribute", "name")
     _check_depth(root, label)
-    for link in root.findall("link"):
-        _check_link(label, link)
-    for joint in root.findall("joint"):
-        _check_joint(label, joint)
+    for tag, check in (("link", _check_link), ("joint", _check_joint)):
+        for el in root.findall(tag):
+            try:
+                check(label, el)
+            except _checks.URDFError as err:
+                raise _checks.URDFError(err.file, err.element, err._message, err.attribute,
+                                        _line(data, tag, el.get("name"))) from None
     links = [SimpleNamespace(name=link.get("name")) for link in root.findall("link")]
     joints = [SimpleNamespace(name=j.get("name"), type=j.get("type"),
                               parent=j.find("parent").get("link"),

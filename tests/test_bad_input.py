@@ -512,6 +512,8 @@ for label, kwargs, pattern in [
          "joint 'j' <dynamics>, attribute 'damping'"),
         ("huge attribute", dict(xyz="1 " * 200_000), "joint 'j' <origin>, attribute 'xyz'")]:
     case(f"URDF {label}", lambda kw=kwargs: load_urdf(urdf(**kw)), U, pattern)
+case("URDF line number", lambda: load_urdf(urdf(mass="abc").replace("<link", "\n<link")), U,
+     "URDF string, line 3: link 'arm' <mass>, attribute 'value'")
 for label, xml, pattern in [
         ("not XML", "<robot name='x'><link name='a'></robot>", "not well-formed"),
         ("root element", "<model name='x'/>", "<model>"),
