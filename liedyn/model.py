@@ -34,7 +34,13 @@ def _frozen(a):
 
 
 class _ReadOnly(list):
-    """A list that cannot be changed: a model's tree is fixed by ``Model.add_body``."""
+    """A list that cannot be changed: a model's tree is fixed by ``Model.add_body``.
+
+    ``changes`` counts the edits (none here; per-body parameters below count theirs), so that
+    a cache built from the model can tell whether it is stale.
+    """
+
+    changes = 0
 
     def __init__(self, items, field="children"):
         super().__init__(items)
@@ -66,6 +72,7 @@ class _BodyParameters(_ReadOnly):
                              f"{len(names) - 1} (entry 0 is the ground)")
         check = _placement if self._field == "placements" else _inertia
         list.__setitem__(self, int(i), check(names[i], value))
+        self.changes += 1
 
     def __reduce__(self):
         return _BodyParameters, (list(self), self._model, self._field)
@@ -243,6 +250,7 @@ class Model:
         URDF files, which the loader accepts with a warning naming the link)."""
         I = _checks.array("inertia", I, (6, 6))
         list.__setitem__(self.inertias, i, _frozen(np.array(I, dtype=float)))
+        self.inertias.changes += 1
 
     # --- tree queries --------------------------------------------------------------------
     def support(self, i):
