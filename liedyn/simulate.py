@@ -270,8 +270,8 @@ def simulate(model, q0, dq0, dt, steps=None, duration=None, control=None, f_ext=
     TypeError, ValueError
         for a bad time step, number of steps or duration, control or external wrench, or an
         unknown method
-    DivergenceError (a FloatingPointError)
-        if the state, an acceleration, or the output of ``control`` or ``f_ext`` becomes NaN or
+    DivergenceError
+        (a ``FloatingPointError``) if the state, an acceleration, or the output of ``control`` or ``f_ext`` becomes NaN or
         inf during the run, or if the energy of a passive run (no ``control``, no ``f_ext``)
         moves from its initial value by more than :data:`ENERGY_GROWTH` times its initial
         scale; the message gives the step ``k`` (from ``t_k`` to ``t_{k+1}``) and
