@@ -1,41 +1,148 @@
-"""Input validation shared by every liedyn module.
+"""Input validation shared by every liedyn module: one vocabulary of errors.
 
-Bad input gets a ``ValueError`` (or ``TypeError``) that names the argument, what was expected and
-what was received. Object (sympy) arrays skip the numeric checks (finiteness, orthogonality).
+Every message has the form ``argument 'NAME': expected WHAT, got RECEIVED`` (the received
+shape, dtype or value), so that the user sees which of the arguments they wrote is at fault.
+The exception types (listed in the book's appendix "Errors"):
+
+* ``TypeError``: the argument has the wrong kind (a string, ``None``, booleans where numbers are
+  expected, a single constraint where a sequence is expected, ...);
+* ``ValueError``: right kind, wrong value (shape, NaN or inf, not a rotation, non-physical
+  inertia, inconsistent model or state);
+* ``ChartSingularityError`` (a ``ValueError``): a configuration at or within
+  :data:`liedyn.joints.CHART_TOL` of the singular set of a joint's coordinates;
+* ``URDFError`` (a ``ValueError``): a malformed URDF, naming the file, element and
+  attribute;
+* ``NonFiniteResultError`` (a ``FloatingPointError``): finite inputs gave NaN or inf
+  (overflow);
+* ``DivergenceError`` (a ``FloatingPointError``): a simulation blew up, naming the step.
+
+Object (sympy) arrays skip the numeric checks (finiteness, orthogonality). The checks are cheap
+(a few dtype and shape tests and one ``isfinite`` reduction per array): they run at the first
+lines of every public function.
 """
+import math
+import numbers
+
 import numpy as np
+
+from .errors import ChartSingularityError, DivergenceError, NonFiniteResultError, URDFError
+
+__all__ = ["ChartSingularityError", "DivergenceError", "NonFiniteResultError", "URDFError"]
 
 ROTATION_TOL = 1e-6
 """Tolerance on ``||R^T R - I||_max`` and ``|det R - 1|`` for a matrix to count as a rotation."""
+
+
+def _shape_text(tail):
+    return "(..., " + ", ".join(map(str, tail)) + ")" if tail else "()"
+
+
+def _numbers_only(name, x):
+    """Object arrays may hold numbers and sympy expressions, nothing else (None, str, bool)."""
+    for v in x.flat:
+        if isinstance(v, (bool, np.bool_)) or not (isinstance(v, numbers.Number)
+                                                   or hasattr(v, "free_symbols")):
+            raise TypeError(f"argument '{name}': expected numbers (or sympy expressions), got "
+                            f"an element {v!r} of type {type(v).__name__}")
 
 
 def array(name, x, tail, dtype=None):
     """Convert ``x`` to an array whose trailing shape is ``tail`` (a tuple of ints).
 
     Integer input is promoted to float; float, complex and object (sympy) arrays are kept.
-    Raises ``ValueError`` naming ``name`` on a wrong shape and on NaN/inf entries.
+    Raises ``TypeError`` naming ``name`` for ``None``, strings, booleans and objects that are not
+    numbers, ``ValueError`` for a wrong shape and for NaN/inf entries.
     """
+    if x is None:
+        raise TypeError(f"argument '{name}': expected an array of shape {_shape_text(tail)}, "
+                        "got None")
     try:
         x = np.asarray(x, dtype=dtype)
     except (TypeError, ValueError) as err:
         raise TypeError(f"argument '{name}': could not convert to an array ({err})") from None
-    if x.dtype.kind in "biu":
+    kind = x.dtype.kind
+    if kind == "b":
+        raise TypeError(f"argument '{name}': expected numbers, got booleans (dtype bool)")
+    if kind in "iu":
         x = x.astype(float)
-    elif x.dtype.kind not in "fcO":
+    elif kind == "O":
+        _numbers_only(name, x)
+    elif kind not in "fc":
         raise TypeError(f"argument '{name}': expected a numeric array, got dtype {x.dtype}")
     k = len(tail)
-    if x.ndim < k or tuple(x.shape[x.ndim - k:]) != tuple(tail):
-        want = "(..., " + ", ".join(map(str, tail)) + ")" if k else "()"
-        raise ValueError(f"argument '{name}': expected shape {want}, got {x.shape}")
-    finite(name, x)
-    return x
+    if x.ndim < k or x.shape[x.ndim - k:] != tail:
+        raise ValueError(f"argument '{name}': expected shape {_shape_text(tail)}, got {x.shape}")
+    return finite(name, x)
 
 
 def finite(name, x):
-    """Raise ``ValueError`` if a numeric array has NaN or inf entries."""
-    if x.dtype != object and not np.all(np.isfinite(x)):
-        raise ValueError(f"argument '{name}': contains NaN or inf")
+    """Raise ``ValueError`` if a numeric array has NaN or inf entries (naming the first)."""
+    if not all_finite(x):
+        bad = np.argwhere(~np.isfinite(x))[0]
+        where = f" at index {tuple(int(k) for k in bad)}" if x.ndim else ""
+        raise ValueError(f"argument '{name}': contains NaN or inf (expected finite numbers, "
+                         f"got {x[tuple(bad)]!r}{where})")
     return x
+
+
+def all_finite(x):
+    """``True`` unless a float or complex array has NaN or inf entries (object arrays: True).
+
+    The fast test is one dot product (a NaN or inf anywhere makes it non-finite); only when it
+    overflows is every entry looked at.
+    """
+    if x.dtype.kind == "f":
+        flat = x.reshape(-1)
+        if math.isfinite(flat.dot(flat)):
+            return True
+    return x.dtype == object or bool(np.isfinite(x).all())
+
+
+def overflow(function, **inputs):
+    """The :class:`NonFiniteResultError` of ``function`` whose finite inputs gave NaN or inf.
+
+    ``inputs`` (argument name -> value) let the message name the largest input, the likely
+    cause of the overflow. Use: ``if not all_finite(y): raise overflow("f", x=x, ...)``.
+    """
+    size = {}
+    for name, value in inputs.items():
+        try:
+            size[name] = float(np.max(np.abs(np.asarray(value, dtype=complex)), initial=0.0))
+        except (TypeError, ValueError):
+            continue
+    cause = ""
+    if size:
+        name = max(size, key=size.get)
+        cause = f"; the largest input is argument '{name}' (max |{name}| = {size[name]:.3g})"
+    return NonFiniteResultError(f"{function}: the result contains NaN or inf although every "
+                                f"input is finite (an overflow){cause}; scale the inputs down "
+                                "(e.g. other units)")
+
+
+def scalar(name, x, positive=False, integer=False, allow_none=False):
+    """A real number (``bool`` refused); ``positive`` demands ``> 0``, ``integer`` an int."""
+    if x is None and allow_none:
+        return None
+    kind = numbers.Integral if integer else numbers.Real
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, kind):
+        what = "an integer" if integer else "a real number"
+        raise TypeError(f"argument '{name}': expected {what}, got {x!r} "
+                        f"(type {type(x).__name__})")
+    if not integer:
+        x = float(x)
+        if not np.isfinite(x):
+            raise ValueError(f"argument '{name}': expected a finite number, got {x!r}")
+    if positive and x <= 0:
+        raise ValueError(f"argument '{name}': expected a number > 0, got {x!r}")
+    return x
+
+
+def boolean(name, x):
+    """``True`` or ``False`` (also numpy booleans); no truthiness of strings or numbers."""
+    if not isinstance(x, (bool, np.bool_)):
+        raise TypeError(f"argument '{name}': expected True or False, got {x!r} "
+                        f"(type {type(x).__name__})")
+    return bool(x)
 
 
 def rotation(name, R, tol=ROTATION_TOL):
@@ -48,8 +155,9 @@ def rotation(name, R, tol=ROTATION_TOL):
     det = np.linalg.det(Rr) if R.size else np.zeros(0)
     if np.any(orth > tol) or np.any(np.abs(det - 1.0) > tol):
         raise ValueError(
-            f"argument '{name}': not a rotation matrix (max |R^T R - I| = {np.max(orth):.3g}, "
-            f"det = {np.ravel(det)[np.argmax(np.abs(np.ravel(det) - 1))]:.6g}; tolerance {tol:g})")
+            f"argument '{name}': not a rotation matrix (expected R^T R = 1 and det R = 1, got "
+            f"max |R^T R - I| = {np.max(orth):.3g}, det = "
+            f"{np.ravel(det)[np.argmax(np.abs(np.ravel(det) - 1))]:.6g}; tolerance {tol:g})")
     return R
 
 
@@ -67,6 +175,23 @@ def homogeneous(name, T, tol=ROTATION_TOL):
 
 def choice(name, value, allowed):
     """Raise ``ValueError`` unless ``value`` is one of ``allowed``."""
-    if value not in allowed:
+    try:
+        ok = value in allowed
+    except TypeError:                       # unhashable values against a set or dict
+        ok = False
+    if not ok or isinstance(value, (bool, np.bool_)):
         raise ValueError(f"argument '{name}': expected one of {list(allowed)}, got {value!r}")
     return value
+
+
+def sequence(name, x, kinds, what):
+    """A list of objects of ``kinds`` (a single object or a string is refused)."""
+    if isinstance(x, kinds) or isinstance(x, (str, bytes)) or not hasattr(x, "__iter__"):
+        raise TypeError(f"argument '{name}': expected a sequence of {what}, got "
+                        f"{type(x).__name__} (wrap a single one in a list)")
+    x = list(x)
+    for k, item in enumerate(x):
+        if not isinstance(item, kinds):
+            raise TypeError(f"argument '{name}': expected a sequence of {what}, got "
+                            f"{type(item).__name__} at position {k}")
+    return x

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import _checks
 from ._spatial import Ad_inv_matrix, Ad_inv_mul, ad_star_mul, matvec
 from .kinematics import ForwardPass, forward_pass
 from .model import state
@@ -70,6 +71,7 @@ def aba_pass(model, q, dq, tau, f_ext=None, dV0=None):
     Arguments as in :func:`aba`; ``dV0`` overrides the ground acceleration ``(0, -g)``.
     """
     batch, dtype, q, dq, tau, f_ext = state(model, q, dq, tau, f_ext=f_ext, names=("dq", "tau"))
+    model.check_chart(q)
     dV0 = gravity_acceleration(model) if dV0 is None else dV0
     fw = forward_pass(model, q, dq, None, dV0)
     N = model.nbodies
@@ -126,6 +128,11 @@ def aba(model, q, dq, tau, f_ext=None):
     ------
     ValueError
         if an articulated inertia ``S^T I_hat S`` is singular (e.g. a massless leaf body)
+    ChartSingularityError
+        if a joint's coordinates are within :data:`liedyn.joints.CHART_TOL` of their singular
+        set (Euler angles at gimbal lock, exponential coordinates at ``|phi| = 2 pi``)
+    NonFiniteResultError
+        if finite inputs overflow to NaN or inf
 
     Examples
     --------
@@ -134,7 +141,10 @@ def aba(model, q, dq, tau, f_ext=None):
     >>> round(float(aba(model, [np.pi / 2], [0.0], [0.0])[0]), 12)    # -g/l sin(q)
     -10.0
     """
-    return aba_pass(model, q, dq, tau, f_ext).ddq
+    ddq = aba_pass(model, q, dq, tau, f_ext).ddq
+    if not _checks.all_finite(ddq):
+        raise _checks.overflow("aba", q=q, dq=dq, tau=tau, f_ext=f_ext)
+    return ddq
 
 
 def inverse_mass_matrix(model, q):
@@ -163,6 +173,8 @@ def inverse_mass_matrix(model, q):
     q = model.check_q(q)
     E = np.eye(model.nv)
     cols = aba_pass(model, q[..., None, :], np.zeros(model.nv), E, dV0=np.zeros(6)).ddq
+    if not _checks.all_finite(cols):
+        raise _checks.overflow("inverse_mass_matrix", q=q)
     return _T(cols)
 
 

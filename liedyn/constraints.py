@@ -106,6 +106,13 @@ class _Kinematics:
         return Ad_inv_mul(R, p, self.V[body]), Ad_inv_mul(R, p, dV)
 
 
+def _frame(name, T):
+    T = _checks.homogeneous(name, T)
+    if T.shape != (4, 4):
+        raise ValueError(f"argument '{name}': expected shape (4, 4), got {T.shape}")
+    return T
+
+
 class LoopClosure:
     """Frame ``{b}`` on ``body_b`` must follow frame ``{a}`` on ``body_a`` along ``axes``.
 
@@ -141,12 +148,22 @@ class LoopClosure:
 
     def __init__(self, body_a, body_b, frame_a=None, frame_b=None,
                  axes=("wx", "wy", "wz", "vx", "vy", "vz")):
+        for name, body in (("body_a", body_a), ("body_b", body_b)):
+            if isinstance(body, (bool, np.bool_)) or not isinstance(body, (str, int, np.integer)):
+                raise TypeError(f"argument '{name}': expected a body index or name, got "
+                                f"{body!r} (type {type(body).__name__})")
+        if body_a == body_b:
+            raise ValueError(f"arguments 'body_a', 'body_b': a loop closure joins two different "
+                             f"bodies, got {body_a!r} twice")
         self.body_a, self.body_b = body_a, body_b
-        self.frame_a = np.eye(4) if frame_a is None else _checks.homogeneous("frame_a", frame_a)
-        self.frame_b = np.eye(4) if frame_b is None else _checks.homogeneous("frame_b", frame_b)
-        idx = [AXES.get(a, a) for a in axes]
-        if not idx or any(not isinstance(k, (int, np.integer)) or not 0 <= k < 6 for k in idx) \
-                or len(set(idx)) != len(idx):
+        self.frame_a = np.eye(4) if frame_a is None else _frame("frame_a", frame_a)
+        self.frame_b = np.eye(4) if frame_b is None else _frame("frame_b", frame_b)
+        if isinstance(axes, (str, bytes)) or not hasattr(axes, "__iter__"):
+            raise TypeError(f"argument 'axes': expected a sequence of axis names or indices, "
+                            f"got {axes!r}")
+        idx = [AXES.get(a, a) if isinstance(a, str) else a for a in axes]
+        if not idx or any(isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer))
+                          or not 0 <= k < 6 for k in idx) or len(set(idx)) != len(idx):
             raise ValueError(f"argument 'axes': expected distinct names in {list(AXES)} or "
                              f"indices 0-5, got {list(axes)}")
         self.axes = np.array(idx)
@@ -237,7 +254,8 @@ class Pfaffian:
         if residual is not None and not callable(residual):
             raise TypeError(f"argument 'residual': expected a callable or None, got "
                             f"{type(residual).__name__}")
-        self._A, self._drift, self._residual, self.m = A, drift, residual, int(m)
+        self._A, self._drift, self._residual = A, drift, residual
+        self.m = _checks.scalar("m", m, positive=True, integer=True)
 
     def __repr__(self):
         return f"Pfaffian(m={self.m})"
@@ -251,22 +269,25 @@ class Pfaffian:
         """``f(q)`` (..., m), or an empty (..., 0) array for a constraint without one."""
         if self._residual is None:
             return np.zeros(np.shape(q)[:-1] + (0,))
-        f = np.asarray(self._residual(model.check_q(q)), dtype=float)
-        if f.shape[-1:] != (self.m,):
-            raise ValueError(f"Pfaffian residual(q): expected shape (..., {self.m}), got {f.shape}")
+        f = _checks.array("residual", self._residual(model.check_q(q)), (self.m,))
         return f
 
     def jacobian(self, model, q):
         """``A(q)`` (..., m, nv) from the callable."""
-        A = np.asarray(self._A(model.check_q(q)), dtype=float)
-        if A.shape[-2:] != (self.m, model.nv):
-            raise ValueError(f"Pfaffian A(q): expected shape (..., {self.m}, {model.nv}), "
-                             f"got {A.shape}")
-        return A
+        try:
+            return _checks.array("A", self._A(model.check_q(q)), (self.m, model.nv))
+        except (TypeError, ValueError) as err:
+            raise type(err)(f"Pfaffian: {err} (what A(q) returned; m = {self.m}, "
+                            f"nv = {model.nv})") from None
 
     def drift(self, model, q, dq):
         """``dA/dt dq`` (..., m) from the callable."""
-        return np.asarray(self._drift(model.check_q(q), model.check_v(dq)), dtype=float)
+        try:
+            return _checks.array("drift", self._drift(model.check_q(q), model.check_v(dq)),
+                                 (self.m,))
+        except (TypeError, ValueError) as err:
+            raise type(err)(f"Pfaffian: {err} (what drift(q, dq) returned; m = {self.m})") \
+                from None
 
     def _terms(self, model, kin, jacobian=False, drift=False, residual=False):
         """``(A, dA dq, f)`` as :meth:`LoopClosure._terms`; ``f`` is zero without a residual."""
@@ -276,11 +297,34 @@ class Pfaffian:
                  else np.zeros(kin.batch + (self.m,))) if residual else None)
 
 
+def _constraint_list(constraints, allow_empty=False):
+    """A non-empty list of LoopClosure / Pfaffian (a single constraint must be wrapped)."""
+    constraints = _checks.sequence("constraints", constraints, (LoopClosure, Pfaffian),
+                                   "LoopClosure or Pfaffian constraints")
+    if not constraints and not allow_empty:
+        raise ValueError("argument 'constraints': expected at least one LoopClosure or "
+                         "Pfaffian constraint, got an empty sequence (without constraints "
+                         "use liedyn.aba.aba, rnea or hybrid)")
+    return constraints
+
+
+def _baumgarte(baumgarte):
+    """``None`` or ``(alpha, beta)``: two finite numbers, ``alpha >= 0``."""
+    if baumgarte is None:
+        return None
+    gains = _checks.array("baumgarte", baumgarte, (2,))
+    if gains.shape != (2,) or gains.dtype == complex or gains[0] < 0:
+        raise ValueError(f"argument 'baumgarte': expected (alpha, beta) with alpha >= 0, got "
+                         f"{baumgarte!r}")
+    return tuple(gains)
+
+
 def _evaluate(model, constraints, kin, jacobian=False, drift=False, residual=False):
     """All constraints' ``A`` (..., m, nv), ``dA dq`` (..., m) and ``f`` (..., m), stacked.
 
     The rows of ``f`` of a constraint without a residual are zero. Entries not asked for: None.
     """
+    constraints = _constraint_list(constraints)
     parts = [c._terms(model, kin, jacobian, drift, residual) for c in constraints]
     out = []
     for k, (wanted, tail) in enumerate(((jacobian, (model.nv,)), (drift, ()), (residual, ()))):
@@ -309,7 +353,7 @@ def constraint_residual(model, constraints, q):
 
     Kim (2012), Section 3: ``f(q) = 0`` with ``A = df/dq``.
     """
-    holonomic = [c for c in constraints if c.holonomic]
+    holonomic = [c for c in _constraint_list(constraints) if c.holonomic]
     if not holonomic:
         return np.zeros(np.shape(q)[:-1] + (0,))
     return _evaluate(model, holonomic, _Kinematics(model, model.check_q(q)), residual=True)[2]
@@ -318,7 +362,8 @@ def constraint_residual(model, constraints, q):
 def _check_rank(G, what):
     s = np.linalg.svd(G, compute_uv=False)
     if np.any(s[..., -1] <= RANK_TOL * np.maximum(s[..., 0], 1e-300)):
-        raise ValueError(f"{what} is singular (smallest/largest singular value "
+        raise ValueError(f"argument 'constraints': {what} is singular (smallest/largest "
+                         f"singular value "
                          f"{np.min(s[..., -1] / np.maximum(s[..., 0], 1e-300)):.2e}): the "
                          "constraint Jacobian is rank deficient at this configuration (redundant "
                          "constraints or a singular pose)")
@@ -328,7 +373,8 @@ def _check_velocity(A, dq, tol):
     """Raise if ``max |A dq| > tol (1 + max |dq|)`` (over the whole batch)."""
     vel = np.max(np.abs(matvec(A, dq)), initial=0.0)
     if vel > tol * (1 + np.max(np.abs(dq), initial=0.0)):
-        raise ValueError(f"dq is inconsistent with the constraints: max |A dq| = {vel:.2e} "
+        raise ValueError(f"argument 'dq': inconsistent with the constraints, max |A dq| = "
+                         f"{vel:.2e} "
                          f"(tolerance {tol:g}, relative to 1 + max |dq|); use "
                          "liedyn.constraints.project, Baumgarte stabilisation (baumgarte=...), "
                          "or velocity_tol=None to accept it")
@@ -453,6 +499,9 @@ def constrained_forward(model, constraints, q, dq, tau, f_ext=None, baumgarte=No
         if ``A M^-1 A^T`` is singular (rank-deficient constraints or a singular pose), or if
         ``dq`` violates the constraints beyond ``velocity_tol``
     """
+    constraints, baumgarte = _constraint_list(constraints), _baumgarte(baumgarte)
+    if velocity_tol is not None:
+        velocity_tol = _checks.scalar("velocity_tol", velocity_tol, positive=True)
     _, _, q, dq, tau, f_ext = state(model, q, dq, tau, f_ext=f_ext, names=("dq", "tau"))
     full = aba_pass(model, q, dq, tau, f_ext)                    # the full call: ddq_r
     kin = _Kinematics(model, q, dq, fw=full.forward, ground=gravity_acceleration(model))
@@ -481,6 +530,7 @@ def constrained_forward_kkt(model, constraints, q, dq, tau, f_ext=None, baumgart
     constraints.
     """
     from .crba import mass_matrix
+    constraints, baumgarte = _constraint_list(constraints), _baumgarte(baumgarte)
     _, _, q, dq, tau, f_ext = state(model, q, dq, tau, f_ext=f_ext, names=("dq", "tau"))
     A, drift, f = _evaluate(model, constraints, _Kinematics(model, q, dq), jacobian=True,
                             drift=True, residual=baumgarte is not None)
@@ -558,6 +608,7 @@ def constrained_inverse(model, constraints, q, dq, ddq, actuated, tau_passive=No
     tau : (nv,) array (passive entries = ``tau_passive``), lam : (m,) array
     """
     _checks.choice("objective", objective, ("min_torque", "min_constraint_force"))
+    constraints = _constraint_list(constraints)
     a = _coordinate_mask(model, actuated, "actuated")
     p = ~a
     q, dq, ddq = model.check_q(q), model.check_v(dq), model.check_v(ddq, "ddq")
@@ -619,6 +670,7 @@ def constrained_hybrid(model, constraints, q, dq, ddq, tau, prescribed, f_ext=No
         if ``A_v M_vv^-1 A_v^T`` is singular (``m <= n_v``), or the prescribed accelerations are
         inconsistent with the constraints (``m > n_v``)
     """
+    constraints = _constraint_list(constraints)
     u = _coordinate_mask(model, prescribed, "prescribed")
     v = ~u
     _, _, q, dq, ddq, tau, f_ext = state(model, q, dq, ddq, tau, f_ext=f_ext,
@@ -679,6 +731,9 @@ def project(model, constraints, q, dq=None, tol=1e-12, max_iter=50):
     ValueError
         if Newton's method does not converge within ``max_iter`` steps
     """
+    constraints = _constraint_list(constraints, allow_empty=dq is None)
+    tol = _checks.scalar("tol", tol, positive=True)
+    max_iter = _checks.scalar("max_iter", max_iter, positive=True, integer=True)
     q = np.array(model.check_q(q), dtype=float)
     holonomic = [c for c in constraints if c.holonomic]
     for _ in range(max_iter):

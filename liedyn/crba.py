@@ -9,6 +9,7 @@ Derived in :ref:`sec-equations-of-motion`.
 """
 import numpy as np
 
+from . import _checks
 from ._spatial import Ad_inv_matrix, Ad_matrix, inverse, matvec, skew
 from .kinematics import forward_kinematics, forward_pass, joint_transforms
 from .model import state
@@ -80,6 +81,8 @@ def mass_matrix(model, q):
             vj = model.v_slice[j]
             M[..., vj, vi] = _T(S[j]) @ F
             M[..., vi, vj] = _T(M[..., vj, vi])
+    if not _checks.all_finite(M):
+        raise _checks.overflow("mass_matrix", q=q)
     return M
 
 

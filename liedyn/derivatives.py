@@ -39,8 +39,8 @@ from . import _checks
 from ._spatial import (Ad_inv_mul, Ad_mul, Ad_star_inv_mul, Ad_star_mul, ad_mul, ad_star_mul,
                        cross, inverse, matvec)
 from .aba import aba, inverse_mass_matrix
-from .constraints import (VELOCITY_TOL, LoopClosure, Pfaffian, constrained_forward,
-                          constraint_jacobian)
+from .constraints import (VELOCITY_TOL, LoopClosure, Pfaffian, _constraint_list,
+                          constrained_forward, constraint_jacobian)
 from .crba import mass_matrix
 from .hybrid import check_prescribed, hybrid
 from .inertia import from_parameters
@@ -184,9 +184,12 @@ def _table5_backward(model, nominal, fd, q, dl_I, dl_f):
 
 
 def _directions(model, q, *vectors):
-    """Add a direction axis: state arrays get shape (..., 1, n) so that (nv, nv) identities
-    broadcast as ``nv`` directions."""
-    return [np.asarray(x)[..., None, :] for x in (q,) + vectors]
+    """Validate the state, then add a direction axis: state arrays get shape (..., 1, n) so
+    that (nv, nv) identities broadcast as ``nv`` directions."""
+    names = ("dq", "ddq", "tau") if len(vectors) == 3 else ("dq", "ddq")
+    q = model.check_q(q)
+    vectors = [model.check_v(v, name) for v, name in zip(vectors, names)]
+    return [x[..., None, :] for x in [q] + vectors]
 
 
 def rnea_partials(model, q, dq, ddq, f_ext=None):
@@ -214,7 +217,7 @@ def rnea_partials(model, q, dq, ddq, f_ext=None):
     """
     E = np.eye(model.nv)
     qx, dqx, ddqx = _directions(model, q, dq, ddq)
-    fx = None if f_ext is None else np.asarray(f_ext)[..., None, :, :]
+    fx = None if f_ext is None else model.check_f_ext(f_ext)[..., None, :, :]
     out = [_T(rnea_derivative(model, qx, dqx, ddqx, f_ext=fx, **{name: E}))
            for name in ("delta_q", "delta_dq", "delta_ddq")]
     return tuple(out)
@@ -255,7 +258,7 @@ def rnea_inertial_partials(model, q, dq, ddq, f_ext=None):
     for i in range(N):
         dI[10 * i:10 * i + 10, i] = basis
     qx, dqx, ddqx = _directions(model, q, dq, ddq)
-    fx = None if f_ext is None else np.asarray(f_ext)[..., None, :, :]
+    fx = None if f_ext is None else model.check_f_ext(f_ext)[..., None, :, :]
     return _T(rnea_derivative(model, qx, dqx, ddqx, delta_I=dI, f_ext=fx))
 
 
@@ -432,7 +435,7 @@ def hybrid_partials(model, q, dq, ddq, tau, prescribed, f_ext=None):
     u = _coordinate_mask(model, prescribed)
     E = np.eye(model.nv)
     qx, dqx, ddqx, taux = _directions(model, q, dq, ddq, tau)
-    fx = None if f_ext is None else np.asarray(f_ext)[..., None, :, :]
+    fx = None if f_ext is None else model.check_f_ext(f_ext)[..., None, :, :]
     args = (model, qx, dqx, ddqx, taux, prescribed)
     res = [hybrid_derivative(*args, f_ext=fx, **kw) for kw in
            ({"delta_q": E}, {"delta_dq": E},
@@ -627,11 +630,7 @@ def constrained_forward_partials(model, constraints, q, dq, tau, f_ext=None, bau
     >>> bool(np.allclose(loops[0].jacobian(model, q0) @ P.dddq_dtau, 0))   # A ddq' = 0
     True
     """
-    constraints = list(constraints)
-    for c in constraints:
-        if not isinstance(c, (LoopClosure, Pfaffian)):
-            raise TypeError(f"argument 'constraints': expected LoopClosure or Pfaffian objects, "
-                            f"got {type(c).__name__}")
+    constraints = _constraint_list(constraints)
     batch, _, q, dq, tau, f_ext = state(model, q, dq, tau, f_ext=f_ext, names=("dq", "tau"))
     ddq, lam = constrained_forward(model, constraints, q, dq, tau, f_ext, baumgarte,
                                    velocity_tol=velocity_tol)

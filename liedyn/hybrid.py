@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import _checks
 from ._spatial import Ad_inv_matrix, Ad_inv_mul, ad_star_mul, matvec
 from .aba import _inv
 from .crba import mass_matrix
@@ -29,6 +30,9 @@ def _T(A):
 
 def check_prescribed(model, prescribed):
     """Validate ``prescribed``: a sequence of N booleans, one per joint (body 1..N)."""
+    if isinstance(prescribed, (str, bytes)) or prescribed is None:
+        raise TypeError(f"argument 'prescribed': expected {model.nbodies} booleans (one per "
+                        f"joint), got {prescribed!r}")
     mask = np.asarray(prescribed)
     if mask.shape != (model.nbodies,):
         raise ValueError(f"argument 'prescribed': expected {model.nbodies} booleans (one per "
@@ -64,6 +68,7 @@ def hybrid_pass(model, q, dq, ddq, tau, prescribed, f_ext=None, dV0=None):
     u = check_prescribed(model, prescribed)
     batch, dtype, q, dq, ddq, tau, f_ext = state(model, q, dq, ddq, tau, f_ext=f_ext,
                                                  names=("dq", "ddq", "tau"))
+    model.check_chart(q, bodies=~u)                     # S is inverted on torque-given joints
     dV0 = gravity_acceleration(model) if dV0 is None else dV0
     fw = forward_pass(model, q, dq, None, dV0)
     N = model.nbodies
@@ -136,6 +141,8 @@ def hybrid(model, q, dq, ddq, tau, prescribed, f_ext=None):
     True
     """
     out = hybrid_pass(model, q, dq, ddq, tau, prescribed, f_ext)
+    if not (_checks.all_finite(out.tau) and _checks.all_finite(out.ddq)):
+        raise _checks.overflow("hybrid", q=q, dq=dq, ddq=ddq, tau=tau, f_ext=f_ext)
     return out.tau, out.ddq
 
 
@@ -157,6 +164,7 @@ def hybrid_direct(model, q, dq, ddq, tau, prescribed, f_ext=None):
     u_body = check_prescribed(model, prescribed)
     batch, dtype, q, dq, ddq, tau, f_ext = state(model, q, dq, ddq, tau, f_ext=f_ext,
                                                  names=("dq", "ddq", "tau"))
+    model.check_chart(q, bodies=~u_body)
     u = np.zeros(model.nv, dtype=bool)
     for i in range(1, model.nbodies + 1):
         u[model.v_slice[i]] = u_body[i]

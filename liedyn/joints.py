@@ -24,19 +24,26 @@ import functools
 
 import numpy as np
 
-from . import lie
+from . import _checks, lie
 from ._math import cos, sin
 from ._spatial import cross, homogeneous
 
 __all__ = ["Joint", "Revolute", "Prismatic", "Helical", "Screw", "Universal", "Planar", "Spherical",
-           "SphericalZYX", "SphericalExp", "Free", "Fixed", "QUAT_TOL"]
+           "SphericalZYX", "SphericalExp", "Free", "Fixed", "QUAT_TOL", "CHART_TOL"]
 
 QUAT_TOL = 1e-6
 """Quaternions with ``| |q| - 1 |`` above this raise ``ValueError``; below it they are normalised."""
 
+CHART_TOL = 1e-6
+"""Distance (rad) to the singular set of a joint's coordinates below which forward dynamics
+refuse the configuration: ``|cos q[1]|`` for :class:`SphericalZYX` (gimbal lock) and
+``| |phi| - 2 pi k |`` (``k >= 1``) for :class:`SphericalExp`. Near it the smallest singular value
+of ``S`` is about that distance (over ``2 pi`` for ``SphericalExp``), so the accelerations grow
+like its inverse square."""
+
 
 def _unit(name, axis):
-    axis = np.asarray(axis, dtype=float)
+    axis = _checks.array(name, axis, (3,)).real.astype(float)
     if axis.shape != (3,):
         raise ValueError(f"argument '{name}': expected a 3-vector, got shape {axis.shape}")
     n = np.linalg.norm(axis)
@@ -73,9 +80,19 @@ class Joint:
 
     nq = 0
     nv = 0
+    chart_singular = False
+    """``True`` for joints whose ``S(q)`` loses rank somewhere (see :meth:`chart_distance`)."""
 
     def __repr__(self):
         return f"{type(self).__name__}()"
+
+    def chart_distance(self, q):
+        """Distance of ``q`` (..., nq) to the set where ``S(q)`` loses rank (``inf``: none)."""
+        return np.full(np.shape(q)[:-1], np.inf)
+
+    def normalize(self, q, dq=None):
+        """The same configuration in the joint's preferred chart (and ``dq`` carried along)."""
+        return q if dq is None else (q, dq)
 
     def check_q(self, q, name="q"):
         """Validate a (..., nq) configuration of this joint (hook for quaternion joints)."""
@@ -204,9 +221,7 @@ class Helical(Joint):
 
     def __init__(self, axis=(0.0, 0.0, 1.0), pitch=0.0):
         self.axis = _unit("axis", axis)
-        if not np.isfinite(pitch):
-            raise ValueError(f"argument 'pitch': expected a finite number, got {pitch}")
-        self.pitch = float(pitch)
+        self.pitch = _checks.scalar("pitch", pitch)
         self._S = _frozen(np.concatenate([self.axis, self.pitch * self.axis])[:, None])
 
     def __repr__(self):
@@ -236,8 +251,8 @@ class Screw(Joint):
     nq = nv = 1
 
     def __init__(self, screw):
-        A = np.asarray(screw, dtype=float)
-        if A.shape != (6,) or not np.all(np.isfinite(A)) or np.linalg.norm(A) < 1e-12:
+        A = _checks.array("screw", screw, (6,)).astype(float)
+        if A.shape != (6,) or np.linalg.norm(A) < 1e-12:
             raise ValueError(f"argument 'screw': expected a finite non-zero 6-vector (w, v), "
                              f"got {A.tolist() if A.size < 10 else A.shape}")
         self.screw = A
@@ -270,7 +285,10 @@ class Universal(Joint):
     """Two rotations: ``R = exp([a1] q1) exp([a2] q2)`` (Pinocchio's JointModelUniversal).
 
     ``S = [(exp(-[a2] q2) a1, 0), (a2, 0)]``: the first column turns with ``q2``, so
-    ``dS != 0``. The axes must not be parallel.
+    ``dS != 0``. The axes must not be parallel (the sine of their angle at least 1e-6). A
+    rotation about ``a2`` keeps the angle between the columns, so ``S`` has full rank at every
+    ``q``: unlike Euler angles, the universal joint has no singular configuration (its
+    singular set is the parallel axes, refused at construction).
 
     Examples
     --------
@@ -439,7 +457,8 @@ class SphericalZYX(Joint):
     """Ball joint in Euler angles ``q = (z, y, x)``: ``R = Rz(q0) Ry(q1) Rx(q2)`` (as Pinocchio).
 
     ``S`` maps angle rates to the body angular velocity; it is singular at ``cos(q1) = 0``
-    (gimbal lock) and depends on ``q``, so ``dS != 0``.
+    (gimbal lock: ``det S_w = -cos(q1)``) and depends on ``q``, so ``dS != 0``. Forward
+    dynamics refuse configurations with ``|cos(q1)| <`` :data:`CHART_TOL`.
 
     Examples
     --------
@@ -450,6 +469,14 @@ class SphericalZYX(Joint):
     """
 
     nq = nv = 3
+    chart_singular = True
+    singular_set = "gimbal lock, cos(q[1]) = 0"
+    remedy = ("Euler angles cannot represent every angular velocity there: use a Spherical "
+              "(quaternion) joint instead")
+
+    def chart_distance(self, q):
+        """``|cos(q1)|``: about the distance in radians to gimbal lock ``q1 = pi/2 + k pi``."""
+        return np.abs(np.cos(np.asarray(q)[..., 1]))
 
     def transform(self, q):
         q = np.asarray(q)
@@ -504,7 +531,10 @@ class SphericalExp(Joint):
     The velocity is ``dphi``; the body angular velocity is ``J_r(phi) dphi``, so
     ``S = [[J_r(phi)], [0]]`` (the right Jacobian :func:`liedyn.lie.dexp_so3`; From (2012),
     eq. (29)) and ``dS = [[dJ_r/dt], [0]]`` (:func:`liedyn.lie.dexp_so3_dot`). The chart is
-    singular at ``|phi| = 2 pi``.
+    singular on the spheres ``|phi| = 2 pi k`` (``k >= 1``), where ``J_r`` loses rank: forward
+    dynamics refuse configurations within :data:`CHART_TOL` of them, and
+    :meth:`liedyn.model.Model.integrate` re-normalises ``phi`` into ``|phi| <= pi``
+    (:meth:`normalize`), so that a simulation never gets there.
 
     Examples
     --------
@@ -513,6 +543,53 @@ class SphericalExp(Joint):
     """
 
     nq = nv = 3
+    chart_singular = True
+    singular_set = "|phi| = 2 pi k, k >= 1, where the right Jacobian of exp is singular"
+    remedy = ("re-normalise with Model.normalize (the same rotation with |phi| <= pi; "
+              "Model.integrate does it) or use a Spherical (quaternion) joint")
+
+    def chart_distance(self, q):
+        """``| |phi| - 2 pi k |`` for the nearest ``k >= 1``."""
+        theta = np.linalg.norm(np.asarray(q).real, axis=-1)
+        return np.abs(theta - 2 * np.pi * np.maximum(np.round(theta / (2 * np.pi)), 1))
+
+    def normalize(self, q, dq=None):
+        """``phi (1 - 2 pi k / |phi|)`` with ``k = round(|phi| / 2 pi)``, where ``|phi| > pi``.
+
+        The same rotation about the same axis, by ``|phi| - 2 pi k`` in ``[-pi, pi]``. Rates map
+        by the Jacobian of this change of chart,
+        ``dphi' = (1 - 2 pi k / |phi|) dphi + 2 pi k phi (phi . dphi) / |phi|^3``.
+        Complex (complex-step) input is decided by its real part; sympy input is kept.
+        """
+        q = np.asarray(q)
+        if q.dtype == object:
+            return q if dq is None else (q, dq)
+        theta = np.sqrt(np.sum(q * q, axis=-1, keepdims=True))         # analytic in q
+        k = np.where(theta.real > np.pi, np.round(theta.real / (2 * np.pi)), 0.0)
+        if not np.any(k):
+            return q if dq is None else (q, dq)
+        theta = np.where(k > 0, theta, 1.0)
+        phi = q * (1 - 2 * np.pi * k / theta)
+        if dq is None:
+            return phi
+        dq = np.asarray(dq)
+        radial = np.sum(q * dq, axis=-1, keepdims=True)
+        return phi, (1 - 2 * np.pi * k / theta) * dq + 2 * np.pi * k * q * radial / theta ** 3
+
+    def difference(self, q0, q1):
+        """``q1 - q0`` with ``q1`` in the chart nearest ``q0``: ``q1 + 2 pi k q1 / |q1|``."""
+        q0, q1 = np.asarray(q0), np.asarray(q1)
+        if np.result_type(q0, q1) == object:
+            return q1 - q0
+        theta = np.sqrt(np.sum(q1 * q1, axis=-1, keepdims=True))
+        unit = q1 / np.where(theta.real > 0, theta, 1.0)
+        best = q1 - q0
+        for k in (-1, 1):                              # the neighbouring charts
+            other = q1 + 2 * np.pi * k * unit - q0
+            closer = (np.linalg.norm(other.real, axis=-1, keepdims=True)
+                      < np.linalg.norm(best.real, axis=-1, keepdims=True)) & (theta.real > 0)
+            best = np.where(closer, other, best)
+        return best
 
     def transform(self, q):
         q = np.asarray(q)

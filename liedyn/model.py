@@ -8,7 +8,11 @@ placement ``X_i`` of the joint frame in the parent's body frame, times the joint
 inertia ``I_i`` (Kim eq. (20)) is expressed in ``{i}``.
 
 A :class:`Model` is built once with :meth:`Model.add_body`, which validates as it goes, and is
-then only read by the algorithms (pure functions ``f(model, q, ...)``).
+then only read by the algorithms (pure functions ``f(model, q, ...)``). Its tree (``parent``,
+``children``, ``joints``, ``names``, ``q_slice``, ``v_slice``, ``nq``, ``nv``) is read-only
+after construction, so that it stays the consistent tree ``add_body`` checked (an edited
+``parent`` could close a cycle); inertias, placements and gravity are parameters that can be
+assigned, and each assignment is validated like ``add_body`` validates them.
 
 Derived in :ref:`sec-multibody-models`.
 """
@@ -16,9 +20,90 @@ import numpy as np
 
 from . import _checks
 from .inertia import check_inertia
-from .joints import Joint
+from .joints import CHART_TOL, Joint
 
 __all__ = ["Model"]
+
+_TOPOLOGY = frozenset({"parent", "joints", "names", "children", "q_slice", "v_slice", "nq",
+                       "nv", "placements", "inertias"})
+
+
+def _frozen(a):
+    a.setflags(write=False)
+    return a
+
+
+class _ReadOnly(list):
+    """A list that cannot be changed: a model's tree is fixed by ``Model.add_body``.
+
+    ``changes`` counts the edits (none here; per-body parameters below count theirs), so that
+    a cache built from the model can tell whether it is stale.
+    """
+
+    changes = 0
+
+    def __init__(self, items, field="children"):
+        super().__init__(items)
+        self._field = field
+
+    def _refuse(self, *args, **kwargs):
+        raise TypeError(f"Model.{self._field} is read-only: the tree is fixed by add_body; "
+                        "build a new Model to change it")
+
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
+    append = extend = insert = pop = remove = clear = sort = reverse = _refuse
+
+    def __reduce__(self):                       # copy, deepcopy and pickle
+        return _ReadOnly, (list(self), self._field)
+
+
+class _BodyParameters(_ReadOnly):
+    """Per-body inertias or placements: assignable per body (validated), never resized."""
+
+    def __init__(self, items, model, field):
+        super().__init__(items, field)
+        self._model = model
+
+    def __setitem__(self, i, value):
+        names = self._model.names
+        if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)) \
+                or not 1 <= i < len(names):
+            raise IndexError(f"Model.{self._field}[{i!r}]: expected a body index 1.."
+                             f"{len(names) - 1} (entry 0 is the ground)")
+        check = _placement if self._field == "placements" else _inertia
+        list.__setitem__(self, int(i), check(names[i], value))
+        self.changes += 1
+
+    def __reduce__(self):
+        return _BodyParameters, (list(self), self._model, self._field)
+
+
+def _placement(body, X):
+    """A validated (4, 4) placement of the joint of ``body``, stored read-only."""
+    if X is None:
+        return _frozen(np.eye(4))
+    try:
+        X = _checks.homogeneous("placement", X)
+        if X.shape != (4, 4):
+            raise ValueError(f"argument 'placement': expected shape (4, 4), got {X.shape}")
+    except (TypeError, ValueError) as err:
+        raise type(err)(f"body {body!r}: {err}") from None
+    return _frozen(np.array(X, dtype=np.result_type(X, float)))
+
+
+def _inertia(body, I):
+    """A validated (6, 6) inertia (exact zero: a massless body), stored read-only."""
+    if I is None:
+        return _frozen(np.zeros((6, 6)))
+    try:
+        I = _checks.array("inertia", I, (6, 6))
+        if I.shape != (6, 6):
+            raise ValueError(f"argument 'inertia': expected shape (6, 6), got {I.shape}")
+        if I.dtype == object or np.any(I):
+            check_inertia(I, name="inertia")
+    except (TypeError, ValueError) as err:
+        raise type(err)(f"body {body!r}: {err}") from None
+    return _frozen(np.array(I, dtype=np.result_type(I, float)))
 
 
 class Model:
@@ -33,10 +118,12 @@ class Model:
 
     Attributes
     ----------
-    parent : list of int, length N+1 (``parent[0] = -1``)
-    joints, placements, inertias, names : lists of length N+1 (entry 0 is the ground)
-    nq, nv : int, sizes of the configuration and velocity vectors
-    q_slice, v_slice : lists of slices into ``q`` and ``dq`` per body
+    parent : list of int, length N+1 (``parent[0] = -1``), read-only
+    joints, names : lists of length N+1 (entry 0 is the ground), read-only
+    placements, inertias : lists of length N+1 of read-only arrays; ``model.inertias[i] = I``
+        (``i >= 1``) replaces one after the checks of :meth:`add_body`
+    nq, nv : int, sizes of the configuration and velocity vectors, read-only
+    q_slice, v_slice : lists of slices into ``q`` and ``dq`` per body, read-only
 
     Examples
     --------
@@ -51,17 +138,36 @@ class Model:
     """
 
     def __init__(self, gravity=(0.0, 0.0, -9.81), name="model"):
-        self.gravity = _checks.array("gravity", gravity, (3,)).astype(float).reshape(3)
+        if not isinstance(name, str):
+            raise TypeError(f"argument 'name': expected a string, got {type(name).__name__}")
+        self.gravity = gravity
         self.name = name
-        self.parent = [-1]
-        self.joints = [None]
-        self.placements = [np.eye(4)]
-        self.inertias = [np.zeros((6, 6))]
-        self.names = ["ground"]
-        self.children = [[]]
-        self.q_slice = [slice(0, 0)]
-        self.v_slice = [slice(0, 0)]
-        self.nq = self.nv = 0
+        fields = dict(parent=[-1], joints=[None], names=["ground"], children=[_ReadOnly([])],
+                      q_slice=[slice(0, 0)], v_slice=[slice(0, 0)])
+        for key, value in fields.items():
+            object.__setattr__(self, key, _ReadOnly(value, key))
+        object.__setattr__(self, "placements", _BodyParameters([_frozen(np.eye(4))], self,
+                                                               "placements"))
+        object.__setattr__(self, "inertias", _BodyParameters([_frozen(np.zeros((6, 6)))], self,
+                                                             "inertias"))
+        object.__setattr__(self, "nq", 0)
+        object.__setattr__(self, "nv", 0)
+        object.__setattr__(self, "_charts", ())
+        object.__setattr__(self, "_group_joints", ())
+
+    def __setattr__(self, key, value):
+        """The tree is fixed by :meth:`add_body`; ``gravity`` is re-validated on assignment."""
+        if key in _TOPOLOGY and key in self.__dict__:
+            raise AttributeError(f"Model.{key} is read-only: the tree (parents, joints, names, "
+                                 "index maps) is fixed by add_body; build a new Model to change "
+                                 "it (inertias and placements can be assigned per body)")
+        if key == "gravity":
+            g = _checks.array("gravity", value, (3,))
+            if g.shape != (3,) or g.dtype.kind == "c":
+                raise ValueError(f"argument 'gravity': expected a real 3-vector, got shape "
+                                 f"{g.shape}, dtype {g.dtype}")
+            value = _frozen(g.astype(float))
+        object.__setattr__(self, key, value)
 
     def __repr__(self):
         return (f"Model({self.name!r}: {self.nbodies} bodies, nq={self.nq}, nv={self.nv}, "
@@ -74,6 +180,8 @@ class Model:
 
     def body(self, name):
         """The index of the body called ``name`` (``"ground"`` is 0)."""
+        if isinstance(name, (bool, np.bool_)):
+            raise TypeError(f"unknown body {name!r}: expected a body index or name, not a bool")
         if isinstance(name, (int, np.integer)):
             if not 0 <= name <= self.nbodies:
                 raise ValueError(f"unknown body index {name}: the model has bodies 0..{self.nbodies}")
@@ -104,45 +212,45 @@ class Model:
             non-physical inertia; the message names the body.
         """
         if not isinstance(name, str) or not name:
-            raise ValueError(f"body name must be a non-empty string, got {name!r}")
+            raise ValueError(f"argument 'name': expected a non-empty string (the body name), "
+                             f"got {name!r}")
         if name in self.names:
             raise ValueError(f"body {name!r}: duplicate name (bodies are {self.names})")
+        if isinstance(parent, (bool, np.bool_)) or not isinstance(parent, (str, int, np.integer)):
+            raise TypeError(f"body {name!r}: argument 'parent': expected a body index or name, "
+                            f"got {parent!r} (type {type(parent).__name__})")
         try:
             p = self.body(parent)
         except ValueError as err:
-            raise ValueError(f"body {name!r}: parent must be an existing body added earlier "
-                             f"(topological order); {err}") from None
+            raise ValueError(f"body {name!r}: argument 'parent' must be an existing body added "
+                             f"earlier (topological order); {err}") from None
         if not isinstance(joint, Joint):
-            raise TypeError(f"body {name!r}: joint must be a liedyn.joints.Joint, got "
-                            f"{type(joint).__name__}")
-        X = np.eye(4) if placement is None else placement
-        try:
-            X = _checks.homogeneous("placement", X).astype(float)
-            if X.shape != (4, 4):
-                raise ValueError(f"argument 'placement': expected shape (4, 4), got {X.shape}")
-        except ValueError as err:
-            raise ValueError(f"body {name!r}: {err}") from None
-        I = np.zeros((6, 6)) if inertia is None else np.asarray(inertia, dtype=float)
-        if inertia is not None:
-            try:
-                if I.shape != (6, 6):
-                    raise ValueError(f"argument 'inertia': expected shape (6, 6), got {I.shape}")
-                check_inertia(I, name="inertia")
-            except ValueError as err:
-                raise ValueError(f"body {name!r}: {err}") from None
+            raise TypeError(f"body {name!r}: joint must be a liedyn.joints.Joint (argument "
+                            f"'joint'), got {type(joint).__name__}")
+        X = _placement(name, placement)
+        I = _inertia(name, inertia)
         i = len(self.names)
-        self.names.append(name)
-        self.parent.append(p)
-        self.children.append([])
-        self.children[p].append(i)
-        self.joints.append(joint)
-        self.placements.append(X)
-        self.inertias.append(I)
-        self.q_slice.append(slice(self.nq, self.nq + joint.nq))
-        self.v_slice.append(slice(self.nv, self.nv + joint.nv))
-        self.nq += joint.nq
-        self.nv += joint.nv
+        for key, value in (("names", name), ("parent", p), ("children", _ReadOnly([])),
+                           ("joints", joint), ("q_slice", slice(self.nq, self.nq + joint.nq)),
+                           ("v_slice", slice(self.nv, self.nv + joint.nv))):
+            list.append(self.__dict__[key], value)
+        list.append(self.children[p], i)
+        list.append(self.placements, X)
+        list.append(self.inertias, I)
+        object.__setattr__(self, "nq", self.nq + joint.nq)
+        object.__setattr__(self, "nv", self.nv + joint.nv)
+        if joint.chart_singular:
+            object.__setattr__(self, "_charts", self._charts + (i,))
+        if type(joint).check_q is not Joint.check_q:          # quaternions to validate
+            object.__setattr__(self, "_group_joints", self._group_joints + (i,))
         return i
+
+    def _set_inertia_as_given(self, i, I):
+        """Store body ``i``'s inertia without the physical checks (inconsistent inertias of
+        URDF files, which the loader accepts with a warning naming the link)."""
+        I = _checks.array("inertia", I, (6, 6))
+        list.__setitem__(self.inertias, i, _frozen(np.array(I, dtype=float)))
+        self.inertias.changes += 1
 
     # --- tree queries --------------------------------------------------------------------
     def support(self, i):
@@ -164,43 +272,123 @@ class Model:
 
     def random_configuration(self, rng):
         """A random configuration drawn with the numpy Generator ``rng``, shape (nq,)."""
+        if not isinstance(rng, np.random.Generator):
+            raise TypeError("argument 'rng': expected a numpy Generator "
+                            f"(numpy.random.default_rng(seed)), got {type(rng).__name__}")
         return np.concatenate([np.zeros(0)] + [j.random(rng) for j in self.joints[1:]])
 
-    def integrate(self, q, v, dt=1.0):
+    def integrate(self, q, v, dt=1.0, normalize=True):
         """Move ``q`` with velocity ``v`` for time ``dt`` on the configuration manifold.
 
         Vector-space joints add ``v dt``; spherical and free joints compose ``q exp(v dt)``.
+        Exponential coordinates (:class:`~liedyn.joints.SphericalExp`) that leave the ball
+        ``|phi| <= pi`` are re-normalised into it (the same rotation, see :meth:`normalize`),
+        so that a long motion never reaches the chart's singular sphere ``|phi| = 2 pi``.
 
         Parameters
         ----------
         q : (..., nq) array
         v : (..., nv) array
-        dt : float
+        dt : float (or complex, for complex-step derivatives), finite
+        normalize : bool
+            ``False`` keeps the chart (an integrator does so inside one step)
 
         Returns
         -------
         q_next : (..., nq) array
+
+        Raises
+        ------
+        NonFiniteResultError
+            if finite inputs overflow to NaN or inf
+
+        Examples
+        --------
+        >>> from liedyn.joints import SphericalExp
+        >>> m = Model()
+        >>> _ = m.add_body("ball", 0, SphericalExp())
+        >>> m.integrate([3.0, 0.0, 0.0], [1.0, 0.0, 0.0])      # 4 rad = -(2 pi - 4) rad
+        array([-2.28318531,  0.        ,  0.        ])
         """
         q, v = self.check_q(q), self.check_v(v, "v")
+        dt = _checks.array("dt", dt, ())
         q, v = _broadcast(q, v)
         out = [j.integrate(q[..., self.q_slice[i]], v[..., self.v_slice[i]], dt)
                for i, j in enumerate(self.joints) if i > 0]
-        return np.concatenate([np.zeros(q.shape[:-1] + (0,), dtype=q.dtype)] + out, axis=-1)
+        q1 = np.concatenate([np.zeros(q.shape[:-1] + (0,), dtype=q.dtype)] + out, axis=-1)
+        if not _checks.all_finite(q1):
+            raise _checks.overflow("Model.integrate", q=q, v=v, dt=dt)
+        return self.normalize(q1) if normalize and self._charts else q1
+
+    def normalize(self, q, dq=None):
+        """The same configuration in each joint's preferred chart, and ``dq`` carried along.
+
+        Exponential coordinates with ``|phi| > pi`` become ``phi (1 - 2 pi k / |phi|)`` with
+        ``|.| <= pi`` (the same rotation), and their rates are mapped by the Jacobian of this
+        change of chart; other joints are unchanged.
+
+        Parameters
+        ----------
+        q : (..., nq) array
+        dq : (..., nv) array, optional
+
+        Returns
+        -------
+        q : (..., nq) array, or ``(q, dq)`` when ``dq`` is given
+        """
+        q = np.array(self.check_q(q))
+        if dq is not None:
+            q, dq = _broadcast(q, self.check_v(dq))
+            q, dq = np.array(q), np.array(dq, dtype=np.result_type(q, dq))
+        for i in self._charts:
+            qi, vi = self.q_slice[i], self.v_slice[i]
+            new = self.joints[i].normalize(q[..., qi], None if dq is None else dq[..., vi])
+            if dq is None:
+                q[..., qi] = new
+            else:
+                q[..., qi], dq[..., vi] = new
+        return q if dq is None else (q, dq)
 
     def difference(self, q0, q1):
-        """The velocity ``v`` with ``integrate(q0, v) == q1`` (per joint), shape (..., nv)."""
+        """The velocity ``v`` with ``integrate(q0, v) == q1`` (per joint), shape (..., nv).
+
+        For exponential coordinates, ``q1`` is taken in the chart nearest to ``q0`` (the
+        shortest ``v``), so that ``difference(q0, integrate(q0, v)) == v`` for ``|v| < pi``.
+        """
         q0, q1 = _broadcast(self.check_q(q0, "q0"), self.check_q(q1, "q1"))
         out = [j.difference(q0[..., self.q_slice[i]], q1[..., self.q_slice[i]])
                for i, j in enumerate(self.joints) if i > 0]
         return np.concatenate([np.zeros(q0.shape[:-1] + (0,), dtype=q0.dtype)] + out, axis=-1)
 
+    def check_chart(self, q, name="q", bodies=None):
+        """Raise :class:`ChartSingularityError` if a joint's coordinates are within
+        :data:`liedyn.joints.CHART_TOL` of their singular set (where ``S(q)`` loses rank).
+
+        ``bodies`` (optional, a boolean per body ``0..N``) restricts the check to some joints.
+        Called by the algorithms that invert ``S`` (forward and hybrid dynamics, simulation).
+        """
+        for i in self._charts:
+            if bodies is not None and not bodies[i]:
+                continue
+            joint = self.joints[i]
+            d = joint.chart_distance(q[..., self.q_slice[i]])
+            if d.dtype != object and np.any(d.real < CHART_TOL):
+                at = np.unravel_index(np.argmin(d.real), d.shape) if d.ndim else ()
+                raise _checks.ChartSingularityError(
+                    f"argument '{name}': the {type(joint).__name__} joint of body "
+                    f"{self.names[i]!r} is {float(np.min(d.real)):.3g} from its singular set "
+                    f"({joint.singular_set}; tolerance CHART_TOL = {CHART_TOL:g})"
+                    + (f" at batch index {tuple(int(k) for k in at)}" if at else "")
+                    + f"; {joint.remedy}")
+        return q
+
     # --- validation ----------------------------------------------------------------------
     def check_q(self, q, name="q"):
         """Validate a configuration: shape (..., nq), finite, unit quaternions."""
         q = _checks.array(name, q, (self.nq,))
-        for i, j in enumerate(self.joints):
-            if i > 0:
-                j.check_q(q[..., self.q_slice[i]], f"{name} (joint of body {self.names[i]!r})")
+        for i in self._group_joints:
+            self.joints[i].check_q(q[..., self.q_slice[i]],
+                                   f"{name} (joint of body {self.names[i]!r})")
         return q
 
     def check_v(self, v, name="dq"):

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import _checks
 from ._spatial import Ad_star_inv_mul, ad_star_mul, matvec
 from .kinematics import ForwardPass, forward_pass
 from .model import state
@@ -94,4 +95,7 @@ def rnea(model, q, dq, ddq, f_ext=None):
     >>> float(rnea(model, [0.0], [0.0], [1.0])[0])   # tau = m l^2 ddq
     1.0
     """
-    return rnea_pass(model, q, dq, ddq, f_ext).tau
+    tau = rnea_pass(model, q, dq, ddq, f_ext).tau
+    if not _checks.all_finite(tau):
+        raise _checks.overflow("rnea", q=q, dq=dq, ddq=ddq, f_ext=f_ext)
+    return tau

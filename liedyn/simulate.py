@@ -37,16 +37,24 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import joints
+from . import _checks, joints
 from ._spatial import matvec
 from .aba import aba
 from .crba import kinetic_energy, potential_energy
+from .kinematics import forward_kinematics
 from .lie import dexp_inv, dexp_inv_so3
 
-__all__ = ["Trajectory", "simulate", "METHODS"]
+__all__ = ["Trajectory", "simulate", "METHODS", "ENERGY_GROWTH"]
 
 METHODS = ("euler", "semi_implicit", "rk4", "rkmk4")
 """Names accepted by :func:`simulate`."""
+
+ENERGY_GROWTH = 1e3
+"""A passive simulation (no ``control``, no ``f_ext``) diverges when its energy moves away from
+the initial value by more than this factor (three orders of magnitude) times the energy scale
+of the initial state, ``|T_0| + |U_0| + sum_i m_i |g| |c_i|`` (kinetic energy, potential energy,
+and the potential energy each body would have with its centre of mass ``c_i`` straight above
+the origin)."""
 
 
 @dataclass(frozen=True)
@@ -91,6 +99,41 @@ def _time_step(dt):
     if not np.isfinite(dt) or dt <= 0:
         raise ValueError(f"argument 'dt': expected a finite time step > 0, got {dt!r}")
     return dt
+
+
+def _potential_scale(model, q):
+    """``sum_i m_i |g| |c_i|``: the size of the potential energy at ``q`` whatever its zero."""
+    Tw = forward_kinematics(model, q).T_world
+    g = np.linalg.norm(model.gravity)
+    scale = np.zeros(q.shape[:-1])
+    for i in range(1, model.nbodies + 1):
+        I = model.inertias[i].real
+        m = I[3, 3]
+        if m > 0:
+            c = np.array([I[2, 4], I[0, 5], I[1, 3]]) / m          # from m [c] (Kim (2012), (22))
+            c_world = matvec(Tw[..., i, :3, :3], c) + Tw[..., i, :3, 3]
+            scale = scale + m * g * np.linalg.norm(c_world, axis=-1)
+    return scale
+
+
+def _energy_check(model, Q, T, U, dt, method):
+    """Raise :class:`DivergenceError` at the first step whose energy ran away (passive runs).
+
+    The reference is the energy scale of the initial state, ``|T_0| + |U_0|`` plus
+    ``sum_i m_i |g| |c_i|`` (so that a start at rest at the zero of the potential has a scale),
+    plus a millionth of the largest ``|T| + |U|`` of the run (round-off for a model at the
+    origin).
+    """
+    E, TU = (T + U).reshape(T.shape[0], -1), (np.abs(T) + np.abs(U)).reshape(T.shape[0], -1)
+    ref = TU[0] + _potential_scale(model, Q[0]).reshape(-1) + 1e-6 * np.max(TU, axis=0)
+    grown = np.abs(E - E[0]) > ENERGY_GROWTH * ref
+    if np.any(grown):
+        k = int(np.argmax(np.any(grown, axis=1)))
+        raise _checks.DivergenceError(
+            f"simulate: the energy of this passive system grew from {E[0].max():.6g} J to "
+            f"{E[k][np.argmax(np.abs(E[k] - E[0]))]:.6g} J by step {k - 1} (t = {(k - 1) * dt:.6g}"
+            f" s to {k * dt:.6g} s), more than {ENERGY_GROWTH:g} times its initial scale, with "
+            f"method {method!r} and dt = {dt:g}: the integration diverged; use a smaller dt")
 
 
 def _number_of_steps(steps, duration, dt):
@@ -227,9 +270,15 @@ def simulate(model, q0, dq0, dt, steps=None, duration=None, control=None, f_ext=
     TypeError, ValueError
         for a bad time step, number of steps or duration, control or external wrench, or an
         unknown method
-    FloatingPointError
-        if the state, an acceleration, or the output of ``control`` or ``f_ext`` becomes NaN or
-        inf during the run; the message gives the step ``k`` (from ``t_k`` to ``t_{k+1}``)
+    DivergenceError
+        (a ``FloatingPointError``) if the state, an acceleration, or the output of ``control`` or ``f_ext`` becomes NaN or
+        inf during the run, or if the energy of a passive run (no ``control``, no ``f_ext``)
+        moves from its initial value by more than :data:`ENERGY_GROWTH` times its initial
+        scale; the message gives the step ``k`` (from ``t_k`` to ``t_{k+1}``) and
+        suggests a smaller ``dt``
+    ChartSingularityError
+        if a joint reaches the singular set of its coordinates (Euler angles at gimbal lock);
+        the message gives the step
 
     Examples
     --------
@@ -240,8 +289,7 @@ def simulate(model, q0, dq0, dt, steps=None, duration=None, control=None, f_ext=
     >>> bool(abs(traj.energy[-1] - traj.energy[0]) < 1e-8)          # RK4 conserves it well
     True
     """
-    if method not in METHODS:
-        raise ValueError(f"argument 'method': expected one of {list(METHODS)}, got {method!r}")
+    _checks.choice("method", method, METHODS)
     dt = _time_step(dt)
     n = _number_of_steps(steps, duration, dt)
     q = model.check_q(q0, "q0")
@@ -257,14 +305,17 @@ def simulate(model, q0, dq0, dt, steps=None, duration=None, control=None, f_ext=
         # velocity can still produce NaN there, which is a blow-up, not a user error
         _finite(v, "the velocity")
         try:
-            return _finite(model.integrate(q, v, h), "the configuration")
-        except ValueError:
+            return _finite(model.integrate(q, v, h, normalize=False), "the configuration")
+        except (ValueError, FloatingPointError):
             raise _Diverged("the configuration") from None
 
     def accel(k, t, q, dq):
         _finite(q), _finite(dq)
-        return _finite(aba(model, q, dq, tau(k, t, q, dq), wrench(k, t, q, dq)),
-                       "the acceleration")
+        try:
+            ddq = aba(model, q, dq, tau(k, t, q, dq), wrench(k, t, q, dq))
+        except _checks.NonFiniteResultError:
+            raise _Diverged("the acceleration") from None
+        return _finite(ddq, "the acceleration")
 
     def step_euler(k, t, q, dq):
         a = accel(k, t, q, dq)
@@ -309,16 +360,24 @@ def simulate(model, q0, dq0, dt, steps=None, duration=None, control=None, f_ext=
             try:
                 q, dq = step(k, k * dt, q, dq)
                 _finite(q), _finite(dq)
+                if model._charts:                    # exponential coordinates into |phi| <= pi
+                    q, dq = model.normalize(q, dq)
             except _Diverged as err:
-                raise FloatingPointError(
+                raise _checks.DivergenceError(
                     f"simulate: {err} became NaN or inf during step {k} (t = {k * dt:.6g} s "
                     f"to {(k + 1) * dt:.6g} s) with method {method!r} and dt = {dt:g}; the "
-                    "motion is unstable or the time step too large") from None
+                    "motion is unstable or the time step too large: use a smaller dt") from None
+            except _checks.ChartSingularityError as err:
+                raise _checks.ChartSingularityError(
+                    f"simulate: during step {k} (t = {k * dt:.6g} s): {err}") from None
             qs.append(q)
             dqs.append(dq)
     Q, DQ = np.stack(qs), np.stack(dqs)
-    energy = np.asarray(kinetic_energy(model, Q, DQ) + potential_energy(model, Q), dtype=float)
-    energy = np.broadcast_to(energy, Q.shape[:-1]).copy()
+    T, U = kinetic_energy(model, Q, DQ), potential_energy(model, Q)
+    T, U = (np.broadcast_to(np.asarray(x, dtype=float), Q.shape[:-1]) for x in (T, U))
+    if control is None and f_ext is None:
+        _energy_check(model, Q, T, U, dt, method)
+    energy = T + U
     t = np.arange(n + 1) * dt
     for a in (t, Q, DQ, energy):
         a.flags.writeable = False

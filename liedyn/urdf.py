@@ -46,12 +46,16 @@ Derived in :ref:`sec-real-robots`.
 import functools
 import io
 import os
+import re
 import sys
 import warnings
 import xml.etree.ElementTree as ET
+from collections import Counter
+from types import SimpleNamespace
 
 import numpy as np
 
+from . import _checks
 from . import joints as J
 from .inertia import check_inertia, transform_inertia
 from .kinematics import forward_kinematics
@@ -228,42 +232,167 @@ def _read(source):
                     f"{type(source).__name__}")
 
 
-def _check_xml(data, label):
-    """Structural checks yourdfpy does not make (it raises KeyError or fills in defaults)."""
+MAX_DEPTH = 64
+"""Deepest element nesting accepted in a URDF file (real files nest about 6 levels)."""
+
+
+def _bad(label, message):
+    """A :class:`~liedyn._checks.URDFError` about the file as a whole (no single element)."""
+    return _checks.URDFError(label, None, message)
+
+
+def _few(names, k=10):
+    """At most ``k`` names for an error message, with the total when there are more."""
+    names = list(names)
+    return str(names) if len(names) <= k else f"{names[:k]} ... ({len(names)} in all)"
+
+
+def _numbers(label, where, el, attribute, n=None, default=None):
+    """The finite numbers of ``el``'s ``attribute`` (exactly ``n`` of them if given)."""
+    text = el.get(attribute)
+    if text is None:
+        return default
+    try:
+        x = np.array([float(t) for t in text.split()])
+    except ValueError:
+        raise _checks.URDFError(label, where, f"expected numbers, got {text!r}",
+                                attribute) from None
+    if n is not None and x.size != n:
+        raise _checks.URDFError(label, where, f"expected {n} numbers, got {x.size} "
+                                f"({text!r})", attribute)
+    if not np.all(np.isfinite(x)):
+        raise _checks.URDFError(label, where, f"expected finite numbers, got {text!r}",
+                                attribute)
+    return x
+
+
+def _line(data, tag, name):
+    """The line where ``<tag name="name"`` starts in the file (None if not found)."""
+    if not name:
+        return None
+    found = re.search(rb"<" + tag.encode() + rb"\s[^>]*?name\s*=\s*[\"']"
+                      + re.escape(name.encode()) + rb"[\"']", data)
+    return None if found is None else data.count(b"\n", 0, found.start()) + 1
+
+
+def _check_depth(root, label):
+    stack = [(root, 1)]
+    while stack:
+        el, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise _checks.URDFError(label, f"<{el.tag}>", f"elements nested {depth} deep; a URDF "
+                                    f"nests a few levels (at most MAX_DEPTH = {MAX_DEPTH})")
+        stack.extend((child, depth + 1) for child in el)
+
+
+def _check_origins(label, owner, el):
+    for origin in el.iter("origin"):
+        for attribute in ("xyz", "rpy"):
+            _numbers(label, f"{owner} <origin>", origin, attribute, 3)
+
+
+def _check_link(label, link):
+    name = link.get("name")
+    if not name:
+        raise _checks.URDFError(label, "<link>", "a <link> element has no name attribute",
+                                "name")
+    owner = f"link {name!r}"
+    _check_origins(label, owner, link)
+    inertial = link.find("inertial")
+    if inertial is None:
+        return
+    mass, inertia = inertial.find("mass"), inertial.find("inertia")
+    if mass is None or mass.get("value") is None:
+        raise _checks.URDFError(label, owner, "<inertial> needs <mass value=...>")
+    if inertia is None:
+        raise _checks.URDFError(label, owner, "<inertial> needs <inertia>")
+    missing = [a for a in _INERTIA_ATTRIBUTES if inertia.get(a) is None]
+    if missing:
+        raise _checks.URDFError(label, owner, f"<inertia> lacks the attribute(s) {missing} "
+                                f"(all six of {list(_INERTIA_ATTRIBUTES)} are required)")
+    m = _numbers(label, f"{owner} <mass>", mass, "value", 1)[0]
+    if m < 0:
+        raise _checks.URDFError(label, f"{owner} <mass>", f"expected a number >= 0, got {m:g}",
+                                "value")
+    for a in _INERTIA_ATTRIBUTES:
+        _numbers(label, f"{owner} <inertia>", inertia, a, 1)
+
+
+def _check_joint(label, joint):
+    name = joint.get("name")
+    if not name:
+        raise _checks.URDFError(label, "<joint>", "a <joint> element has no name attribute",
+                                "name")
+    owner = f"joint {name!r}"
+    kind = joint.get("type")
+    if kind is None:
+        raise _checks.URDFError(label, owner, f"joint {name!r} has no type attribute", "type")
+    if kind not in JOINT_TYPES:
+        raise _checks.URDFError(label, owner, f"joint {name!r} has unknown type {kind!r} (URDF "
+                                f"joint types: {list(JOINT_TYPES)})", "type")
+    for tag in ("parent", "child"):
+        el = joint.find(tag)
+        if el is None or not el.get("link"):
+            raise _checks.URDFError(label, owner, f"joint {name!r} needs <{tag} link=...>")
+    _check_origins(label, owner, joint)
+    axis = joint.find("axis")
+    if axis is not None:
+        a = _numbers(label, f"{owner} <axis>", axis, "xyz", 3)
+        if a is not None and kind != "fixed" and not np.any(a):
+            raise _checks.URDFError(label, f"{owner} <axis>", "the axis must be a finite "
+                                    f"non-zero vector, got {a.tolist()}", "xyz")
+    limit = joint.find("limit")
+    if limit is not None:
+        where = f"{owner} <limit>"
+        lo, up, effort, velocity = (_numbers(label, where, limit, a, 1)
+                                    for a in ("lower", "upper", "effort", "velocity"))
+        if lo is not None and up is not None and lo[0] > up[0]:
+            raise _checks.URDFError(label, where, f"expected lower <= upper, got lower = "
+                                    f"{lo[0]:g}, upper = {up[0]:g}", "lower")
+        for attribute, x in (("effort", effort), ("velocity", velocity)):
+            if x is not None and x[0] < 0:
+                raise _checks.URDFError(label, where, f"expected a number >= 0, got {x[0]:g}",
+                                        attribute)
+    mimic = joint.find("mimic")
+    if mimic is not None:
+        for attribute in ("multiplier", "offset"):
+            _numbers(label, f"{owner} <mimic>", mimic, attribute, 1)
+    dynamics = joint.find("dynamics")
+    if dynamics is not None:
+        for attribute in ("damping", "friction"):
+            _numbers(label, f"{owner} <dynamics>", dynamics, attribute, 1)
+
+
+def _check_xml(data, label, root_link=None):
+    """Checks yourdfpy does not make (it raises KeyError, fills in defaults or drops numbers).
+
+    Every number the loader reads is checked (count, finite, sign, ``lower <= upper``), the
+    nesting depth is bounded and the link/joint graph must be one tree, before yourdfpy parses
+    the file; the errors name the element and attribute (:class:`liedyn._checks.URDFError`).
+    """
     try:
         root = ET.fromstring(data)
     except ET.ParseError as err:
-        raise ValueError(f"URDF {label}: not well-formed XML ({err})") from None
+        raise _checks.URDFError(label, "<robot>", f"not well-formed XML ({err})") from None
     if root.tag != "robot":
-        raise ValueError(f"URDF {label}: the root element must be <robot>, got <{root.tag}>")
+        raise _checks.URDFError(label, f"<{root.tag}>", f"the root element must be <robot>, "
+                                f"got <{root.tag}>")
     if not root.get("name"):
-        raise ValueError(f"URDF {label}: <robot> has no name attribute")
-    for link in root.findall("link"):
-        name = link.get("name")
-        if not name:
-            raise ValueError(f"URDF {label}: a <link> element has no name attribute")
-        inertial = link.find("inertial")
-        if inertial is None:
-            continue
-        mass, inertia = inertial.find("mass"), inertial.find("inertia")
-        if mass is None or mass.get("value") is None:
-            raise ValueError(f"URDF {label}: link {name!r}: <inertial> needs <mass value=...>")
-        if inertia is None:
-            raise ValueError(f"URDF {label}: link {name!r}: <inertial> needs <inertia>")
-        missing = [a for a in _INERTIA_ATTRIBUTES if inertia.get(a) is None]
-        if missing:
-            raise ValueError(f"URDF {label}: link {name!r}: <inertia> lacks the attribute(s) "
-                             f"{missing} (all six of {list(_INERTIA_ATTRIBUTES)} are required)")
-    for joint in root.findall("joint"):
-        name = joint.get("name")
-        if not name:
-            raise ValueError(f"URDF {label}: a <joint> element has no name attribute")
-        if joint.get("type") is None:
-            raise ValueError(f"URDF {label}: joint {name!r} has no type attribute")
-        for tag in ("parent", "child"):
-            el = joint.find(tag)
-            if el is None or not el.get("link"):
-                raise ValueError(f"URDF {label}: joint {name!r} needs <{tag} link=...>")
+        raise _checks.URDFError(label, "<robot>", "<robot> has no name attribute", "name")
+    _check_depth(root, label)
+    for tag, check in (("link", _check_link), ("joint", _check_joint)):
+        for el in root.findall(tag):
+            try:
+                check(label, el)
+            except _checks.URDFError as err:
+                raise _checks.URDFError(err.file, err.element, err._message, err.attribute,
+                                        _line(data, tag, el.get("name"))) from None
+    links = [SimpleNamespace(name=link.get("name")) for link in root.findall("link")]
+    joints = [SimpleNamespace(name=j.get("name"), type=j.get("type"),
+                              parent=j.find("parent").get("link"),
+                              child=j.find("child").get("link")) for j in root.findall("joint")]
+    _tree(SimpleNamespace(links=links, joints=joints), label, root_link)
+    return {j.name: j for j in joints}
 
 
 def _parse(data, label):
@@ -273,32 +402,32 @@ def _parse(data, label):
         return yourdfpy.URDF.load(io.BytesIO(data), build_scene_graph=False, load_meshes=False,
                                   load_collision_meshes=False).robot
     except Exception as err:        # yourdfpy reports bad numbers etc. with bare exceptions
-        raise ValueError(f"URDF {label}: yourdfpy could not parse it "
-                         f"({type(err).__name__}: {err})") from None
+        raise _bad(label, f"yourdfpy could not parse it "
+                   f"({type(err).__name__}: {err})") from None
 
 
 def _tree(robot, label, root):
     """Check the link/joint graph is one tree; return (root link, child joints per link)."""
     links = [link.name for link in robot.links]
     if len(set(links)) != len(links):
-        dup = sorted({n for n in links if links.count(n) > 1})
-        raise ValueError(f"URDF {label}: link name(s) {dup} defined more than once")
+        dup = sorted(n for n, c in Counter(links).items() if c > 1)
+        raise _bad(label, f"link name(s) {dup} defined more than once")
     names = [j.name for j in robot.joints]
     if len(set(names)) != len(names):
-        dup = sorted({n for n in names if names.count(n) > 1})
-        raise ValueError(f"URDF {label}: joint name(s) {dup} defined more than once")
+        dup = sorted(n for n, c in Counter(names).items() if c > 1)
+        raise _bad(label, f"joint name(s) {dup} defined more than once")
     known = set(links)
     children = {n: [] for n in links}
     parent_joint = {}
     for j in robot.joints:
         for role, link in (("parent", j.parent), ("child", j.child)):
             if link not in known:
-                raise ValueError(f"URDF {label}: joint {j.name!r}: {role} link {link!r} is not "
-                                 f"defined")
+                raise _bad(label, f"joint {j.name!r}: {role} link {link!r} is not "
+                           f"defined")
         if j.child in parent_joint:
-            raise ValueError(f"URDF {label}: link {j.child!r} is the child of two joints, "
-                             f"{parent_joint[j.child].name!r} and {j.name!r}: a URDF describes a "
-                             f"tree, closed loops are not supported")
+            raise _bad(label, f"link {j.child!r} is the child of two joints, "
+                       f"{parent_joint[j.child].name!r} and {j.name!r}: a URDF describes a "
+                       f"tree, closed loops are not supported")
         parent_joint[j.child] = j
         children[j.parent].append(j)
     roots = [n for n in links if n not in parent_joint]
@@ -312,13 +441,13 @@ def _tree(robot, label, root):
     if len(reached) < len(links):
         loop = [n for n in links if n not in reached]
         joints = [parent_joint[n].name for n in loop]
-        raise ValueError(f"URDF {label}: joints {joints} form a closed loop through links "
-                         f"{loop}: a URDF describes a tree")
+        raise _bad(label, f"joints {joints} form a closed loop through links "
+                   f"{loop}: a URDF describes a tree")
     if root is None:
         if len(roots) != 1:
-            raise ValueError(f"URDF {label}: {len(roots)} root links (links that are no joint's "
-                             f"child): {roots}; a URDF describes one tree (pass root=... to "
-                             f"load one of them)")
+            raise _bad(label, f"{len(roots)} root links (links that are no joint's "
+                       f"child): {_few(roots)}; a URDF describes one tree (pass root=... to "
+                       f"load one of them)")
         root = roots[0]
     elif root not in known:
         raise ValueError(f"argument 'root': URDF {label} has no link {root!r}")
@@ -336,11 +465,11 @@ def _link_inertia(link, label, policy):
         return None
     m = float(inertial.mass)
     if not np.isfinite(m) or m < 0:
-        raise ValueError(f"URDF {label}: link {link.name!r}: <mass> must be a finite number "
-                         f">= 0, got {m:g}")
+        raise _bad(label, f"link {link.name!r}: <mass> must be a finite number "
+                   f">= 0, got {m:g}")
     Ic = np.asarray(inertial.inertia, dtype=float)
     if not np.all(np.isfinite(Ic)):
-        raise ValueError(f"URDF {label}: link {link.name!r}: <inertia> contains NaN or inf")
+        raise _bad(label, f"link {link.name!r}: <inertia> contains NaN or inf")
     T = np.eye(4) if inertial.origin is None else np.asarray(inertial.origin, dtype=float)
     R, c = T[:3, :3], T[:3, 3]
     Ic = R @ Ic @ R.T
@@ -357,11 +486,11 @@ def _link_inertia(link, label, policy):
         except ValueError as err:
             problem = str(err).replace("argument 'inertia': ", "")
     if problem is not None and policy != "ignore":
-        message = (f"URDF {label}: link {link.name!r}: <inertial> is not physically "
-                   f"consistent ({problem})")
+        error = _checks.URDFError(label, f"link {link.name!r}", "<inertial> is not physically "
+                                  f"consistent ({problem})")
         if policy == "raise":
-            raise ValueError(message)
-        warnings.warn(message + "; loaded as given, as Pinocchio does (inertia_check='raise' "
+            raise error
+        warnings.warn(str(error) + "; loaded as given, as Pinocchio does (inertia_check='raise' "
                       "refuses such files, 'ignore' silences this warning)", stacklevel=4)
     return I
 
@@ -396,27 +525,30 @@ def _joint(j, label):
                 q_lim = (np.array([-np.inf]), np.array([np.inf]))
             return joint, np.eye(4), q_lim, (np.array([vel]), np.array([eff]))
     except ValueError as err:
-        raise ValueError(f"URDF {label}: joint {j.name!r}: {err}") from None
+        raise _bad(label, f"joint {j.name!r}: {err}") from None
     if j.type == "floating":
         inf = np.full(7, np.inf)
         return J.Free(), np.eye(4), (-inf, inf), (np.full(6, np.inf), np.full(6, np.inf))
     if j.type == "planar":
         n = np.linalg.norm(axis)
         if not np.isfinite(n) or n < 1e-12:
-            raise ValueError(f"URDF {label}: joint {j.name!r}: the axis must be a finite non-zero "
-                             f"vector, got {axis.tolist()}")
+            raise _bad(label, f"joint {j.name!r}: the axis must be a finite non-zero "
+                       f"vector, got {axis.tolist()}")
         T = np.eye(4)
         T[:3, :3] = _align_z(axis / n)
         inf = np.full(3, np.inf)
         return J.Planar(), inverse(T), (-inf, inf), (inf, inf)
-    raise ValueError(f"URDF {label}: joint {j.name!r} has unknown type {j.type!r} (URDF joint "
-                     f"types: {list(JOINT_TYPES)})")
+    raise _bad(label, f"joint {j.name!r} has unknown type {j.type!r} (URDF joint "
+               f"types: {list(JOINT_TYPES)})")
 
 
 def _locked(locked_joints, joints, label):
     """Validate ``locked_joints``: a dict name -> position (a sequence of names means 0)."""
     if locked_joints is None:
         return {}
+    if isinstance(locked_joints, str) or not hasattr(locked_joints, "__iter__"):
+        raise TypeError("argument 'locked_joints': expected a dict {name: position} or a "
+                        f"sequence of joint names, got {locked_joints!r}")
     if not isinstance(locked_joints, dict):
         locked_joints = {name: 0.0 for name in locked_joints}
     for name, value in locked_joints.items():
@@ -425,9 +557,11 @@ def _locked(locked_joints, joints, label):
         if joints[name].type not in ("revolute", "continuous", "prismatic"):
             raise ValueError(f"argument 'locked_joints': joint {name!r} is {joints[name].type}; "
                              f"only revolute, continuous and prismatic joints can be locked")
-        if not np.isfinite(value):
+        try:
+            _checks.scalar("locked_joints", value)
+        except (TypeError, ValueError):
             raise ValueError(f"argument 'locked_joints': joint {name!r}: expected a finite "
-                             f"position, got {value!r}")
+                             f"position, got {value!r}") from None
     return {name: float(v) for name, v in locked_joints.items()}
 
 
@@ -484,16 +618,16 @@ def load_urdf(path_or_xml, floating_base=False, root=None, inertia_check="warn",
     >>> load_urdf(xml, floating_base=True).nv
     7
     """
-    if inertia_check not in ("warn", "raise", "ignore"):
-        raise ValueError(f"argument 'inertia_check': expected 'warn', 'raise' or 'ignore', got "
-                         f"{inertia_check!r}")
+    _checks.choice("inertia_check", inertia_check, ("warn", "raise", "ignore"))
+    floating_base = _checks.boolean("floating_base", floating_base)
+    if root is not None and not isinstance(root, str):
+        raise TypeError(f"argument 'root': expected a link name (str) or None, got {root!r}")
     data, label = _read(path_or_xml)
-    _check_xml(data, label)
+    locked = _locked(locked_joints, _check_xml(data, label, root), label)
     robot = _parse(data, label)
     root, children = _tree(robot, label, root)
     links = {link.name: link for link in robot.links}
     joints = {j.name: j for j in robot.joints}
-    locked = _locked(locked_joints, joints, label)
 
     model = URDFModel(name=robot.name)
     model.locked = locked
@@ -548,9 +682,9 @@ def load_urdf(path_or_xml, floating_base=False, root=None, inertia_check="warn",
             model.add_body(name, parent, joint, placement=placement, inertia=I)
         except ValueError as err:
             if I is None or inertia_check == "raise" or "inertia" not in str(err):
-                raise ValueError(f"URDF {label}: link {name!r}: {err}") from None
+                raise _bad(label, f"link {name!r}: {err}") from None
             model.add_body(name, parent, joint, placement=placement)
-            model.inertias[i] = I         # inconsistent but accepted (warned per link above)
+            model._set_inertia_as_given(i, I)     # inconsistent, accepted (warned per link)
         model.joint_names.append(joint_name)
         model._q_lower.append(q_lim[0])
         model._q_upper.append(q_lim[1])

@@ -1,0 +1,624 @@
+"""The catalogue of bad input: every public entry point fails loudly and names what is wrong.
+
+One table, one row per kind of bad input: the call, the exception type it must raise, and a
+regular expression that the message must contain, which names the argument the user wrote (or,
+for a URDF file, the element and attribute). No row may return, hang or raise an exception
+from deep inside numpy or yourdfpy. The table covers models, joints, inertias, states,
+chart singularities, constraints, simulation settings and malformed or hostile URDF files.
+"""
+import re
+import time
+
+import numpy as np
+import pytest
+
+from liedyn import joints as J
+from liedyn._checks import (ChartSingularityError, DivergenceError, NonFiniteResultError,
+                            URDFError)
+from liedyn.aba import aba, inverse_mass_matrix
+from liedyn.constraints import (LoopClosure, Pfaffian, constrained_forward, constrained_hybrid,
+                                constrained_inverse, constraint_jacobian, project)
+from liedyn.crba import bias_force, gravity_torque, mass_matrix
+from liedyn.derivatives import (aba_partials, constrained_forward_partials, hybrid_partials,
+                                rnea_partials)
+from liedyn.hybrid import hybrid
+from liedyn.inertia import check_inertia, spatial_inertia
+from liedyn.kinematics import body_jacobian, forward_kinematics, frame_jacobian
+from liedyn.model import Model
+from liedyn.rnea import rnea
+from liedyn.robots import double_pendulum, four_bar, pendulum, serial_chain
+from liedyn.simulate import simulate
+from liedyn.urdf import load_urdf
+
+I1 = spatial_inertia(1.0, [0.0, 0.0, -0.5], 0.01 * np.eye(3))
+
+
+def one_body(joint):
+    """A model with one body on ``joint`` (its centre of mass off the joint)."""
+    m = Model()
+    m.add_body("b", 0, joint, inertia=I1)
+    return m
+
+
+P = pendulum()                                   # nq = nv = 1
+DP = double_pendulum()                           # nq = nv = 2
+BALL = one_body(J.Spherical())                   # nq = 4, nv = 3
+FREE = one_body(J.Free())                        # nq = 7, nv = 6
+ZYX = one_body(J.SphericalZYX())
+EXP = one_body(J.SphericalExp())
+FOUR, LOOPS, Q4 = four_bar()
+Z1, Z2 = np.zeros(1), np.zeros(2)
+PFAFF = Pfaffian(lambda q: np.array([[1.0, -1.0]]), lambda q, dq: np.zeros(1), m=1)
+
+
+def bad_pfaffian(A_rows=1, drift_rows=1, m=1):
+    return Pfaffian(lambda q: np.ones((A_rows, 2)), lambda q, dq: np.zeros(drift_rows), m=m)
+
+
+def edit(obj, fun):
+    """A call that edits ``obj`` with ``fun`` (for assignments, which a lambda cannot hold)."""
+    return lambda: fun(obj)
+
+
+def setattr_(obj, name, value):
+    setattr(obj, name, value)
+
+
+def setitem(seq, key, value):
+    seq[key] = value
+
+
+def delitem(seq, key):
+    del seq[key]
+
+
+# ---------------------------------------------------------------------------------------------
+# URDF builders
+# ---------------------------------------------------------------------------------------------
+LINK = ('<link name="{name}"><inertial><origin xyz="{com}"/><mass value="{mass}"/>'
+        '<inertia ixx="{ixx}" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>')
+
+
+def urdf(mass="1", com="0 0 0", ixx="1", xyz="0 0 1", rpy="0 0 0", axis="0 0 1", kind="revolute",
+         limit='lower="-1" upper="1" effort="10" velocity="2"', extra=""):
+    """A two-link URDF with one joint ``j`` whose parts can be spoiled one at a time."""
+    return ('<robot name="r"><link name="base"/>'
+            + LINK.format(name="arm", com=com, mass=mass, ixx=ixx)
+            + f'<joint name="j" type="{kind}"><parent link="base"/><child link="arm"/>'
+            f'<origin xyz="{xyz}" rpy="{rpy}"/><axis xyz="{axis}"/><limit {limit}/>{extra}'
+            '</joint></robot>')
+
+
+def robot(*parts):
+    return '<robot name="r">' + "".join(parts) + "</robot>"
+
+
+def link(name):
+    return f'<link name="{name}"/>'
+
+
+def joint(name, parent, child, kind="revolute"):
+    return (f'<joint name="{name}" type="{kind}"><parent link="{parent}"/>'
+            f'<child link="{child}"/><axis xyz="0 0 1"/></joint>')
+
+
+def deep(n):
+    return robot(link("a"), "<x>" * n + "</x>" * n)
+
+
+BILLION_LAUGHS = ('<?xml version="1.0"?><!DOCTYPE r [<!ENTITY a "aaaaaaaaaa">'
+                  + "".join(f'<!ENTITY {chr(98 + k)} "{("&" + chr(97 + k) + ";") * 10}">'
+                            for k in range(8))
+                  + ']><robot name="&i;"><link name="a"/></robot>')
+
+# ---------------------------------------------------------------------------------------------
+# the catalogue: (id, call, exception type, pattern the message must contain)
+# ---------------------------------------------------------------------------------------------
+CASES = []
+
+
+def case(name, call, exc, pattern):
+    CASES.append(pytest.param(call, exc, pattern, id=name))
+
+
+# --- models: construction -----------------------------------------------------------------
+case("Model gravity None", lambda: Model(gravity=None), TypeError, "'gravity'")
+case("Model gravity str", lambda: Model(gravity="down"), TypeError, "'gravity'")
+case("Model gravity bool", lambda: Model(gravity=[True, False, True]), TypeError, "'gravity'")
+case("Model gravity 2-vector", lambda: Model(gravity=[0.0, -9.81]), ValueError, "'gravity'")
+case("Model gravity NaN", lambda: Model(gravity=[0, 0, np.nan]), ValueError, "'gravity'")
+case("Model gravity object", lambda: Model(gravity=[0, None, 1]), TypeError, "'gravity'")
+case("Model name int", lambda: Model(name=3), TypeError, "'name'")
+case("add_body empty name", lambda: Model().add_body("", 0, J.Revolute()), ValueError, "'name'")
+case("add_body name None", lambda: Model().add_body(None, 0, J.Revolute()), ValueError, "'name'")
+case("add_body duplicate name", lambda: pendulum().add_body("bob", 0, J.Revolute()), ValueError,
+     "body 'bob': duplicate")
+case("add_body unknown parent index", lambda: Model().add_body("x", 3, J.Revolute()),
+     ValueError, "'parent'")
+case("add_body unknown parent name", lambda: Model().add_body("x", "arm", J.Revolute()),
+     ValueError, "'parent'.*'arm'")
+case("add_body parent bool", lambda: Model().add_body("x", True, J.Revolute()), TypeError,
+     "'parent'")
+case("add_body parent float", lambda: Model().add_body("x", 0.0, J.Revolute()), TypeError,
+     "'parent'")
+case("add_body parent negative", lambda: Model().add_body("x", -1, J.Revolute()), ValueError,
+     "'parent'")
+case("add_body joint str", lambda: Model().add_body("x", 0, "revolute"), TypeError, "'joint'")
+case("add_body joint None", lambda: Model().add_body("x", 0, None), TypeError, "'joint'")
+case("add_body joint class", lambda: Model().add_body("x", 0, J.Revolute), TypeError, "'joint'")
+for label, X, exc in [("3x3", np.eye(3), ValueError), ("scaled", np.diag([2.0, 1, 1, 1]),
+                      ValueError), ("reflection", np.diag([-1.0, 1, 1, 1]), ValueError),
+                      ("last row", np.vstack([np.eye(4)[:3], [0, 0, 1, 1]]), ValueError),
+                      ("NaN", np.full((4, 4), np.nan), ValueError),
+                      ("batch", np.stack([np.eye(4)] * 2), ValueError),
+                      ("str", "identity", TypeError), ("bool", np.eye(4, dtype=bool), TypeError)]:
+    case(f"add_body placement {label}",
+         lambda X=X: Model().add_body("x", 0, J.Revolute(), placement=X), exc, "'placement")
+for label, I, exc in [("3x3", np.eye(3), ValueError), ("negative mass", -I1, ValueError),
+                      ("zero mass", np.diag([1.0, 1, 1, 0, 0, 0]), ValueError),
+                      ("asymmetric", I1 + np.triu(np.ones((6, 6)), 1), ValueError),
+                      ("not PSD", spatial_inertia(1.0, [0, 0, 0], np.eye(3)) - 2 * np.diag(
+                          [1.0, 0, 0, 0, 0, 0]), ValueError),
+                      ("triangle", np.diag([1.0, 1.0, 3.0, 1, 1, 1]), ValueError),
+                      ("NaN", np.full((6, 6), np.nan), ValueError),
+                      ("bool", np.eye(6, dtype=bool), TypeError), ("str", "heavy", TypeError)]:
+    case(f"add_body inertia {label}",
+         lambda I=I: Model().add_body("x", 0, J.Revolute(), inertia=I), exc, "'inertia'")
+
+# --- models: topology is fixed after construction -------------------------------------------
+case("edit parent item", edit(DP, lambda m: setitem(m.parent, 1, 2)), TypeError, "parent")
+case("append parent", lambda: DP.parent.append(0), TypeError, "parent")
+case("delete parent item", edit(DP, lambda m: delitem(m.parent, 1)), TypeError, "parent")
+case("assign parent", edit(DP, lambda m: setattr_(m, "parent", [-1, 2, 0])), AttributeError,
+     "parent")
+case("edit children", lambda: DP.children[0].append(2), TypeError, "children")
+case("edit joints", edit(DP, lambda m: setitem(m.joints, 1, J.Prismatic())), TypeError,
+     "joints")
+case("edit names", edit(DP, lambda m: setitem(m.names, 1, "x")), TypeError, "names")
+case("edit q_slice", edit(DP, lambda m: setitem(m.q_slice, 1, slice(0, 2))), TypeError,
+     "q_slice")
+case("assign nq", edit(DP, lambda m: setattr_(m, "nq", 5)), AttributeError, "nq")
+case("assign inertias list", edit(DP, lambda m: setattr_(m, "inertias", [])), AttributeError,
+     "inertias")
+case("append inertia", lambda: DP.inertias.append(I1), TypeError, "inertias")
+case("set ground inertia", edit(DP, lambda m: setitem(m.inertias, 0, I1)), IndexError,
+     "inertias")
+case("set inertia non-physical", edit(DP, lambda m: setitem(m.inertias, 1, -I1)), ValueError,
+     "'inertia'")
+case("set placement not SE(3)", edit(DP, lambda m: setitem(m.placements, 2, np.ones((4, 4)))),
+     ValueError, "'placement")
+case("assign gravity 2-vector", edit(pendulum(), lambda m: setattr_(m, "gravity", [0, 1])),
+     ValueError, "'gravity'")
+case("assign gravity NaN", edit(pendulum(), lambda m: setattr_(m, "gravity", [0, 0, np.nan])),
+     ValueError, "'gravity'")
+
+# --- joints ---------------------------------------------------------------------------------
+for kind in (J.Revolute, J.Prismatic, J.Helical):
+    n = kind.__name__
+    case(f"{n} axis str", lambda k=kind: k("z"), TypeError, "'axis'")
+    case(f"{n} axis None", lambda k=kind: k(None), TypeError, "'axis'")
+    case(f"{n} axis zero", lambda k=kind: k([0, 0, 0]), ValueError, "'axis'")
+    case(f"{n} axis 2-vector", lambda k=kind: k([0, 1]), ValueError, "'axis'")
+    case(f"{n} axis NaN", lambda k=kind: k([np.nan, 0, 1]), ValueError, "'axis'")
+    case(f"{n} axis bool", lambda k=kind: k([True, False, False]), TypeError, "'axis'")
+case("Helical pitch str", lambda: J.Helical([0, 0, 1], pitch="a"), TypeError, "'pitch'")
+case("Helical pitch inf", lambda: J.Helical([0, 0, 1], pitch=np.inf), ValueError, "'pitch'")
+case("Helical pitch bool", lambda: J.Helical([0, 0, 1], pitch=True), TypeError, "'pitch'")
+case("Helical pitch None", lambda: J.Helical([0, 0, 1], pitch=None), TypeError, "'pitch'")
+case("Screw 3-vector", lambda: J.Screw([1, 2, 3]), ValueError, "'screw'")
+case("Screw zero", lambda: J.Screw(np.zeros(6)), ValueError, "'screw'")
+case("Screw str", lambda: J.Screw(["a"] * 6), TypeError, "'screw'")
+case("Universal parallel", lambda: J.Universal([1, 0, 0], [2, 0, 0]), ValueError, "'axis1'")
+case("Universal zero axis1", lambda: J.Universal([0, 0, 0], [1, 0, 0]), ValueError, "'axis1'")
+case("Universal axis2 str", lambda: J.Universal([1, 0, 0], "y"), TypeError, "'axis2'")
+
+# --- inertias -------------------------------------------------------------------------------
+C0, IC = [0.0, 0.0, 0.1], np.eye(3)
+for label, mass, exc in [("zero", 0.0, ValueError), ("negative", -1.0, ValueError),
+                         ("NaN", np.nan, ValueError), ("bool", True, TypeError),
+                         ("str", "1", TypeError), ("None", None, TypeError)]:
+    case(f"spatial_inertia mass {label}", lambda m=mass: spatial_inertia(m, C0, IC), exc,
+         "'mass'")
+case("spatial_inertia com 2-vector", lambda: spatial_inertia(1.0, [0, 0], IC), ValueError,
+     "'com'")
+case("spatial_inertia com NaN", lambda: spatial_inertia(1.0, [0, np.nan, 0], IC), ValueError,
+     "'com'")
+case("spatial_inertia I_com asymmetric",
+     lambda: spatial_inertia(1.0, C0, IC + np.triu(np.ones((3, 3)), 1)), ValueError, "'I_com'")
+case("spatial_inertia I_com negative", lambda: spatial_inertia(1.0, C0, -IC), ValueError,
+     "'I_com'")
+case("spatial_inertia I_com triangle", lambda: spatial_inertia(1.0, C0, np.diag([1, 1, 3.0])),
+     ValueError, "'I_com'.*triangle")
+case("spatial_inertia I_com vector", lambda: spatial_inertia(1.0, C0, [1, 1, 1]), ValueError,
+     "'I_com'")
+case("spatial_inertia R not rotation", lambda: spatial_inertia(1.0, C0, IC, R=2 * np.eye(3)),
+     ValueError, "'R'")
+case("spatial_inertia batches", lambda: spatial_inertia(np.ones(2), np.zeros((3, 3)), IC),
+     ValueError, "'mass', 'com'")
+case("check_inertia negative", lambda: check_inertia(-I1, name="I_body"), ValueError,
+     "'I_body'")
+case("check_inertia zero", lambda: check_inertia(np.zeros((6, 6))), ValueError, "'I'.*mass")
+case("check_inertia str", lambda: check_inertia("I"), TypeError, "'I'")
+case("check_inertia triangle", lambda: check_inertia(np.diag([1.0, 1, 3, 1, 1, 1])),
+     ValueError, "'I'.*triangle")
+
+# --- states: every argument of inverse and forward dynamics ---------------------------------
+GOOD = {"q": [0.3, -0.2], "dq": [0.1, 0.2], "ddq": [0.5, 0.0], "tau": [1.0, 0.0],
+        "f_ext": np.zeros((2, 6))}
+BAD = {"None": (None, TypeError), "str": ("abc", TypeError),
+       "bool": (np.array([True, False]), TypeError), "object": ([None, 1.0], TypeError),
+       "ragged": ([[1.0, 2.0], [3.0]], TypeError), "short": ([0.1], ValueError),
+       "empty": ([], ValueError), "NaN": ([np.nan, 0.0], ValueError),
+       "inf": ([0.0, np.inf], ValueError)}
+for function, args in [(rnea, ("q", "dq", "ddq", "f_ext")), (aba, ("q", "dq", "tau", "f_ext"))]:
+    for arg in args:
+        for label, (value, exc) in BAD.items():
+            if arg == "f_ext" and label == "None":
+                continue                                  # the default: no external wrench
+            if arg == "f_ext" and label in ("short", "empty", "NaN", "inf"):
+                value = {"short": np.zeros((2, 5)), "empty": np.zeros((0, 6)),
+                         "NaN": np.full((2, 6), np.nan), "inf": np.full((2, 6), np.inf)}[label]
+
+            def call(function=function, arg=arg, value=value, args=args):
+                kwargs = {a: GOOD[a] for a in args}
+                kwargs[arg] = value
+                return function(DP, **kwargs)
+            case(f"{function.__name__} {arg} {label}", call, exc, f"'{arg}'")
+case("rnea overflow", lambda: rnea(DP, Z2, [1e200, 0.0], Z2), NonFiniteResultError, "'dq'")
+case("aba overflow", lambda: aba(DP, Z2, [0.0, 1e200], Z2), NonFiniteResultError, "'dq'")
+case("rnea scalar q", lambda: rnea(P, 0.0, 0.0, 0.0), ValueError, "'q'")
+case("rnea empty model", lambda: rnea(Model(), [1.0], [], []), ValueError, "'q'")
+case("rnea f_ext with ground row", lambda: rnea(DP, Z2, Z2, Z2, np.zeros((3, 6))), ValueError,
+     "'f_ext'")
+case("rnea batches", lambda: rnea(DP, np.zeros((3, 2)), np.zeros((4, 2)), Z2), ValueError,
+     "broadcast")
+case("mass_matrix q None", lambda: mass_matrix(DP, None), TypeError, "'q'")
+case("mass_matrix q bool", lambda: mass_matrix(DP, [False, True]), TypeError, "'q'")
+case("mass_matrix q NaN", lambda: mass_matrix(DP, [np.nan, 0.0]), ValueError, "'q'")
+case("mass_matrix q short", lambda: mass_matrix(DP, [0.0]), ValueError, "'q'")
+case("bias_force dq str", lambda: bias_force(DP, Z2, "fast"), TypeError, "'dq'")
+case("gravity_torque q inf", lambda: gravity_torque(DP, [np.inf, 0]), ValueError, "'q'")
+case("inverse_mass_matrix q", lambda: inverse_mass_matrix(DP, [0.0, 0.0, 0.0]), ValueError,
+     "'q'")
+case("quaternion norm", lambda: rnea(BALL, [1.1, 0, 0, 0], np.zeros(3), np.zeros(3)),
+     ValueError, "'q.*quaternion")
+case("quaternion zero", lambda: aba(FREE, np.zeros(7), np.zeros(6), np.zeros(6)), ValueError,
+     "'q.*quaternion")
+case("hybrid prescribed short", lambda: hybrid(DP, Z2, Z2, Z2, Z2, [True]), ValueError,
+     "'prescribed'")
+case("hybrid prescribed ints", lambda: hybrid(DP, Z2, Z2, Z2, Z2, [1, 0]), TypeError,
+     "'prescribed'")
+case("hybrid prescribed str", lambda: hybrid(DP, Z2, Z2, Z2, Z2, "TF"), TypeError,
+     "'prescribed'")
+case("hybrid prescribed None", lambda: hybrid(DP, Z2, Z2, Z2, Z2, None), TypeError,
+     "'prescribed'")
+case("hybrid ddq NaN", lambda: hybrid(DP, Z2, Z2, [np.nan, 0], Z2, [True, False]), ValueError,
+     "'ddq'")
+case("hybrid tau bool", lambda: hybrid(DP, Z2, Z2, Z2, [True, True], [True, False]), TypeError,
+     "'tau'")
+case("forward_kinematics q object", lambda: forward_kinematics(DP, np.array([0, "a"], object)),
+     TypeError, "'q'")
+case("body_jacobian unknown body", lambda: body_jacobian(DP, Z2, "hand"), ValueError, "'hand'")
+case("body_jacobian body bool", lambda: body_jacobian(DP, Z2, True), TypeError, "True")
+case("frame_jacobian offset", lambda: frame_jacobian(DP, Z2, 1, offset=np.ones((4, 4))),
+     ValueError, "'offset'")
+case("integrate dt NaN", lambda: P.integrate(Z1, [1.0], dt=np.nan), ValueError, "'dt'")
+case("integrate dt str", lambda: P.integrate(Z1, [1.0], dt="0.1"), TypeError, "'dt'")
+case("integrate dt bool", lambda: P.integrate(Z1, [1.0], dt=True), TypeError, "'dt'")
+case("integrate dt None", lambda: P.integrate(Z1, [1.0], dt=None), TypeError, "'dt'")
+case("integrate v short", lambda: DP.integrate(Z2, [1.0]), ValueError, "'v'")
+case("integrate overflow", lambda: P.integrate([1e308], [1e308], dt=10.0), NonFiniteResultError,
+     "'(q|v)'")
+case("difference q0 short", lambda: DP.difference([0.0], Z2), ValueError, "'q0'")
+case("difference q1 NaN", lambda: DP.difference(Z2, [0, np.nan]), ValueError, "'q1'")
+
+case("random_configuration rng", lambda: DP.random_configuration(3), TypeError, "'rng'")
+case("pendulum mass", lambda: pendulum(mass=-1.0), ValueError, "'mass'")
+case("serial_chain joint", lambda: serial_chain(3, joint="hinge"), ValueError, "'joint'")
+
+# --- derivatives ----------------------------------------------------------------------------
+case("rnea_partials q bool", lambda: rnea_partials(DP, [True, False], Z2, Z2), TypeError, "'q'")
+case("rnea_partials dq short", lambda: rnea_partials(DP, Z2, [0.0], Z2), ValueError,
+     "'dq'.*got \\(1,\\)")
+case("rnea_partials f_ext", lambda: rnea_partials(DP, Z2, Z2, Z2, np.zeros(6)), ValueError,
+     "'f_ext'")
+case("aba_partials tau NaN", lambda: aba_partials(DP, Z2, Z2, [np.nan, 0]), ValueError, "'tau'")
+case("hybrid_partials prescribed", lambda: hybrid_partials(DP, Z2, Z2, Z2, Z2, "TF"), TypeError,
+     "'prescribed'")
+case("constrained_forward_partials single",
+     lambda: constrained_forward_partials(FOUR, LOOPS[0], Q4, np.zeros(3), np.zeros(3)),
+     TypeError, "'constraints'")
+
+# --- chart singularities --------------------------------------------------------------------
+LOCK = [0.3, np.pi / 2, -0.2]
+case("aba ZYX gimbal lock", lambda: aba(ZYX, LOCK, np.zeros(3), np.zeros(3)),
+     ChartSingularityError, "'q'.*SphericalZYX.*'b'.*Spherical \\(quaternion\\)")
+case("aba ZYX near gimbal lock", lambda: aba(ZYX, [0, np.pi / 2 - 1e-8, 0], np.zeros(3),
+                                             np.zeros(3)), ChartSingularityError, "'q'.*'b'")
+case("aba ZYX gimbal lock batch", lambda: aba(ZYX, [[0, 0, 0], LOCK], np.zeros(3), np.zeros(3)),
+     ChartSingularityError, "'q'.*batch index \\(1,\\)")
+case("hybrid ZYX gimbal lock", lambda: hybrid(ZYX, LOCK, np.zeros(3), np.zeros(3),
+                                              np.zeros(3), [False]),
+     ChartSingularityError, "'q'.*'b'")
+case("inverse_mass_matrix ZYX", lambda: inverse_mass_matrix(ZYX, LOCK), ChartSingularityError,
+     "'q'.*'b'")
+case("aba_partials ZYX", lambda: aba_partials(ZYX, LOCK, np.zeros(3), np.zeros(3)),
+     ChartSingularityError, "'q'.*'b'")
+for k, phi in [("2 pi", 2 * np.pi), ("4 pi", 4 * np.pi), ("2 pi + 1e-9", 2 * np.pi + 1e-9)]:
+    case(f"aba SphericalExp |phi| = {k}",
+         lambda phi=phi: aba(EXP, [0.0, phi, 0.0], np.zeros(3), np.zeros(3)),
+         ChartSingularityError, "'q'.*SphericalExp.*'b'.*normali")
+case("simulate from gimbal lock",
+     lambda: simulate(ZYX, LOCK, [0, 1.0, 0], dt=0.01, steps=20, method="euler"),
+     ChartSingularityError, "step 0 .*'b'")
+
+# --- constraints ----------------------------------------------------------------------------
+CF = dict(q=Z2, dq=Z2, tau=Z2)
+case("constraints empty", lambda: constrained_forward(DP, [], **CF), ValueError,
+     "'constraints'")
+case("constraints single", lambda: constrained_forward(DP, PFAFF, **CF), TypeError,
+     "'constraints'.*list")
+case("constraints None", lambda: constrained_forward(DP, None, **CF), TypeError,
+     "'constraints'")
+case("constraints str", lambda: constrained_forward(DP, ["loop"], **CF), TypeError,
+     "'constraints'")
+case("constraints redundant", lambda: constrained_forward(FOUR, LOOPS + LOOPS, Q4,
+                                                          np.zeros(3), np.zeros(3)),
+     ValueError, "'constraints'.*singular")
+case("constraint_jacobian single", lambda: constraint_jacobian(FOUR, LOOPS[0], Q4), TypeError,
+     "'constraints'")
+case("Pfaffian A not callable", lambda: Pfaffian("A", lambda q, dq: 0, m=1), TypeError, "'A'")
+case("Pfaffian drift None", lambda: Pfaffian(lambda q: 0, None, m=1), TypeError, "'drift'")
+case("Pfaffian m zero", lambda: Pfaffian(lambda q: 0, lambda q, dq: 0, m=0), ValueError, "'m'")
+case("Pfaffian m float", lambda: Pfaffian(lambda q: 0, lambda q, dq: 0, m=1.5), TypeError,
+     "'m'")
+case("Pfaffian m bool", lambda: Pfaffian(lambda q: 0, lambda q, dq: 0, m=True), TypeError,
+     "'m'")
+case("Pfaffian residual int", lambda: Pfaffian(lambda q: 0, lambda q, dq: 0, m=1, residual=3),
+     TypeError, "'residual'")
+case("Pfaffian wrong m", lambda: constrained_forward(DP, [bad_pfaffian(m=2)], **CF,
+                                                     velocity_tol=None), ValueError, "'A'")
+case("Pfaffian wrong drift", lambda: constrained_forward(DP, [bad_pfaffian(drift_rows=3)], **CF,
+                                                         velocity_tol=None), ValueError,
+     "'drift'")
+case("LoopClosure unknown axis", lambda: LoopClosure(1, 2, axes=["wq"]), ValueError, "'axes'")
+case("LoopClosure repeated axis", lambda: LoopClosure(1, 2, axes=["wx", 0]), ValueError,
+     "'axes'")
+case("LoopClosure no axes", lambda: LoopClosure(1, 2, axes=[]), ValueError, "'axes'")
+case("LoopClosure axes str", lambda: LoopClosure(1, 2, axes="wx"), TypeError, "'axes'")
+case("LoopClosure axes bool", lambda: LoopClosure(1, 2, axes=[True]), ValueError, "'axes'")
+case("LoopClosure same body", lambda: LoopClosure(2, 2), ValueError, "'body_a'")
+case("LoopClosure body bool", lambda: LoopClosure(True, 2), TypeError, "'body_a'")
+case("LoopClosure body list", lambda: LoopClosure(1, [2]), TypeError, "'body_b'")
+case("LoopClosure frame", lambda: LoopClosure(1, 2, frame_a=np.ones((4, 4))), ValueError,
+     "'frame_a'")
+case("LoopClosure unknown body", lambda: constraint_jacobian(FOUR, [LoopClosure(1, "ghost")],
+                                                             Q4), ValueError, "'ghost'")
+case("velocity inconsistent", lambda: constrained_forward(FOUR, LOOPS, Q4, [1.0, 0, 0],
+                                                          np.zeros(3)), ValueError, "'dq'")
+case("baumgarte one gain", lambda: constrained_forward(FOUR, LOOPS, Q4, np.zeros(3),
+                                                       np.zeros(3), baumgarte=(1.0,)),
+     ValueError, "'baumgarte'")
+case("baumgarte negative", lambda: constrained_forward(FOUR, LOOPS, Q4, np.zeros(3),
+                                                       np.zeros(3), baumgarte=(-1.0, 1.0)),
+     ValueError, "'baumgarte'")
+case("baumgarte str", lambda: constrained_forward(FOUR, LOOPS, Q4, np.zeros(3), np.zeros(3),
+                                                  baumgarte="ab"), TypeError, "'baumgarte'")
+case("velocity_tol negative", lambda: constrained_forward(FOUR, LOOPS, Q4, np.zeros(3),
+                                                          np.zeros(3), velocity_tol=-1.0),
+     ValueError, "'velocity_tol'")
+case("constrained_inverse actuated", lambda: constrained_inverse(
+    FOUR, LOOPS, Q4, np.zeros(3), np.zeros(3), [True]), ValueError, "'actuated'")
+case("constrained_inverse objective", lambda: constrained_inverse(
+    FOUR, LOOPS, Q4, np.zeros(3), np.zeros(3), [True, False, False], objective="least"),
+     ValueError, "'objective'")
+case("constrained_hybrid prescribed", lambda: constrained_hybrid(
+    FOUR, LOOPS, Q4, np.zeros(3), np.zeros(3), np.zeros(3), [1, 0, 0]), ValueError,
+     "'prescribed'")
+case("project tol", lambda: project(FOUR, LOOPS, Q4, tol=0.0), ValueError, "'tol'")
+case("project max_iter", lambda: project(FOUR, LOOPS, Q4, max_iter=2.5), TypeError,
+     "'max_iter'")
+
+# --- simulation settings --------------------------------------------------------------------
+for label, dt, exc in [("zero", 0.0, ValueError), ("negative", -0.1, ValueError),
+                       ("NaN", np.nan, ValueError), ("inf", np.inf, ValueError),
+                       ("str", "0.1", TypeError), ("bool", True, TypeError),
+                       ("None", None, TypeError)]:
+    case(f"simulate dt {label}", lambda dt=dt: simulate(P, [1.0], [0.0], dt=dt, steps=5), exc,
+         "'dt'")
+for label, kwargs, exc, name in [
+        ("steps zero", dict(steps=0), ValueError, "steps"),
+        ("steps negative", dict(steps=-3), ValueError, "steps"),
+        ("steps float", dict(steps=2.5), TypeError, "steps"),
+        ("steps bool", dict(steps=True), TypeError, "steps"),
+        ("steps and duration", dict(steps=3, duration=1.0), ValueError, "steps"),
+        ("neither steps nor duration", dict(), ValueError, "duration"),
+        ("duration NaN", dict(duration=np.nan), ValueError, "duration"),
+        ("duration str", dict(duration="1"), TypeError, "duration"),
+        ("duration below half a step", dict(duration=1e-4), ValueError, "duration"),
+        ("method unknown", dict(steps=2, method="rk5"), ValueError, "method"),
+        ("method None", dict(steps=2, method=None), ValueError, "method"),
+        ("control shape", dict(steps=3, control=np.zeros((3, 2))), ValueError, "control"),
+        ("control str", dict(steps=3, control="pd"), TypeError, "control"),
+        ("control NaN", dict(steps=3, control=np.full((3, 1), np.nan)), ValueError, "control"),
+        ("control callable shape", dict(steps=3, control=lambda t, q, dq: np.zeros(4)),
+         ValueError, "control"),
+        ("control callable NaN", dict(steps=3, control=lambda t, q, dq: [np.nan]),
+         DivergenceError, "control"),
+        ("f_ext shape", dict(steps=3, f_ext=np.zeros((2, 6))), ValueError, "f_ext"),
+        ("f_ext callable shape", dict(steps=3, f_ext=lambda t, q, dq: np.zeros(6)), ValueError,
+         "f_ext")]:
+    case(f"simulate {label}", lambda kw=kwargs: simulate(P, [1.0], [0.0], dt=0.01, **kw), exc,
+         name)
+case("simulate q0 short", lambda: simulate(DP, [1.0], Z2, 0.01, steps=2), ValueError, "'q0'")
+case("simulate dq0 NaN", lambda: simulate(P, [1.0], [np.nan], 0.01, steps=2), ValueError,
+     "'dq0'")
+case("simulate diverges (energy)", lambda: simulate(P, [1.0], [0.0], dt=1e3, steps=50),
+     DivergenceError, "step \\d+ .*smaller dt")
+case("simulate diverges (euler)", lambda: simulate(DP, [1.0, 0.5], Z2, dt=0.5, steps=400,
+                                                   method="euler"),
+     DivergenceError, "step \\d+.*smaller dt")
+
+# --- URDF: arguments ------------------------------------------------------------------------
+for label, value in [("str", "no"), ("int", 1), ("None", None)]:
+    case(f"load_urdf floating_base {label}",
+         lambda v=value: load_urdf(urdf(), floating_base=v), TypeError, "'floating_base'")
+case("load_urdf inertia_check", lambda: load_urdf(urdf(), inertia_check="maybe"), ValueError,
+     "'inertia_check'")
+case("load_urdf root int", lambda: load_urdf(urdf(), root=3), TypeError, "'root'")
+case("load_urdf root unknown", lambda: load_urdf(urdf(), root="zz"), ValueError, "'root'")
+case("load_urdf locked str", lambda: load_urdf(urdf(), locked_joints="j"), TypeError,
+     "'locked_joints'")
+case("load_urdf locked value", lambda: load_urdf(urdf(), locked_joints={"j": "a"}), ValueError,
+     "'locked_joints'")
+case("load_urdf locked unknown", lambda: load_urdf(urdf(), locked_joints=["nope"]), ValueError,
+     "'locked_joints'")
+case("load_urdf None", lambda: load_urdf(None), TypeError, "'path_or_xml'")
+case("load_urdf int", lambda: load_urdf(3), TypeError, "'path_or_xml'")
+case("load_urdf missing file", lambda: load_urdf("/no/such/robot.urdf"), FileNotFoundError,
+     "robot.urdf")
+
+# --- URDF: malformed elements and attributes ------------------------------------------------
+U = URDFError
+for label, kwargs, pattern in [
+        ("origin xyz 4 numbers", dict(xyz="1 2 3 4"), "joint 'j' <origin>, attribute 'xyz'"),
+        ("origin xyz 2 numbers", dict(xyz="1 2"), "joint 'j' <origin>, attribute 'xyz'"),
+        ("origin xyz word", dict(xyz="1 two 3"), "joint 'j' <origin>, attribute 'xyz'"),
+        ("origin xyz empty", dict(xyz=""), "joint 'j' <origin>, attribute 'xyz'"),
+        ("origin rpy NaN", dict(rpy="0 nan 0"), "joint 'j' <origin>, attribute 'rpy'"),
+        ("origin rpy inf", dict(rpy="inf 0 0"), "joint 'j' <origin>, attribute 'rpy'"),
+        ("inertial origin", dict(com="0 0"), "link 'arm' <origin>, attribute 'xyz'"),
+        ("axis zero", dict(axis="0 0 0"), "joint 'j' <axis>, attribute 'xyz'"),
+        ("axis 2 numbers", dict(axis="1 0"), "joint 'j' <axis>, attribute 'xyz'"),
+        ("limit lower > upper", dict(limit='lower="1" upper="-1"'),
+         "joint 'j' <limit>, attribute 'lower'"),
+        ("limit effort negative", dict(limit='effort="-1" velocity="1"'),
+         "joint 'j' <limit>, attribute 'effort'"),
+        ("limit velocity negative", dict(limit='effort="1" velocity="-2"'),
+         "joint 'j' <limit>, attribute 'velocity'"),
+        ("limit lower word", dict(limit='lower="low" upper="1"'),
+         "joint 'j' <limit>, attribute 'lower'"),
+        ("limit upper inf", dict(limit='lower="0" upper="inf"'),
+         "joint 'j' <limit>, attribute 'upper'"),
+        ("mass word", dict(mass="abc"), "link 'arm' <mass>, attribute 'value'"),
+        ("mass negative", dict(mass="-1"), "link 'arm'.*attribute 'value'"),
+        ("mass NaN", dict(mass="nan"), "link 'arm' <mass>, attribute 'value'"),
+        ("mass two numbers", dict(mass="1 2"), "link 'arm' <mass>, attribute 'value'"),
+        ("inertia word", dict(ixx="x"), "link 'arm' <inertia>, attribute 'ixx'"),
+        ("joint type", dict(kind="hinge"), "joint 'j', attribute 'type'"),
+        ("mimic multiplier", dict(extra='<mimic joint="j" multiplier="two"/>'),
+         "joint 'j' <mimic>, attribute 'multiplier'"),
+        ("dynamics damping", dict(extra='<dynamics damping="much"/>'),
+         "joint 'j' <dynamics>, attribute 'damping'"),
+        ("huge attribute", dict(xyz="1 " * 200_000), "joint 'j' <origin>, attribute 'xyz'")]:
+    case(f"URDF {label}", lambda kw=kwargs: load_urdf(urdf(**kw)), U, pattern)
+case("URDF line number", lambda: load_urdf(urdf(mass="abc").replace("<link", "\n<link")), U,
+     "URDF string, line 3: link 'arm' <mass>, attribute 'value'")
+for label, xml, pattern in [
+        ("not XML", "<robot name='x'><link name='a'></robot>", "not well-formed"),
+        ("root element", "<model name='x'/>", "<model>"),
+        ("robot name", "<robot><link name='a'/></robot>", "<robot>, attribute 'name'"),
+        ("link name", robot("<link/>"), "<link>, attribute 'name'"),
+        ("joint no parent", robot(link("a"), link("b"), '<joint name="j" type="fixed">'
+                                  '<child link="b"/></joint>'), "joint 'j'.*<parent"),
+        ("undefined link", robot(link("a"), joint("j", "a", "ghost")), "'ghost'"),
+        ("duplicate link", robot(link("a"), link("a")), "\\['a'\\] defined more than once"),
+        ("two parents", robot(link("a"), link("b"), link("c"), joint("j1", "a", "b"),
+                              joint("j2", "a", "c"), joint("j3", "c", "b")),
+         "link 'b' is the child of two joints"),
+        ("loop", robot(link("a"), link("b"), link("c"), joint("j1", "b", "c"),
+                       joint("j2", "c", "b")), "closed loop"),
+        ("two roots", robot(link("a"), link("b")), "2 root links"),
+        ("deep nesting", deep(10_000), "<x>: elements nested 65 deep"),
+        ("billion laughs", BILLION_LAUGHS, "not well-formed"),
+        ("huge: 20000 root links", robot(*[link(f"l{k}") for k in range(20_000)]),
+         "20000 root links.*in all"),
+        ("huge: 5 MB of padding", robot(link("a"), " " * 5_000_000, link("b")), "2 root links")]:
+    case(f"URDF {label}", lambda xml=xml: load_urdf(xml), U, pattern)
+
+
+def test_catalogue_is_large():
+    assert len(CASES) >= 150, len(CASES)
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("call, exc, pattern", CASES)
+def test_bad_input_is_refused_with_a_clear_message(call, exc, pattern):
+    start = time.perf_counter()
+    with pytest.raises(exc) as info:
+        call()
+    assert time.perf_counter() - start < 10                 # hostile input fails fast too
+    message = str(info.value)
+    assert re.search(pattern, message), message
+    assert type(info.value).__module__.split(".")[0] in ("builtins", "liedyn"), type(info.value)
+
+
+# ---------------------------------------------------------------------------------------------
+# what stays valid: the checks refuse nothing that is right
+# ---------------------------------------------------------------------------------------------
+def test_prescribed_gimbal_lock_is_fine_and_inverse_dynamics_too():
+    """Only the joints whose S is inverted are checked: rnea and a prescribed joint are fine."""
+    tau = rnea(ZYX, LOCK, [0.1, 0.2, 0.3], [1.0, 0.0, 0.0])
+    tau_h, _ = hybrid(ZYX, LOCK, [0.1, 0.2, 0.3], [1.0, 0.0, 0.0], np.zeros(3), [True])
+    np.testing.assert_allclose(tau_h, tau, rtol=0, atol=1e-12)
+
+
+def test_inertias_and_placements_can_be_assigned_per_body():
+    m = double_pendulum()
+    m.inertias[2] = 2 * m.inertias[2]
+    m.placements[2] = np.eye(4)
+    m.inertias[1] = np.zeros((6, 6))                          # a massless body is allowed
+    assert m.inertias[2][3, 3] == 2.0 and not m.inertias[1].flags.writeable
+
+
+def test_integrate_renormalises_exponential_coordinates():
+    """|phi| > pi becomes the same rotation with |phi| <= pi, and the rates follow."""
+    from liedyn.kinematics import body_velocities
+    rng = np.random.default_rng(1)
+    for _ in range(20):
+        phi, dphi = rng.normal(size=3), rng.normal(size=3)
+        phi *= rng.uniform(np.pi + 0.1, 3 * np.pi - 0.1) / np.linalg.norm(phi)
+        q1, dq1 = EXP.normalize(phi, dphi)
+        assert np.linalg.norm(q1) <= np.pi + 1e-12
+        np.testing.assert_allclose(forward_kinematics(EXP, q1).T, forward_kinematics(EXP, phi).T,
+                                   rtol=0, atol=1e-12)
+        np.testing.assert_allclose(body_velocities(EXP, q1, dq1),
+                                   body_velocities(EXP, phi, dphi), rtol=0, atol=1e-10)
+    q = EXP.integrate([0.0, 3.0, 0.0], [0.0, 1.0, 0.0])
+    np.testing.assert_allclose(q, [0.0, 4.0 - 2 * np.pi, 0.0], rtol=0, atol=1e-15)
+    np.testing.assert_allclose(EXP.difference([0.0, 3.0, 0.0], q), [0.0, 1.0, 0.0], atol=1e-15)
+
+
+def test_simulation_through_the_exponential_chart_boundary():
+    """A spinning ball in exponential coordinates: re-normalised, same motion as quaternions."""
+    dq = np.array([0.0, 0.0, 3.0])
+    m_exp = one_body(J.SphericalExp())
+    m_quat = one_body(J.Spherical())
+    a = simulate(m_exp, [0.0, 0.0, 0.1], dq, 0.02, duration=1.2)
+    b = simulate(m_quat, m_quat.integrate([1.0, 0, 0, 0], [0.0, 0.0, 0.1]), dq, 0.02,
+                 duration=1.2)
+    assert np.max(np.linalg.norm(a.q, axis=-1)) <= np.pi + 1e-12   # it crossed |phi| = pi
+    np.testing.assert_allclose(forward_kinematics(m_exp, a.q).T_world,
+                               forward_kinematics(m_quat, b.q).T_world, rtol=0, atol=1e-7)
+    np.testing.assert_allclose(a.energy, b.energy, rtol=0, atol=1e-8)
+
+
+def test_bounded_energy_error_is_not_divergence():
+    """Started at rest where the potential energy is zero (E_0 = 0), explicit and symplectic
+    Euler drift but stay bounded: no DivergenceError (the scale is m |g| |c|, not |E_0|)."""
+    for method in ("euler", "semi_implicit"):
+        traj = simulate(pendulum(), [np.pi / 2], [0.0], 0.02, duration=3.0, method=method)
+        assert abs(traj.energy[0]) < 1e-12 and np.ptp(traj.energy) > 0.1
+
+
+def test_deepcopy_and_pickle_keep_a_read_only_tree():
+    import copy
+    import pickle
+    for m in (copy.deepcopy(DP), pickle.loads(pickle.dumps(DP))):
+        assert m.parent == DP.parent and m.children == DP.children
+        with pytest.raises(TypeError, match="parent"):
+            m.parent[1] = 0
+        m.inertias[1] = 2 * DP.inertias[1]
+        assert DP.inertias[1][3, 3] == 1.0 and m.inertias[1][3, 3] == 2.0
+        with pytest.raises(ValueError, match="'inertia'"):
+            m.inertias[1] = -DP.inertias[1]
