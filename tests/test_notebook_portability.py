@@ -166,3 +166,9 @@ def test_every_listed_function_is_on_the_api_page():
                 assert name in documented or (not private and (
                     module in modules or module.rsplit(".", 1)[0] in modules)), \
                     f"{path.name}: listing {name} has no API entry"
+
+
+def test_chapters_are_stored_without_outputs():
+    out = subprocess.run([sys.executable, str(ROOT / "scripts" / "strip_notebooks.py"),
+                          "--check"], capture_output=True, text=True)
+    assert out.returncode == 0, f"run scripts/strip_notebooks.py:\n{out.stdout}"
