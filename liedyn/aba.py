@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import _exec
 from ._spatial import Ad_inv_matrix, Ad_inv_mul, ad_star_mul, matvec
 from .kinematics import ForwardPass, forward_pass
 from .model import state
@@ -134,7 +135,8 @@ def aba(model, q, dq, tau, f_ext=None):
     >>> round(float(aba(model, [np.pi / 2], [0.0], [0.0])[0]), 12)    # -g/l sin(q)
     -10.0
     """
-    return aba_pass(model, q, dq, tau, f_ext).ddq
+    ddq = _exec.aba(model, q, dq, tau, f_ext)           # the kernels of liedyn._kernels
+    return aba_pass(model, q, dq, tau, f_ext).ddq if ddq is None else ddq
 
 
 def inverse_mass_matrix(model, q):

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import _exec
 from ._spatial import Ad_star_inv_mul, ad_star_mul, matvec
 from .kinematics import ForwardPass, forward_pass
 from .model import state
@@ -94,4 +95,5 @@ def rnea(model, q, dq, ddq, f_ext=None):
     >>> float(rnea(model, [0.0], [0.0], [1.0])[0])   # tau = m l^2 ddq
     1.0
     """
-    return rnea_pass(model, q, dq, ddq, f_ext).tau
+    tau = _exec.rnea(model, q, dq, ddq, f_ext)          # the kernels of liedyn._kernels
+    return rnea_pass(model, q, dq, ddq, f_ext).tau if tau is None else tau
