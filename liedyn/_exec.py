@@ -63,7 +63,7 @@ def flat_model(model):
     Returns ``(topo, body, dV0)``: ``topo`` (N+1, 5) int64 with the parent, joint code and
     the offsets and sizes of each body's coordinates; ``body`` (N+1, 60) with joint parameters,
     placement ``X_i`` and inertia ``I_i``; ``dV0 = (0, -g)``. ``None`` if some joint has no
-    kernel (then the reference implementation runs). The cache is keyed by the identity of
+    kernel or some inertia or placement is not real (then the reference implementation runs). The cache is keyed by the identity of
     every joint, placement and inertia and by gravity, so replacing any of them (as
     ``model.inertias[i] = ...`` does) rebuilds it; editing an inertia array in place does not.
     """
@@ -80,6 +80,8 @@ def _flatten(model):
     N = model.nbodies
     if any(type(j) not in _CODES for j in model.joints[1:]):
         return None
+    if any(np.asarray(x).dtype.kind != "f" for x in model.inertias + model.placements):
+        return None                   # complex or symbolic model parameters: reference path
     topo = np.zeros((N + 1, 5), dtype=np.int64)
     body = np.zeros((N + 1, K.BODY_COLUMNS))
     for i in range(1, N + 1):
@@ -119,8 +121,7 @@ def _as_batches(arrays, tails):
     for x, b, tail in zip(arrays, batches, tails):
         if b != batch and any(n != 1 for n in b):
             x, b = np.broadcast_to(x, batch + tail), batch
-        x = x.reshape(((-1,) if b == batch else (1,)) + tail)
-        out.append(np.ascontiguousarray(x))
+        out.append(x.reshape(((int(np.prod(batch)),) if b == batch else (1,)) + tail))
     return batch, out
 
 
@@ -134,7 +135,8 @@ def _compiled_inputs(model, arrays, tails):
     if shaped is None:
         return None
     batch, arrays = shaped
-    return batch, dtype, [x.astype(dtype, copy=False) for x in arrays]
+    # one array type per dtype (C-contiguous, writable), so each kernel compiles once
+    return batch, dtype, [np.require(x, dtype, ("C", "W")) for x in arrays]
 
 
 def _plain(run, arrays, ws_shapes, out_len, batch, dtype):

@@ -586,16 +586,16 @@ def _at(x, b):
 
 
 @kernel
-def bad_input(topo, q, vectors, quat_tol):
-    """0 if every entry is finite and every quaternion is unit to within ``quat_tol``, else 1
-    (the public function then re-runs the reference path, which raises the clear error)."""
-    for x in vectors:
-        for e in x.ravel():
-            if not abs(e) < np.inf:
-                return 1
-    for e in q.ravel():
+def all_finite(x):
+    for e in x.ravel():
         if not abs(e) < np.inf:
-            return 1
+            return False
+    return True
+
+
+@kernel
+def unit_quaternions(topo, q, tol):
+    """True if every quaternion of a spherical or free joint has unit norm to within ``tol``."""
     for b in range(q.shape[0]):
         for i in range(1, topo.shape[0]):
             code = topo[i, JOINT]
@@ -604,21 +604,22 @@ def bad_input(topo, q, vectors, quat_tol):
                 n2 = 0.0
                 for r in range(4):
                     n2 += q[b, j + r].real ** 2
-                if abs(np.sqrt(n2) - 1) > quat_tol:
-                    return 1
-    return 0
-
-
-@kernel
-def all_finite(x):
-    for e in x.ravel():
-        if not abs(e) < np.inf:
-            return False
+                if abs(np.sqrt(n2) - 1) > tol:
+                    return False
     return True
 
 
+@kernel
+def bad_input(topo, q, x, y, z, quat_tol):
+    """The input checks of the public functions, compiled: 1 if some entry is NaN or inf or
+    some quaternion is not unit (the public function then re-runs the reference path, which
+    raises the error naming the argument), else 0."""
+    ok = all_finite(q) and all_finite(x) and all_finite(y) and all_finite(z)
+    return 0 if ok and unit_quaternions(topo, q, quat_tol) else 1
+
+
 def _rnea_loop(topo, body, q, dq, ddq, f_ext, dV0, quat_tol, tau):
-    if bad_input(topo, q, (dq, ddq), quat_tol) or bad_input(topo, q, (f_ext,), quat_tol):
+    if bad_input(topo, q, dq, ddq, f_ext, quat_tol):
         return 1
     nb, nv, dt = topo.shape[0], tau.shape[1], tau.dtype
     ws = (np.zeros((nb, 3, 3), dt), np.zeros((nb, 3), dt), np.zeros((nv, 6), dt),
@@ -631,7 +632,7 @@ def _rnea_loop(topo, body, q, dq, ddq, f_ext, dV0, quat_tol, tau):
 
 
 def _crba_loop(topo, body, q, quat_tol, M):
-    if bad_input(topo, q, (q,), quat_tol):
+    if bad_input(topo, q, q, q, q, quat_tol):
         return 1
     nb, nv, dt = topo.shape[0], M.shape[1], M.dtype
     ws = (np.zeros((nb, 3, 3), dt), np.zeros((nb, 3), dt), np.zeros((nv, 6), dt),
@@ -642,7 +643,7 @@ def _crba_loop(topo, body, q, quat_tol, M):
 
 
 def _aba_loop(topo, body, q, dq, tau, f_ext, dV0, quat_tol, ddq):
-    if bad_input(topo, q, (dq, tau), quat_tol) or bad_input(topo, q, (f_ext,), quat_tol):
+    if bad_input(topo, q, dq, tau, f_ext, quat_tol):
         return 1
     nb, nv, dt = topo.shape[0], ddq.shape[1], ddq.dtype
     ws = (np.zeros((nb, 3, 3), dt), np.zeros((nb, 3), dt), np.zeros((nv, 6), dt),
