@@ -14,6 +14,8 @@ Each returns ``None`` when it cannot handle a case (a joint type without a kerne
 that the compiled checks reject); the public function then runs its reference implementation,
 which computes the same result or raises the clear error naming the argument.
 """
+import math
+
 import numpy as np
 
 from . import _jit
@@ -102,11 +104,10 @@ def _flatten(model):
 _COMPILED_DTYPES = (np.dtype(np.float64), np.dtype(np.complex128))
 
 
-def _as_batches(arrays, tails):
-    """Reshape every array to (B_k, *tail) with B_k either 1 or the common flattened batch B.
-
-    Returns ``(batch_shape, arrays)`` or ``None`` for a wrong trailing shape.
-    """
+def _as_batches(arrays, tails, dtype):
+    """Reshape every array to (B_k, *tail), B_k either 1 or the common flattened batch B,
+    C-contiguous, writable and of ``dtype`` (one array type per dtype: each driver compiles
+    once). Returns ``(batch_shape, arrays)``, or ``None`` for a wrong trailing shape."""
     batches = []
     for x, tail in zip(arrays, tails):
         k = len(tail)
@@ -114,29 +115,35 @@ def _as_batches(arrays, tails):
             return None
         batches.append(x.shape[:x.ndim - k])
     try:
-        batch = np.broadcast_shapes(*batches)
+        batch = batches[0] if all(b == batches[0] for b in batches) else \
+            np.broadcast_shapes(*batches)
     except ValueError:
         return None
+    B = math.prod(batch)
     out = []
     for x, b, tail in zip(arrays, batches, tails):
         if b != batch and any(n != 1 for n in b):
             x, b = np.broadcast_to(x, batch + tail), batch
-        out.append(x.reshape(((int(np.prod(batch)),) if b == batch else (1,)) + tail))
+        x = x.reshape(((B,) if b == batch else (1,)) + tail)
+        if x.dtype != dtype or not (x.flags.c_contiguous and x.flags.writeable):
+            x = np.array(x, dtype=dtype)
+        out.append(x)
     return batch, out
 
 
 def _compiled_inputs(model, arrays, tails):
     """The arrays in one compiled dtype with a flattened batch, or ``None``."""
-    arrays = [np.asarray(x) for x in arrays]
-    dtype = np.result_type(float, *arrays)
-    if dtype not in _COMPILED_DTYPES or not _jit.ENABLED:
+    if not _jit.ENABLED:
         return None
-    shaped = _as_batches(arrays, tails)
+    arrays = [x if type(x) is np.ndarray else np.asarray(x) for x in arrays]
+    dtype = np.result_type(float, *arrays)
+    if dtype not in _COMPILED_DTYPES:
+        return None
+    shaped = _as_batches(arrays, tails, dtype)
     if shaped is None:
         return None
     batch, arrays = shaped
-    # one array type per dtype (C-contiguous, writable), so each kernel compiles once
-    return batch, dtype, [np.require(x, dtype, ("C", "W")) for x in arrays]
+    return batch, dtype, arrays
 
 
 def _plain(run, arrays, ws_shapes, out_len, batch, dtype):

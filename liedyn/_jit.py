@@ -10,6 +10,7 @@ numba is optional (``pip install liedyn[fast]``). Without it, or with the enviro
 ``LIEDYN_DISABLE_JIT=1`` (or numba's own ``NUMBA_DISABLE_JIT=1``), :data:`ENABLED` is False
 and the public functions use the plain-Python executors.
 """
+import contextlib
 import os
 
 import numpy as np
@@ -26,7 +27,20 @@ ENABLED = (numba is not None and os.environ.get("LIEDYN_DISABLE_JIT", "0") in ("
            and os.environ.get("NUMBA_DISABLE_JIT", "0") in ("", "0"))
 """True when the compiled executor is available and not disabled."""
 
-__all__ = ["ENABLED", "kernel", "compiled", "sin", "cos", "sqrt", "normalise_quaternion"]
+__all__ = ["ENABLED", "plain", "kernel", "compiled", "sin", "cos", "sqrt",
+           "normalise_quaternion"]
+
+
+@contextlib.contextmanager
+def plain():
+    """Within this block the public functions use the plain-Python executors (for tests and
+    the benchmark's side-by-side comparison)."""
+    global ENABLED
+    saved, ENABLED = ENABLED, False
+    try:
+        yield
+    finally:
+        ENABLED = saved
 
 
 def kernel(f):
