@@ -21,7 +21,7 @@ import numpy as np
 from . import _jit
 from . import _kernels as K
 from . import joints as J
-from .model import state
+from .model import _Parts, state
 
 __all__ = ["flat_model", "rnea", "mass_matrix", "aba"]
 
@@ -54,17 +54,21 @@ def _joint_parameters(joint):
 
 def _key(model):
     """What the flattened model depends on; a change of any entry rebuilds it."""
-    return (len(model.names), tuple(model.gravity.tolist()),
-            tuple(map(id, model.parent)), tuple(map(id, model.joints)),
-            tuple(map(id, model.placements)), tuple(map(id, model.inertias)))
+    parts = (model.parent, model.joints, model.placements, model.inertias)
+    if all(type(x) is _Parts for x in parts):                 # they count their changes
+        counts = tuple((id(x), x.changes) for x in parts)
+    else:
+        counts = tuple(tuple(map(id, x)) for x in parts)
+    return (len(model.names), tuple(model.gravity.tolist())) + counts
 
 
 def flat_model(model):
     """The arrays the kernels read, built once and cached on the model.
 
-    Returns ``(topo, body, dV0)``: ``topo`` (N+1, 5) int64 with the parent, joint code and
+    Returns ``(topo, body, no_f_ext)``: ``topo`` (N+1, 5) int64 with the parent, joint code and
     the offsets and sizes of each body's coordinates; ``body`` (N+1, 60) with joint parameters,
-    placement ``X_i`` and inertia ``I_i``; ``dV0 = (0, -g)``. ``None`` if some joint has no
+    placement ``X_i`` and inertia ``I_i`` (row 0: ``dV_0 = (0, -g)``); zero external wrenches
+    (1, N, 6). ``None`` if some joint has no
     kernel or some inertia or placement is not real (then the reference implementation runs). The cache is keyed by the identity of
     every joint, placement and inertia and by gravity, so replacing any of them (as
     ``model.inertias[i] = ...`` does) rebuilds it; editing an inertia array in place does not.
@@ -96,12 +100,13 @@ def _flatten(model):
         body[i, K.PX:K.PX + 3] = X[:3, 3]
         body[i, K.INERTIA:K.INERTIA + 36] = np.asarray(model.inertias[i], dtype=float).ravel()
     topo[0, K.PARENT] = -1
-    dV0 = np.concatenate([np.zeros(3), -np.asarray(model.gravity, dtype=float)])
-    return topo, body, dV0
+    body[0, 3:6] = -np.asarray(model.gravity, dtype=float)        # dV_0 = (0, -g)
+    return topo, body, np.zeros((N, 6))
 
 
 # --- preparing the input ------------------------------------------------------------------
-_COMPILED_DTYPES = (np.dtype(np.float64), np.dtype(np.complex128))
+_F64 = np.dtype(np.float64)
+_COMPILED_DTYPES = (_F64, np.dtype(np.complex128))
 
 
 def _as_batches(arrays, tails, dtype):
@@ -136,7 +141,10 @@ def _compiled_inputs(model, arrays, tails):
     if not _jit.ENABLED:
         return None
     arrays = [x if type(x) is np.ndarray else np.asarray(x) for x in arrays]
-    dtype = np.result_type(float, *arrays)
+    if all(x.dtype == _F64 for x in arrays):
+        dtype = _F64
+    else:
+        dtype = np.result_type(float, *arrays)
     if dtype not in _COMPILED_DTYPES:
         return None
     shaped = _as_batches(arrays, tails, dtype)
@@ -172,20 +180,20 @@ def rnea(model, q, dq, ddq, f_ext=None):
     flat = flat_model(model)
     if flat is None:
         return None
-    topo, body, dV0 = flat
+    topo, body, no_f_ext = flat
     N, nv = model.nbodies, model.nv
-    fe = np.zeros((N, 6)) if f_ext is None else f_ext
+    fe = no_f_ext if f_ext is None else f_ext
     prepared = _compiled_inputs(model, (q, dq, ddq, fe), ((model.nq,), (nv,), (nv,), (N, 6)))
     if prepared is not None:
         batch, dtype, (q, dq, ddq, fe) = prepared
-        tau = np.empty((max(x.shape[0] for x in (q, dq, ddq, fe)), nv), dtype=dtype)
-        if K.rnea_loop(topo, body, q, dq, ddq, fe, dV0, J.QUAT_TOL, tau):
+        tau = np.empty((max(q.shape[0], dq.shape[0], ddq.shape[0], fe.shape[0]), nv), dtype)
+        if K.rnea_loop(topo, body, q, dq, ddq, fe, tau):
             return None
         return tau.reshape(batch + (nv,))
     batch, dtype, q, dq, ddq, fe = state(model, q, dq, ddq, f_ext=f_ext)
     nb = N + 1
     ws = ((nb, 3, 3), (nb, 3), (nv, 6), (nv, 6), (nb, 6), (nb, 6), (nb, 6), (nb, 6))
-    g = dV0.tolist()
+    g = body[0, :6].tolist()
 
     def run(a, w, out):
         K.rnea_state(topo, body, a[0], a[1], a[2], a[3], (g[:3], g[3:]), w, out)
@@ -203,7 +211,7 @@ def mass_matrix(model, q):
     if prepared is not None:
         batch, dtype, (q,) = prepared
         M = np.zeros((q.shape[0], nv, nv), dtype=dtype)
-        if K.crba_loop(topo, body, q, J.QUAT_TOL, M):
+        if K.crba_loop(topo, body, q, M):
             return None
         return M.reshape(batch + (nv, nv))
     q = model.check_q(q)
@@ -222,21 +230,21 @@ def aba(model, q, dq, tau, f_ext=None):
     flat = flat_model(model)
     if flat is None:
         return None
-    topo, body, dV0 = flat
+    topo, body, no_f_ext = flat
     N, nv = model.nbodies, model.nv
-    fe = np.zeros((N, 6)) if f_ext is None else f_ext
+    fe = no_f_ext if f_ext is None else f_ext
     prepared = _compiled_inputs(model, (q, dq, tau, fe), ((model.nq,), (nv,), (nv,), (N, 6)))
     if prepared is not None:
         batch, dtype, (q, dq, tau, fe) = prepared
-        ddq = np.empty((max(x.shape[0] for x in (q, dq, tau, fe)), nv), dtype=dtype)
-        if K.aba_loop(topo, body, q, dq, tau, fe, dV0, J.QUAT_TOL, ddq):
+        ddq = np.empty((max(q.shape[0], dq.shape[0], tau.shape[0], fe.shape[0]), nv), dtype)
+        if K.aba_loop(topo, body, q, dq, tau, fe, ddq):
             return None
         return ddq.reshape(batch + (nv,))
     batch, dtype, q, dq, tau, fe = state(model, q, dq, tau, f_ext=f_ext, names=("dq", "tau"))
     nb = N + 1
     ws = ((nb, 3, 3), (nb, 3), (nv, 6), (nv, 6), (nb, 6), (nb, 6), (nb, 6), (nb, 6, 6),
           (nb, 6), (nv, 6), (nv, 6), (nv, 6), (nv,))
-    g = dV0.tolist()
+    g = body[0, :6].tolist()
 
     def run(a, w, out):
         K.aba_state(topo, body, a[0], a[1], a[2], a[3], (g[:3], g[3:]), w, out)

@@ -13,7 +13,8 @@ inertia the blocks ``(A, B, C)`` of ``[[A, B], [B^T, C]]``. Because only ``+``, 
 
 The model arrives flattened (:func:`liedyn._exec.flat_model`): ``topo[i]`` holds the parent,
 joint code, and the offsets and sizes of body ``i``'s coordinates; ``body[i]`` its joint
-parameters, placement ``X_i`` and inertia ``I_i``. Results go into workspaces: ``R[i], p[i]``
+parameters, placement ``X_i`` and inertia ``I_i``; ``body[0, :6]`` is the ground acceleration
+``dV_0 = (0, -g)`` (Kim (2012), footnote 6). Results go into workspaces: ``R[i], p[i]``
 (``T_{lambda(i),i}``), ``S[k], dS[k]`` (one row per velocity coordinate ``k``), ``V[i]``,
 ``dV[i]``, ``F[i]`` etc.; row 0 of ``V`` is the ground's twist, zero, and also serves as the
 zero of the right type (float, complex, batch array or sympy) wherever one is needed.
@@ -21,6 +22,7 @@ zero of the right type (float, complex, batch array or sympy) wherever one is ne
 import numpy as np
 
 from ._jit import compiled, cos, kernel, normalise_quaternion, sin
+from .joints import QUAT_TOL
 
 # topo columns
 PARENT, JOINT, QI, VI, NV = 0, 1, 2, 3, 4
@@ -618,21 +620,21 @@ def bad_input(topo, q, x, y, z, quat_tol):
     return 0 if ok and unit_quaternions(topo, q, quat_tol) else 1
 
 
-def _rnea_loop(topo, body, q, dq, ddq, f_ext, dV0, quat_tol, tau):
-    if bad_input(topo, q, dq, ddq, f_ext, quat_tol):
+def _rnea_loop(topo, body, q, dq, ddq, f_ext, tau):
+    if bad_input(topo, q, dq, ddq, f_ext, QUAT_TOL):
         return 1
     nb, nv, dt = topo.shape[0], tau.shape[1], tau.dtype
     ws = (np.zeros((nb, 3, 3), dt), np.zeros((nb, 3), dt), np.zeros((nv, 6), dt),
           np.zeros((nv, 6), dt), np.zeros((nb, 6), dt), np.zeros((nb, 6), dt),
           np.zeros((nb, 6), dt), np.zeros((nb, 6), dt))
-    g = ((dV0[0], dV0[1], dV0[2]), (dV0[3], dV0[4], dV0[5]))
+    g = load6(body, 0)                          # row 0: the ground acceleration (0, -g)
     for b in range(tau.shape[0]):
         rnea_state(topo, body, _at(q, b), _at(dq, b), _at(ddq, b), _at(f_ext, b), g, ws, tau[b])
     return 0
 
 
-def _crba_loop(topo, body, q, quat_tol, M):
-    if bad_input(topo, q, q, q, q, quat_tol):
+def _crba_loop(topo, body, q, M):
+    if bad_input(topo, q, q, q, q, QUAT_TOL):
         return 1
     nb, nv, dt = topo.shape[0], M.shape[1], M.dtype
     ws = (np.zeros((nb, 3, 3), dt), np.zeros((nb, 3), dt), np.zeros((nv, 6), dt),
@@ -642,8 +644,8 @@ def _crba_loop(topo, body, q, quat_tol, M):
     return 0
 
 
-def _aba_loop(topo, body, q, dq, tau, f_ext, dV0, quat_tol, ddq):
-    if bad_input(topo, q, dq, tau, f_ext, quat_tol):
+def _aba_loop(topo, body, q, dq, tau, f_ext, ddq):
+    if bad_input(topo, q, dq, tau, f_ext, QUAT_TOL):
         return 1
     nb, nv, dt = topo.shape[0], ddq.shape[1], ddq.dtype
     ws = (np.zeros((nb, 3, 3), dt), np.zeros((nb, 3), dt), np.zeros((nv, 6), dt),
@@ -651,7 +653,7 @@ def _aba_loop(topo, body, q, dq, tau, f_ext, dV0, quat_tol, ddq):
           np.zeros((nb, 6), dt), np.zeros((nb, 6, 6), dt), np.zeros((nb, 6), dt),
           np.zeros((nv, 6), dt), np.zeros((nv, 6), dt), np.zeros((nv, 6), dt),
           np.zeros(nv, dt))
-    g = ((dV0[0], dV0[1], dV0[2]), (dV0[3], dV0[4], dV0[5]))
+    g = load6(body, 0)                          # row 0: the ground acceleration (0, -g)
     for b in range(ddq.shape[0]):
         aba_state(topo, body, _at(q, b), _at(dq, b), _at(tau, b), _at(f_ext, b), g, ws, ddq[b])
     return 0 if all_finite(ddq) else 2

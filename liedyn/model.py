@@ -53,10 +53,10 @@ class Model:
     def __init__(self, gravity=(0.0, 0.0, -9.81), name="model"):
         self.gravity = _checks.array("gravity", gravity, (3,)).astype(float).reshape(3)
         self.name = name
-        self.parent = [-1]
-        self.joints = [None]
-        self.placements = [np.eye(4)]
-        self.inertias = [np.zeros((6, 6))]
+        self.parent = _Parts([-1])
+        self.joints = _Parts([None])
+        self.placements = _Parts([np.eye(4)])
+        self.inertias = _Parts([np.zeros((6, 6))])
         self.names = ["ground"]
         self.children = [[]]
         self.q_slice = [slice(0, 0)]
@@ -210,6 +210,37 @@ class Model:
     def check_f_ext(self, f_ext, name="f_ext"):
         """Validate external wrenches: shape (..., N, 6), finite."""
         return _checks.array(name, f_ext, (self.nbodies, 6))
+
+
+class _Parts(list):
+    """A list of per-body model data that counts its changes, so that the flattened model
+    cached by the fast algorithms (:func:`liedyn._exec.flat_model`) notices an edit such as
+    ``model.inertias[i] = ...``."""
+
+    changes = 0
+
+    def __setitem__(self, i, x):
+        super().__setitem__(i, x)
+        self.changes += 1
+
+    def __delitem__(self, i):
+        super().__delitem__(i)
+        self.changes += 1
+
+    def __iadd__(self, other):
+        self.changes += 1
+        return super().__iadd__(other)
+
+    def _changed(name):
+        def method(self, *args):
+            self.changes += 1
+            return getattr(list, name)(self, *args)
+        method.__name__ = name
+        return method
+
+    append, extend, insert, pop, remove, clear, sort, reverse = map(
+        _changed, ["append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse"])
+    del _changed
 
 
 def _broadcast(*arrays):
