@@ -68,10 +68,10 @@ def flat_model(model):
     Returns ``(topo, body, no_f_ext)``: ``topo`` (N+1, 5) int64 with the parent, joint code and
     the offsets and sizes of each body's coordinates; ``body`` (N+1, 60) with joint parameters,
     placement ``X_i`` and inertia ``I_i`` (row 0: ``dV_0 = (0, -g)``); zero external wrenches
-    (1, N, 6). ``None`` if some joint has no
-    kernel or some inertia or placement is not real (then the reference implementation runs). The cache is keyed by the identity of
-    every joint, placement and inertia and by gravity, so replacing any of them (as
-    ``model.inertias[i] = ...`` does) rebuilds it; editing an inertia array in place does not.
+    (N, 6). ``None`` if some joint has no kernel or some inertia or placement is not real
+    (then the reference implementation runs). The cache is keyed by gravity and by the
+    per-body lists of the model, which count their edits (``model.inertias[i] = ...``
+    rebuilds it); editing an inertia array in place is not noticed.
     """
     key = _key(model)
     cached = model.__dict__.get("_flat")
