@@ -21,7 +21,7 @@ import numpy as np
 from . import _jit
 from . import _kernels as K
 from . import joints as J
-from .model import _Parts, state
+from .model import state
 
 __all__ = ["flat_model", "rnea", "mass_matrix", "aba"]
 
@@ -54,12 +54,12 @@ def _joint_parameters(joint):
 
 def _key(model):
     """What the flattened model depends on; a change of any entry rebuilds it."""
-    parts = (model.parent, model.joints, model.placements, model.inertias)
-    if all(type(x) is _Parts for x in parts):                 # they count their changes
-        counts = tuple((id(x), x.changes) for x in parts)
-    else:
-        counts = tuple(tuple(map(id, x)) for x in parts)
-    return (len(model.names), tuple(model.gravity.tolist())) + counts
+    p, j, X, I = model.parent, model.joints, model.placements, model.inertias
+    try:                                                  # lists that count their changes
+        counts = (id(p), p.changes, id(j), j.changes, id(X), X.changes, id(I), I.changes)
+    except AttributeError:
+        counts = tuple(tuple(map(id, x)) for x in (p, j, X, I))
+    return (len(model.names), model.gravity.tobytes()) + counts
 
 
 def flat_model(model):

@@ -59,7 +59,10 @@ def compiled(f):
     """
     if not ENABLED:
         return None
-    return numba.njit(cache=True, error_model="numpy", nogil=True)(f)
+    try:
+        return numba.njit(cache=True, error_model="numpy", nogil=True)(f)
+    except RuntimeError:                    # no writable cache directory: compile per process
+        return numba.njit(error_model="numpy", nogil=True)(f)
 
 
 def sin(x):
