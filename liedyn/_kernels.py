@@ -206,8 +206,8 @@ def inertia_sub_outer(I, s, X, Y):
 
 @kernel
 def congruence(R, p, I):
-    """``Ad*_{T^-1} I Ad_{T^-1}``: an inertia of the child frame, in the parent's (Kim (2012),
-    eq. (21); the articulated inertias of eq. (49) move the same way).
+    """``Ad*_{T^-1} I Ad_{T^-1}``: an inertia of the child frame, in the parent's
+    (Kim (2012), eq. (21); the articulated inertias of Kim (2012), eq. (49) move alike).
 
     With ``Ad_{T^-1} = diag(R^T, R^T) [[1, 0], [-[p], 1]]`` and the rotated blocks
     ``A' = R A R^T``, ``B' = R B R^T``, ``C' = R C R^T``: ``[[A' + [p] B'^T - (B' + [p] C') [p],
