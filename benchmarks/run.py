@@ -24,7 +24,8 @@ each temporary fresh, page-faulting memory) and reports, for two robots, the bat
 and without it (the latter from a subprocess with the default allocator);
 ``--default-allocator`` skips the setting for the whole run.
 
-Usage: ``python benchmarks/run.py [--quick] [--profile] [--default-allocator]``. The full run
+Usage: ``python benchmarks/run.py [--quick] [--profile] [--default-allocator]
+[--no-compile-times] [--render]`` (``--render`` rewrites results.md from results.json). The full run
 takes 3-5 minutes on a shared 2-core machine; ``--quick`` about 30 s (fewer states and repeats).
 """
 import os
@@ -350,6 +351,8 @@ def machine_info():
 def fmt_time(t):
     if t is None:
         return "-"
+    if t >= 1:
+        return f"{t:.3g} s"
     if t >= 1e-3:
         return f"{t * 1e3:.3g} ms"
     return f"{t * 1e6:.3g} us"
@@ -562,6 +565,21 @@ def profile_rnea_panda(top=15):
     return out.getvalue()
 
 
+def render(args):
+    """results.md from results.json, e.g. after a change of the tables' layout."""
+    with open(args.json) as f:
+        saved = json.load(f)
+    args.quick, args.states = saved["quick"], saved["states"]
+    args.batch_repeats = 1 if args.quick else 2
+    text = markdown(saved["rows"], saved["machine"], args)
+    if saved.get("allocator"):
+        text += allocator_markdown(saved["allocator"], args)
+    if saved.get("numba"):
+        text += compile_markdown(saved["numba"])
+    with open(args.out, "w") as f:
+        f.write(text)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer states and repeats (~30 s)")
@@ -573,6 +591,8 @@ def main(argv=None):
                         help=argparse.SUPPRESS)     # internal: the default-allocator subprocess
     parser.add_argument("--compile-probe", nargs="+", metavar="DTYPE",
                         help=argparse.SUPPRESS)     # internal: first-call times, fresh process
+    parser.add_argument("--render", action="store_true",
+                        help="rewrite results.md from results.json (no timing)")
     parser.add_argument("--no-compile-times", action="store_true",
                         help="skip measuring numba compilation and cache-load times")
     parser.add_argument("--out", default=os.path.join(HERE, "results.md"))
@@ -583,6 +603,9 @@ def main(argv=None):
         return
     if args.compile_probe:
         print(json.dumps(compile_probe(args.compile_probe)))
+        return
+    if args.render:
+        render(args)
         return
     tuned = not args.default_allocator and reuse_freed_memory()
     if args.profile:
