@@ -142,12 +142,12 @@ def _compiled_inputs(model, arrays, tails):
         return None
     single = []                      # the common case first: one state, float64 arrays
     for x, tail in zip(arrays, tails):
-        if type(x) is not np.ndarray or x.dtype != _F64 or x.shape != tail:
+        if type(x) is not np.ndarray or x.dtype is not _F64 or x.shape != tail:
             break
         flags = x.flags
         if not (flags.c_contiguous and flags.writeable):
             break
-        single.append(x.reshape((1,) + tail))
+        single.append(x[None])
     else:
         return (), _F64, single
     arrays = [x if type(x) is np.ndarray else np.asarray(x) for x in arrays]
