@@ -23,7 +23,7 @@ from . import _kernels as K
 from . import joints as J
 from .model import state
 
-__all__ = ["flat_model", "rnea", "mass_matrix", "aba"]
+__all__ = ["flat_model", "use_kernels", "rnea", "mass_matrix", "aba"]
 
 _CODES = {J.Fixed: K.FIXED, J.Revolute: K.REVOLUTE, J.Prismatic: K.PRISMATIC,
           J.Helical: K.HELICAL, J.Screw: K.SCREW, J.Universal: K.UNIVERSAL,
@@ -52,6 +52,16 @@ def _joint_parameters(joint):
     return par
 
 
+_KERNELS = [True]
+
+
+def use_kernels(on):
+    """Switch the kernels off (``False``) or on again: off, the public functions run their
+    numpy reference implementations, the code the chapters list (e.g. to time one algorithm
+    against another on equal terms)."""
+    _KERNELS[0] = bool(on)
+
+
 def _key(model):
     """What the flattened model depends on; a change of any entry rebuilds it."""
     p, j, X, I = model.parent, model.joints, model.placements, model.inertias
@@ -73,6 +83,8 @@ def flat_model(model):
     per-body lists of the model, which count their edits (``model.inertias[i] = ...``
     rebuilds it); editing an inertia array in place is not noticed.
     """
+    if not _KERNELS[0]:
+        return None
     key = _key(model)
     cached = model.__dict__.get("_flat")
     if cached is not None and cached[0] == key:
