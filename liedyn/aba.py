@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _checks
+from . import _checks, _exec
 from ._spatial import Ad_inv_matrix, Ad_inv_mul, ad_star_mul, matvec
 from .kinematics import ForwardPass, forward_pass
 from .model import state
@@ -141,7 +141,11 @@ def aba(model, q, dq, tau, f_ext=None):
     >>> round(float(aba(model, [np.pi / 2], [0.0], [0.0])[0]), 12)    # -g/l sin(q)
     -10.0
     """
-    ddq = aba_pass(model, q, dq, tau, f_ext).ddq
+    if model._charts:                                   # a chart singularity is refused
+        model.check_chart(state(model, q, dq, tau, f_ext=f_ext, names=("dq", "tau"))[2])
+    ddq = _exec.aba(model, q, dq, tau, f_ext)           # the kernels of liedyn._kernels
+    if ddq is None:                                     # the reference path (and its errors)
+        ddq = aba_pass(model, q, dq, tau, f_ext).ddq
     if not _checks.all_finite(ddq):
         raise _checks.overflow("aba", q=q, dq=dq, tau=tau, f_ext=f_ext)
     return ddq

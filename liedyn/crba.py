@@ -9,7 +9,7 @@ Derived in :ref:`sec-equations-of-motion`.
 """
 import numpy as np
 
-from . import _checks
+from . import _checks, _exec
 from ._spatial import Ad_inv_matrix, Ad_matrix, inverse, matvec, skew
 from .kinematics import forward_kinematics, forward_pass, joint_transforms
 from .model import state
@@ -67,6 +67,9 @@ def mass_matrix(model, q):
     >>> float(mass_matrix(pendulum(mass=2.0, length=0.5), [0.3])[0, 0])   # m l^2
     0.5
     """
+    M = _exec.mass_matrix(model, q)                      # the kernels of liedyn._kernels
+    if M is not None:
+        return M
     Ic, A, S = composite_inertias(model, q)
     q = np.asarray(q)
     M = np.zeros(q.shape[:-1] + (model.nv, model.nv), dtype=np.result_type(q, float))

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _checks
+from . import _checks, _exec
 from ._spatial import Ad_star_inv_mul, ad_star_mul, matvec
 from .kinematics import ForwardPass, forward_pass
 from .model import state
@@ -95,7 +95,9 @@ def rnea(model, q, dq, ddq, f_ext=None):
     >>> float(rnea(model, [0.0], [0.0], [1.0])[0])   # tau = m l^2 ddq
     1.0
     """
-    tau = rnea_pass(model, q, dq, ddq, f_ext).tau
+    tau = _exec.rnea(model, q, dq, ddq, f_ext)          # the kernels of liedyn._kernels
+    if tau is None:                                     # the reference path (and its errors)
+        tau = rnea_pass(model, q, dq, ddq, f_ext).tau
     if not _checks.all_finite(tau):
         raise _checks.overflow("rnea", q=q, dq=dq, ddq=ddq, f_ext=f_ext)
     return tau

@@ -111,7 +111,10 @@ def test_aba_on_chains_of_each_joint_type(kind):
     model = serial_chain(4, joint=kind)
     q = model.random_configuration(rng)
     dq, ddq = rng.normal(size=(2, model.nv))
-    assert relerr(aba(model, q, dq, rnea(model, q, dq, ddq)), ddq) <= 1e-10
+    # The round trip loses what solving with M loses: a tolerance of a few hundred n eps
+    # cond(M) (cond(M) is about 3e4 for the exponential-coordinate chain, 30 for revolute).
+    tol = 200 * model.nv * np.finfo(float).eps * np.linalg.cond(mass_matrix(model, q))
+    assert relerr(aba(model, q, dq, rnea(model, q, dq, ddq)), ddq) <= tol
 
 
 @SETTINGS
