@@ -152,6 +152,28 @@ def _triad(length):
     return geometry, material
 
 
+def _grid(poses, root, scale):
+    """A square grid of lines in the viewer's z-up frame, under the lowest body frame."""
+    pts = poses[..., :3, 3].reshape(-1, 3) @ root[:3, :3].T + root[:3, 3]
+    lo, hi = pts.min(axis=0), pts.max(axis=0)
+    step = 10.0 ** np.floor(np.log10(scale)) / 4
+    half = step * np.ceil(1.5 * max(hi[0] - lo[0], hi[1] - lo[1], scale) / step)
+    ticks = np.arange(-half, half + step / 2, step)
+    ends = []
+    for u in ticks:
+        ends += [(u, -half), (u, half), (-half, u), (half, u)]
+    v = np.zeros((len(ends), 3))
+    v[:, :2] = np.array(ends) + (lo[:2] + hi[:2]) / 2
+    v[:, 2] = lo[2]
+    geometry = {"type": "BufferGeometry",
+                "data": {"attributes": {
+                    "position": {"itemSize": 3, "type": "Float32Array", "normalized": False,
+                                 "array": _typed(v.astype(np.float32), _FLOAT32)}}}}
+    material = {"type": "LineBasicMaterial", "color": 0x9A9A9A, "transparent": True,
+                "opacity": 0.7}
+    return geometry, material
+
+
 # ---------------------------------------------------------------------------------------------
 # meshes from files, decimated, cached per (file, max_faces)
 # ---------------------------------------------------------------------------------------------
@@ -486,6 +508,9 @@ def scene(model, q, times=None, frames=False, max_frames=300, max_faces=2000, he
         for k, (geometry, material, T) in enumerate(body):
             commands.append({"type": "set_object", "path": f"/liedyn/body{i}/shape{k}",
                              "object": _object(geometry, material, matrix=T)})
+    geometry, material = _grid(poses, root, scale)
+    commands.append({"type": "set_object", "path": "/floor",
+                     "object": _object(geometry, material, kind="LineSegments")})
     if frames:
         for i in range(model.nbodies + 1):
             geometry, material = _triad(0.12 * scale)
@@ -593,7 +618,7 @@ def _document(s):
     lo, hi = pts.min(axis=0), pts.max(axis=0)
     centre = (lo + hi) / 2
     radius = max(float(np.linalg.norm(hi - lo)) / 2, 0.3)
-    eye = centre + radius * np.array([1.6, -2.2, 1.0])
+    eye = centre + radius * np.array([1.3, -1.9, 1.3])
     frame_paths = [c["path"].strip("/").split("/") for c in s.commands
                    if c["type"] == "set_object" and c["path"].endswith("/frame")]
     frame_paths = [p + ["<object>"] for p in frame_paths]
@@ -615,7 +640,7 @@ def _document(s):
 <script>{viewer_script()}</script>
 <script>
 var viewer = new MeshCat.Viewer(document.getElementById("meshcat-pane"));
-viewer.set_property(["Grid"], "visible", true);
+viewer.set_property(["Grid"], "visible", false);   // our floor is under the model instead
 for (const b of [{blobs}]) {{
   viewer.handle_command_bytearray(Uint8Array.from(atob(b), c => c.charCodeAt(0)));
 }}

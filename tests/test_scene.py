@@ -107,7 +107,7 @@ def test_panda_with_meshes_and_times(tmp_path):
                                  dtype=np.float32).reshape(-1, 3)
         assert 3 < len(vertices) and np.ptp(vertices, axis=0).max() < 0.5  # a Panda link
     faces = sum(len(c["object"]["geometries"][0]["data"]["index"]["array"].data) // 6
-                for c in cmds if c["type"] == "set_object"
+                for c in cmds if c["type"] == "set_object" and "/shape" in c["path"]
                 and c["object"]["geometries"][0]["type"] == "BufferGeometry")
     assert faces <= 2000 * len({v.filename for v in panda.visuals}) * 1.05
 
