@@ -437,7 +437,7 @@ class Scene:
 
 
 def scene(model, q, times=None, frames=False, max_frames=300, max_faces=2000, height=420,
-          title=None):
+          title=None, visuals=None):
     """A 3D scene of ``model`` moving through the configurations ``q``, to display or save.
 
     Each frame's body poses come from forward kinematics,
@@ -464,6 +464,9 @@ def scene(model, q, times=None, frames=False, max_frames=300, max_faces=2000, he
         height in pixels of the scene in a notebook or page
     title : str, optional
         default: the model's name
+    visuals : list of liedyn.urdf.Visual, optional
+        shapes to draw instead of ``model.visuals`` (e.g. a cylinder for a disk); bodies
+        without one are drawn from their inertia
 
     Returns
     -------
@@ -494,7 +497,13 @@ def scene(model, q, times=None, frames=False, max_frames=300, max_faces=2000, he
     commands = [{"type": "set_transform", "path": "/liedyn",
                  "matrix": root.T.ravel().tolist()}]
     shapes = {i: [] for i in range(model.nbodies + 1)}
-    visuals = getattr(model, "visuals", None) or []
+    if visuals is None:
+        visuals = getattr(model, "visuals", None) or []
+    visuals = list(visuals)
+    for v in visuals:
+        if not 0 <= getattr(v, "body", -1) <= model.nbodies:
+            raise ValueError(f"argument 'visuals': expected liedyn.urdf.Visual records on "
+                             f"bodies 0..{model.nbodies}, got {v!r}")
     for v in visuals:
         if v.kind != "mesh" or v.filename is not None:
             shapes[v.body] += _visual_shapes(v, int(max_faces))

@@ -219,3 +219,22 @@ def test_example_robot_data_meshes_resolve():
         model = load_robot(name, floating_base=name != "panda")
         meshes = [v for v in model.visuals if v.kind == "mesh"]
         assert meshes and all(v.filename is not None for v in meshes), name
+
+
+def test_visuals_argument_replaces_the_inertia_shapes():
+    from liedyn.robots import rolling_disk
+    from liedyn.urdf import Visual
+    model, _, q0 = rolling_disk()
+    R = np.eye(4)
+    R[:3, :3] = [[1, 0, 0], [0, 0, -1], [0, 1, 0]]           # cylinder axis z -> body y
+    disk = Visual("disk", 2, R, "cylinder", (0.5, 0.05))
+    cmds = commands(scene(model, q0, visuals=[disk]).html())
+    kinds = {c["path"].split("/")[2]: [] for c in cmds if c["type"] == "set_object"
+             and c["path"].startswith("/liedyn/")}
+    for c in cmds:
+        if c["type"] == "set_object" and c["path"].startswith("/liedyn/"):
+            kinds[c["path"].split("/")[2]].append(c["object"]["geometries"][0]["type"])
+    assert kinds["body2"] == ["CylinderGeometry"]               # the disk, not its inertia box
+    assert "BoxGeometry" in kinds["body1"] or "SphereGeometry" in kinds["body1"]
+    with pytest.raises(ValueError, match="argument 'visuals'"):
+        scene(model, q0, visuals=[Visual("x", 7, np.eye(4), "sphere", (1.0,))])
