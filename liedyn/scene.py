@@ -429,7 +429,7 @@ class Scene:
         label = html.escape(self.title, quote=True)
         return (f'<iframe class="liedyn-scene" title="{label}" srcdoc="{doc}" '
                 f'style="width: 100%; height: {int(self.height)}px; border: 1px solid #ccc; '
-                f'border-radius: 4px;" loading="eager"></iframe>')
+                f'border-radius: 4px;" loading="lazy"></iframe>')
 
     def __repr__(self):
         return (f"Scene({self.model.name!r}, {len(self.times)} frames, "
