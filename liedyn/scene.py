@@ -156,7 +156,9 @@ def _grid(poses, root, scale):
     """A square grid of lines in the viewer's z-up frame, under the lowest body frame."""
     pts = poses[..., :3, 3].reshape(-1, 3) @ root[:3, :3].T + root[:3, 3]
     lo, hi = pts.min(axis=0), pts.max(axis=0)
-    step = 10.0 ** np.floor(np.log10(scale)) / 4
+    raw = scale / 8                                    # about 25 lines across the motion
+    unit = 10.0 ** np.floor(np.log10(raw))
+    step = unit * next(m for m in (1, 2, 5, 10) if m * unit >= raw)
     half = step * np.ceil(1.5 * max(hi[0] - lo[0], hi[1] - lo[1], scale) / step)
     ticks = np.arange(-half, half + step / 2, step)
     ends = []
