@@ -34,6 +34,7 @@ notebooks: $(STAMP)
 check-book: $(STAMP)
 	command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
 	$(PY) tests/browser/check_book.py
+	$(PY) tests/browser/check_scenes.py
 
 # unit tests and notebooks run side by side (two cores); then the book and its browser check
 test: $(STAMP) _vendor/.stamp
