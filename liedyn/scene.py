@@ -1,28 +1,30 @@
-"""Interactive 3D scenes of a model's motion, offline: in the book, in Jupyter, in a saved file.
+"""Interactive 3D scenes of a model's motion, offline: in the book, Jupyter, a file.
 
 :func:`scene` turns a model and a motion (a :class:`~liedyn.simulate.Trajectory` or any
 sequence of configurations) into a :class:`Scene`: the poses of the bodies by forward
-kinematics, ``T_{0,i} = T_{0,lambda(i)} T_{lambda(i),i}`` (Kim (2012), Section 2.1), at every
-frame, played back by the `MeshCat <https://github.com/meshcat-dev/meshcat>`_ viewer (three.js
-inside). A :class:`Scene` is a complete HTML document: the viewer's script (from the
-``meshcat`` wheel on PyPI), the shapes and the animation, with no request to any server. A
-notebook shows it in an ``<iframe srcdoc=...>`` (JupyterLab, Notebook and the static book
-alike, no kernel extension), and :meth:`Scene.save` writes it to a file a browser opens.
+kinematics, ``T_{0,i} = T_{0,lambda(i)} T_{lambda(i),i}`` (Kim (2012), Section 2.1), at
+every frame, played back by the `MeshCat <https://github.com/meshcat-dev/meshcat>`_
+viewer (three.js inside). A :class:`Scene` is a complete HTML document: the viewer's
+script (from the ``meshcat`` wheel on PyPI), the shapes and the animation, with no
+request to any server. A notebook shows it in an ``<iframe srcdoc=...>`` (JupyterLab,
+Notebook and the static book alike, no kernel extension); :meth:`Scene.save` writes it
+to a file.
 
 What is drawn:
 
-* a model loaded from URDF (:func:`liedyn.urdf.load_urdf`) shows the ``<visual>`` shapes of its
-  links: meshes (STL, OBJ, DAE; read with trimesh, decimated to at most ``max_faces`` triangles
-  per file and shared when a file is used twice), boxes, cylinders and spheres;
-* any other body (or a URDF link with no visual) is drawn from its inertia: the box with the
-  same mass and rotational inertia (sides ``a^2 = 6 (I_yy + I_zz - I_xx) / m`` and cyclic,
-  in the principal axes at the centre of mass), a ball at a point mass, thin rods from the
-  body's joint to its centre of mass and to its children's joints, and a ball at each joint;
+* a model loaded from URDF (:func:`liedyn.urdf.load_urdf`) shows the ``<visual>`` shapes
+  of its links: meshes (STL, OBJ, DAE; read with trimesh and decimated, once per file,
+  to at most ``max_faces`` triangles), boxes, cylinders and spheres;
+* any other body (or a URDF link with no visual) is drawn from its inertia: the box with
+  the same mass and rotational inertia (:func:`inertia_box`, in the principal axes at
+  the centre of mass), a ball at a point mass, thin rods from the body's joint to its
+  centre of mass and to its children's joints, and a ball at each joint;
 * ``frames=True`` adds the body frames ``{i}`` as red-green-blue (x-y-z) triads.
 
-The viewer's world is z-up: a model whose gravity points along another axis is turned so that
-gravity points down (``Scene.root``). Below the picture: play/pause, a time slider, the time
-and a checkbox for the frames. Drag to orbit, scroll to zoom, right-drag to pan.
+The viewer's world is z-up: a model whose gravity points along another axis is turned so
+that gravity points down (``Scene.root``); a grid is drawn under the lowest body frame.
+Below the picture: play/pause, a time slider, the time and a checkbox for the frames.
+Drag to orbit, scroll to zoom, right-drag to pan.
 
 Derived in :ref:`sec-forward-dynamics`.
 """
@@ -30,6 +32,7 @@ import base64
 import functools
 import html
 import importlib.util
+import json
 import os
 
 import numpy as np
@@ -39,27 +42,28 @@ from .lie import exp_so3
 
 __all__ = ["Scene", "scene", "viewer_script"]
 
-_PALETTE = (0x4C72B0, 0xDD8452, 0x55A868, 0xC44E52, 0x8172B3, 0x937860, 0xDA8BC3, 0x8C8C8C,
-            0xCCB974, 0x64B5CD)
+_PALETTE = (0x4C72B0, 0xDD8452, 0x55A868, 0xC44E52, 0x8172B3, 0x937860, 0xDA8BC3,
+            0x8C8C8C, 0xCCB974, 0x64B5CD)
 _GREY = 0xB4B4B4
 _FLOAT32, _UINT16, _UINT32 = 0x17, 0x14, 0x16       # msgpack ext codes of typed arrays
 
 
 @functools.lru_cache(maxsize=1)
 def viewer_script():
-    """The MeshCat viewer bundle (``main.min.js`` of the ``meshcat`` wheel, three.js inside)."""
-    spec = importlib.util.find_spec("meshcat")     # found, not imported (no zmq, no server)
+    """The MeshCat viewer: ``main.min.js`` of the ``meshcat`` wheel, three.js inside."""
+    spec = importlib.util.find_spec("meshcat")   # found, not imported: no zmq, server
     if spec is None or not spec.submodule_search_locations:
-        raise ModuleNotFoundError("liedyn.scene needs the viewer of the meshcat package "
-                                  "(pip install meshcat)")
-    path = os.path.join(spec.submodule_search_locations[0], "viewer", "dist", "main.min.js")
+        raise ModuleNotFoundError("liedyn.scene needs the viewer of the meshcat "
+                                  "package (pip install meshcat)")
+    folder = spec.submodule_search_locations[0]
+    path = os.path.join(folder, "viewer", "dist", "main.min.js")
     with open(path, encoding="utf-8") as f:
         return f.read()
 
 
-# ---------------------------------------------------------------------------------------------
-# three.js objects, in the JSON form of THREE.ObjectLoader that MeshCat's set_object takes
-# ---------------------------------------------------------------------------------------------
+# -------------------------------------------------------------------------------------
+# three.js objects in the JSON form of THREE.ObjectLoader, as MeshCat's set_object takes
+# -------------------------------------------------------------------------------------
 
 class _Ids:
     """Deterministic uuids, so that the same call writes the same file."""
@@ -77,34 +81,38 @@ def _typed(x, code):
     return umsgpack.Ext(code, np.ascontiguousarray(x).tobytes())
 
 
-def _buffer(vertices, faces, colors=None):
-    """A BufferGeometry: (V, 3) float32 positions, (F, 3) indices, optional (V, 3) colours."""
-    index = np.asarray(faces, dtype=np.uint16 if len(vertices) < 65536 else np.uint32)
-    attributes = {"position": {"itemSize": 3, "type": "Float32Array", "normalized": False,
-                               "array": _typed(np.asarray(vertices, np.float32), _FLOAT32)}}
-    if colors is not None:
-        attributes["color"] = {"itemSize": 3, "type": "Float32Array", "normalized": False,
-                               "array": _typed(np.asarray(colors, np.float32), _FLOAT32)}
-    code = _UINT16 if index.dtype == np.uint16 else _UINT32
+def _attribute(x):
+    """A float32 BufferAttribute of (V, 3) values."""
+    return {"itemSize": 3, "type": "Float32Array", "normalized": False,
+            "array": _typed(np.asarray(x, dtype=np.float32), _FLOAT32)}
+
+
+def _buffer(vertices, faces):
+    """A BufferGeometry: (V, 3) positions, (F, 3) indices (the viewer adds normals)."""
+    small = len(vertices) < 65536
+    index = np.asarray(faces, dtype=np.uint16 if small else np.uint32)
     return {"type": "BufferGeometry",
-            "data": {"attributes": attributes,
-                     "index": {"itemSize": 1, "type": index.dtype.name.capitalize() + "Array",
-                               "array": _typed(index.ravel(), code)}}}
+            "data": {"attributes": {"position": _attribute(vertices)},
+                     "index": {"itemSize": 1,
+                               "type": "Uint16Array" if small else "Uint32Array",
+                               "array": _typed(index.ravel(),
+                                               _UINT16 if small else _UINT32)}}}
 
 
-def _object(geometry, material, kind="Mesh", matrix=None):
-    """The set_object payload for one geometry (dict without uuid) and material."""
-    ids = _object.ids
+def _object(ids, geometry, material, kind="Mesh", matrix=None):
+    """The set_object payload for one geometry and material (dicts without uuid)."""
     g, m = dict(geometry, uuid=ids()), dict(material, uuid=ids())
+    T = np.eye(4) if matrix is None else np.asarray(matrix)
     obj = {"uuid": ids(), "type": kind, "geometry": g["uuid"], "material": m["uuid"],
-           "matrix": (np.eye(4) if matrix is None else np.asarray(matrix)).T.ravel().tolist()}
+           "matrix": T.T.ravel().tolist()}          # three.js matrices are column-major
     return {"metadata": {"version": 4.5, "type": "Object"}, "geometries": [g],
             "materials": [m], "object": obj}
 
 
 def _material(color, opacity=1.0):
-    return {"type": "MeshLambertMaterial", "color": int(color), "opacity": float(opacity),
-            "transparent": bool(opacity < 1), "side": 2, "vertexColors": False}
+    return {"type": "MeshLambertMaterial", "color": int(color),
+            "opacity": float(opacity), "transparent": bool(opacity < 1), "side": 2,
+            "vertexColors": False}
 
 
 def _rgba(rgba, default):
@@ -134,7 +142,8 @@ def _sphere(radius):
 
 def _cylinder(radius, length):
     return {"type": "CylinderGeometry", "radiusTop": float(radius),
-            "radiusBottom": float(radius), "height": float(length), "radialSegments": 16}
+            "radiusBottom": float(radius), "height": float(length),
+            "radialSegments": 16}
 
 
 def _triad(length):
@@ -143,20 +152,17 @@ def _triad(length):
     v[1], v[3, 1], v[5, 2] = (length, 0, 0), length, length
     c = np.array([[1, 0, 0]] * 2 + [[0, 0.7, 0]] * 2 + [[0, 0, 1]] * 2, dtype=float)
     geometry = {"type": "BufferGeometry",
-                "data": {"attributes": {
-                    "position": {"itemSize": 3, "type": "Float32Array", "normalized": False,
-                                 "array": _typed(v.astype(np.float32), _FLOAT32)},
-                    "color": {"itemSize": 3, "type": "Float32Array", "normalized": False,
-                              "array": _typed(c.astype(np.float32), _FLOAT32)}}}}
+                "data": {"attributes": {"position": _attribute(v),
+                                        "color": _attribute(c)}}}
     material = {"type": "LineBasicMaterial", "vertexColors": True, "linewidth": 2}
     return geometry, material
 
 
 def _grid(poses, root, scale):
-    """A square grid of lines in the viewer's z-up frame, under the lowest body frame."""
+    """A square grid of lines in the viewer's z-up frame, under the lowest body."""
     pts = poses[..., :3, 3].reshape(-1, 3) @ root[:3, :3].T + root[:3, 3]
     lo, hi = pts.min(axis=0), pts.max(axis=0)
-    raw = scale / 8                                    # about 25 lines across the motion
+    raw = scale / 8                              # about 25 lines across the motion
     unit = 10.0 ** np.floor(np.log10(raw))
     step = unit * next(m for m in (1, 2, 5, 10) if m * unit >= raw)
     half = step * np.ceil(1.5 * max(hi[0] - lo[0], hi[1] - lo[1], scale) / step)
@@ -168,20 +174,18 @@ def _grid(poses, root, scale):
     v[:, :2] = np.array(ends) + (lo[:2] + hi[:2]) / 2
     v[:, 2] = lo[2]
     geometry = {"type": "BufferGeometry",
-                "data": {"attributes": {
-                    "position": {"itemSize": 3, "type": "Float32Array", "normalized": False,
-                                 "array": _typed(v.astype(np.float32), _FLOAT32)}}}}
+                "data": {"attributes": {"position": _attribute(v)}}}
     material = {"type": "LineBasicMaterial", "color": 0x9A9A9A, "transparent": True,
                 "opacity": 0.7}
     return geometry, material
 
 
-# ---------------------------------------------------------------------------------------------
+# -------------------------------------------------------------------------------------
 # meshes from files, decimated, cached per (file, max_faces)
-# ---------------------------------------------------------------------------------------------
+# -------------------------------------------------------------------------------------
 
 def _colour_of(mesh):
-    """The diffuse colour of a trimesh mesh as 0xRRGGBB, or None for trimesh's default grey."""
+    """The diffuse colour of a trimesh mesh as 0xRRGGBB (None: the default grey)."""
     visual = mesh.visual
     material = getattr(visual, "material", None)
     rgba = None
@@ -199,7 +203,7 @@ def _colour_of(mesh):
 
 @functools.lru_cache(maxsize=256)
 def _mesh_parts(filename, max_faces):
-    """[(vertices (V, 3), faces (F, 3), colour or None)] of a mesh file, in its own frame.
+    """[(vertices (V, 3), faces (F, 3), colour or None)] of a mesh file, in its frame.
 
     A file with several parts (a COLLADA scene) keeps one part per material colour; the
     triangle budget ``max_faces`` is shared among the parts in proportion to their size.
@@ -225,12 +229,12 @@ def _mesh_parts(filename, max_faces):
     return parts
 
 
-# ---------------------------------------------------------------------------------------------
+# -------------------------------------------------------------------------------------
 # shapes of a body: URDF visuals, or boxes, balls and rods from the inertias
-# ---------------------------------------------------------------------------------------------
+# -------------------------------------------------------------------------------------
 
 def _centre_of_mass(I):
-    """Mass, centre of mass and rotational inertia at the centre of mass, from eq. (22)."""
+    """Mass, centre of mass and rotational inertia there, from Kim (2012), eq. (22)."""
     m = float(I[3, 3])
     if m <= 0:
         return 0.0, np.zeros(3), np.zeros((3, 3))
@@ -243,8 +247,8 @@ def inertia_box(mass, I_com):
     """Sides and axes of the uniform box with the given mass and rotational inertia.
 
     A box of sides ``(a, b, c)`` has ``I_xx = m (b^2 + c^2) / 12`` and cyclic, so in the
-    principal axes ``a^2 = 6 (I_yy + I_zz - I_xx) / m`` and cyclic (negative values, from an
-    inertia violating the triangle inequality, are clipped to 0).
+    principal axes ``a^2 = 6 (I_yy + I_zz - I_xx) / m`` and cyclic (negative values,
+    from an inertia violating the triangle inequality, are clipped to 0).
 
     Parameters
     ----------
@@ -271,7 +275,7 @@ def inertia_box(mass, I_com):
 
 
 def _rod(a, b, radius):
-    """(geometry, matrix) of a cylinder from point ``a`` to point ``b`` (None if too short)."""
+    """(geometry, matrix) of a cylinder from ``a`` to ``b`` (None if too short)."""
     d = np.asarray(b, float) - np.asarray(a, float)
     length = float(np.linalg.norm(d))
     if length < 1e-9:
@@ -279,14 +283,17 @@ def _rod(a, b, radius):
     z = d / length
     axis = np.cross([0.0, 0.0, 1.0], z)
     s, c = np.linalg.norm(axis), z[2]
-    R = exp_so3(axis / s * np.arctan2(s, c)) if s > 1e-12 else np.diag([1.0, np.sign(c), np.sign(c)])
+    if s > 1e-12:
+        R = exp_so3(axis / s * np.arctan2(s, c))
+    else:
+        R = np.diag([1.0, np.sign(c), np.sign(c)])
     T = np.eye(4)
     T[:3, :3], T[:3, 3] = R, (np.asarray(a, float) + np.asarray(b, float)) / 2
     return _cylinder(radius, length), T @ _rotate_y_to_z()
 
 
 def _inertia_shapes(model, i, scale):
-    """[(geometry, material, matrix)] drawing body ``i`` from its inertia and its joints."""
+    """[(geometry, material, matrix)] drawing body ``i`` from its inertia and joints."""
     colour = _PALETTE[(i - 1) % len(_PALETTE)]
     m, c, Ic = _centre_of_mass(model.inertias[i])
     thin, joint = 0.015 * scale, 0.035 * scale
@@ -310,7 +317,7 @@ def _inertia_shapes(model, i, scale):
 
 
 def _ground_shapes(model, scale):
-    """Rods from the world origin to the joints of the bodies hanging from the ground."""
+    """Rods from the world origin to the joints of the bodies hanging from it."""
     shapes = []
     for k in range(1, model.nbodies + 1):
         if model.parent[k] == 0:
@@ -329,7 +336,8 @@ def _visual_shapes(visual, max_faces):
     if visual.kind == "sphere":
         return [(_sphere(visual.size[0]), _material(colour, opacity), T)]
     if visual.kind == "cylinder":
-        return [(_cylinder(*visual.size), _material(colour, opacity), T @ _rotate_y_to_z())]
+        return [(_cylinder(*visual.size), _material(colour, opacity),
+                 T @ _rotate_y_to_z())]
     shapes = []
     for vertices, faces, own in _mesh_parts(visual.filename, max_faces):
         S = T @ np.diag(list(visual.size) + [1.0])
@@ -338,12 +346,12 @@ def _visual_shapes(visual, max_faces):
     return shapes
 
 
-# ---------------------------------------------------------------------------------------------
+# -------------------------------------------------------------------------------------
 # the scene
-# ---------------------------------------------------------------------------------------------
+# -------------------------------------------------------------------------------------
 
 def _up_rotation(gravity):
-    """A rotation taking ``-gravity`` to +z (identity without gravity or when already so)."""
+    """A rotation taking ``-gravity`` to +z (identity without gravity)."""
     g = np.asarray(gravity, dtype=float)
     n = np.linalg.norm(g)
     T = np.eye(4)
@@ -360,7 +368,7 @@ def _up_rotation(gravity):
 
 
 def _quaternions(R):
-    """Unit quaternions (x, y, z, w) (three.js order) of rotation matrices (..., 3, 3)."""
+    """Unit quaternions (x, y, z, w) (three.js order) of rotations (..., 3, 3)."""
     from .lie import log_so3
     w = log_so3(R)
     angle = np.linalg.norm(w, axis=-1, keepdims=True)
@@ -382,16 +390,18 @@ def _frames(model, q, times, max_frames):
         t = None if times is None else np.asarray(times, dtype=float)
     if Q.ndim != 2 or Q.shape[-1] != model.nq:
         raise ValueError(f"argument 'q': expected configurations of shape (frames, "
-                         f"{model.nq}) (one motion; select one from a batch first), got "
-                         f"{Q.shape}")
+                         f"{model.nq}) (one motion; select one from a batch first), "
+                         f"got {Q.shape}")
     if t is None:
         t = np.arange(len(Q)) / 30.0
-    if t.shape != (len(Q),) or not np.all(np.isfinite(t)) or np.any(np.diff(t) <= 0):
-        raise ValueError(f"argument 'times': expected {len(Q)} increasing finite times, got "
-                         f"shape {t.shape}")
+    if (t.shape != (len(Q),) or not np.all(np.isfinite(t))
+            or np.any(np.diff(t) <= 0)):
+        raise ValueError(f"argument 'times': expected {len(Q)} increasing finite "
+                         f"times, got shape {t.shape}")
     if not np.all(np.isfinite(Q)):
         raise ValueError("argument 'q': the configurations contain NaN or inf")
-    if isinstance(max_frames, bool) or int(max_frames) != max_frames or max_frames < 1:
+    if (isinstance(max_frames, bool) or int(max_frames) != max_frames
+            or max_frames < 1):
         raise ValueError(f"argument 'max_frames': expected a positive integer, got "
                          f"{max_frames!r}")
     stride = max(1, int(np.ceil(len(Q) / int(max_frames))))
@@ -409,19 +419,21 @@ class Scene:
     q : (K, nq) array, the configuration at each frame
     poses : (K, N+1, 4, 4) array, ``T_{0,i}`` of every body at every frame, as exported
     root : (4, 4) array, the pose of the model's world in the viewer's z-up world
-    commands : list of dict, the MeshCat commands (set_object, set_transform, set_animation)
+    commands : list of dict, the MeshCat commands (set_object, set_transform,
+        set_animation)
     """
 
     def __init__(self, model, times, q, poses, root, commands, height, title):
-        self.model, self.times, self.q, self.poses, self.root = model, times, q, poses, root
-        self.commands, self.height, self.title = commands, height, title
+        self.model, self.times, self.q = model, times, q
+        self.poses, self.root, self.commands = poses, root, commands
+        self.height, self.title = height, title
 
     def html(self):
         """The complete HTML document: viewer script, scene and controls."""
         return _document(self)
 
     def save(self, path):
-        """Write :meth:`html` to ``path`` (a file any browser opens offline); return the path."""
+        """Write :meth:`html` to ``path`` (opens offline in a browser); return it."""
         with open(path, "w", encoding="utf-8") as f:
             f.write(self.html())
         return path
@@ -429,31 +441,33 @@ class Scene:
     def _repr_html_(self):
         doc = html.escape(self.html(), quote=True)
         label = html.escape(self.title, quote=True)
+        style = (f"width: 100%; height: {int(self.height)}px; border: 1px solid #ccc; "
+                 f"border-radius: 4px;")
         return (f'<iframe class="liedyn-scene" title="{label}" srcdoc="{doc}" '
-                f'style="width: 100%; height: {int(self.height)}px; border: 1px solid #ccc; '
-                f'border-radius: 4px;" loading="lazy"></iframe>')
+                f'style="{style}" loading="lazy"></iframe>')
 
     def __repr__(self):
         return (f"Scene({self.model.name!r}, {len(self.times)} frames, "
                 f"{self.times[-1]:.2f} s)")
 
 
-def scene(model, q, times=None, frames=False, max_frames=300, max_faces=2000, height=420,
-          title=None, visuals=None):
-    """A 3D scene of ``model`` moving through the configurations ``q``, to display or save.
+def scene(model, q, times=None, frames=False, max_frames=300, max_faces=2000,
+          height=420, title=None, visuals=None):
+    """A 3D scene of ``model`` moving through the configurations ``q``, to show or save.
 
     Each frame's body poses come from forward kinematics,
-    ``T_{0,i} = T_{0,lambda(i)} T_{lambda(i),i}`` (Kim (2012), Section 2.1), computed for all
-    frames in one batched call, and become position and quaternion tracks of a three.js
-    animation played by the MeshCat viewer. See the module docstring for what is drawn.
+    ``T_{0,i} = T_{0,lambda(i)} T_{lambda(i),i}`` (Kim (2012), Section 2.1), computed
+    for all frames in one batched call, and become position and quaternion tracks of a
+    three.js animation played by the MeshCat viewer. The module docstring says what is
+    drawn.
 
     Parameters
     ----------
     model : liedyn.model.Model
         a :class:`~liedyn.urdf.URDFModel` shows its links' ``<visual>`` shapes
     q : Trajectory or (K, nq) array or (nq,) array
-        the motion: a :class:`~liedyn.simulate.Trajectory` of one initial state (its ``t`` and
-        ``q``), or configurations at ``times``, or one configuration (a still scene)
+        the motion: a :class:`~liedyn.simulate.Trajectory` of one initial state (its
+        ``t`` and ``q``), configurations at ``times``, or one configuration (a still)
     times : (K,) array, optional
         increasing times (s) of the configurations (default 30 frames per second)
     frames : bool
@@ -473,7 +487,7 @@ def scene(model, q, times=None, frames=False, max_frames=300, max_faces=2000, he
     Returns
     -------
     Scene
-        displays itself in a notebook; ``Scene.save(path)`` writes a standalone HTML file
+        displays itself in a notebook; ``Scene.save(path)`` writes a standalone file
 
     Examples
     --------
@@ -488,14 +502,15 @@ def scene(model, q, times=None, frames=False, max_frames=300, max_faces=2000, he
     """
     times, Q = _frames(model, q, times, max_frames)
     if isinstance(max_faces, bool) or int(max_faces) != max_faces or max_faces < 12:
-        raise ValueError(f"argument 'max_faces': expected an integer >= 12, got {max_faces!r}")
-    poses = np.asarray(forward_kinematics(model, Q).T_world, dtype=float)  # (K, N+1, 4, 4)
+        raise ValueError(f"argument 'max_faces': expected an integer >= 12, got "
+                         f"{max_faces!r}")
+    poses = np.asarray(forward_kinematics(model, Q).T_world, dtype=float)  # (K,N+1,4,4)
     root = _up_rotation(model.gravity)
     pts = poses[..., :3, 3].reshape(-1, 3)
     scale = max(float(np.ptp(pts, axis=0).max()) if len(pts) > 1 else 0.0, 0.2)
     title = model.name if title is None else str(title)
 
-    _object.ids = _Ids()
+    ids = _Ids()
     commands = [{"type": "set_transform", "path": "/liedyn",
                  "matrix": root.T.ravel().tolist()}]
     shapes = {i: [] for i in range(model.nbodies + 1)}
@@ -504,8 +519,8 @@ def scene(model, q, times=None, frames=False, max_frames=300, max_faces=2000, he
     visuals = list(visuals)
     for v in visuals:
         if not 0 <= getattr(v, "body", -1) <= model.nbodies:
-            raise ValueError(f"argument 'visuals': expected liedyn.urdf.Visual records on "
-                             f"bodies 0..{model.nbodies}, got {v!r}")
+            raise ValueError(f"argument 'visuals': expected liedyn.urdf.Visual records "
+                             f"on bodies 0..{model.nbodies}, got {v!r}")
     for v in visuals:
         if v.kind != "mesh" or v.filename is not None:
             shapes[v.body] += _visual_shapes(v, int(max_faces))
@@ -517,16 +532,18 @@ def scene(model, q, times=None, frames=False, max_frames=300, max_faces=2000, he
         shapes[0] += _ground_shapes(model, scale)
     for i, body in shapes.items():
         for k, (geometry, material, T) in enumerate(body):
-            commands.append({"type": "set_object", "path": f"/liedyn/body{i}/shape{k}",
-                             "object": _object(geometry, material, matrix=T)})
+            commands.append({"type": "set_object",
+                             "path": f"/liedyn/body{i}/shape{k}",
+                             "object": _object(ids, geometry, material, matrix=T)})
     geometry, material = _grid(poses, root, scale)
     commands.append({"type": "set_object", "path": "/floor",
-                     "object": _object(geometry, material, kind="LineSegments")})
+                     "object": _object(ids, geometry, material, kind="LineSegments")})
     if frames:
         for i in range(model.nbodies + 1):
             geometry, material = _triad(0.12 * scale)
             commands.append({"type": "set_object", "path": f"/liedyn/body{i}/frame",
-                             "object": _object(geometry, material, kind="LineSegments")})
+                             "object": _object(ids, geometry, material,
+                                               kind="LineSegments")})
     for i in range(1, model.nbodies + 1):
         commands.append({"type": "set_transform", "path": f"/liedyn/body{i}",
                          "matrix": poses[0, i].T.ravel().tolist()})
@@ -537,8 +554,7 @@ def scene(model, q, times=None, frames=False, max_frames=300, max_faces=2000, he
 def _animation(model, times, poses):
     """One clip per body: position and quaternion tracks at the frame times."""
     positions = poses[..., :3, 3]
-    quats = _quaternions(poses[..., :3, :3])
-    quats = _continuous(quats)
+    quats = _continuous(_quaternions(poses[..., :3, :3]))
     animations = []
     for i in range(1, model.nbodies + 1):
         tracks = [{"name": ".position", "type": "vector3",
@@ -555,7 +571,7 @@ def _animation(model, times, poses):
 
 
 def _continuous(quats):
-    """Flip signs so that consecutive quaternions of a body are in the same hemisphere."""
+    """Flip signs so that consecutive quaternions of a body lie in one hemisphere."""
     quats = np.array(quats)
     for k in range(1, len(quats)):
         flip = np.sum(quats[k] * quats[k - 1], axis=-1) < 0
@@ -564,12 +580,15 @@ def _continuous(quats):
 
 
 def _pack(command):
+    """One command as base64 msgpack (floats as float32, arrays as typed-array ext)."""
     import umsgpack
-    return base64.b64encode(umsgpack.packb(command, force_float_precision="single")).decode()
+    packed = umsgpack.packb(command, force_float_precision="single")
+    return base64.b64encode(packed).decode()
 
 
 _STYLE = """
-html, body { margin: 0; height: 100%; overflow: hidden; font: 13px system-ui, sans-serif; }
+html, body { margin: 0; height: 100%; overflow: hidden;
+             font: 13px system-ui, sans-serif; }
 #meshcat-pane { width: 100vw; height: 100vh; overflow: hidden; }
 #bar { position: absolute; left: 0; right: 0; bottom: 0; display: flex; gap: 8px;
        align-items: center; padding: 4px 8px; background: rgba(255,255,255,0.85); }
@@ -580,10 +599,11 @@ html, body { margin: 0; height: 100%; overflow: hidden; font: 13px system-ui, sa
 
 _CONTROLS = """
 (function () {
-  const a = viewer.animator, bar = document.getElementById("bar");
-  const play = document.getElementById("play"), slider = document.getElementById("scrub");
-  const label = document.getElementById("time"), frames = document.getElementById("frames");
-  a.folder.domElement.style.display = "none";         // our own controls replace these
+  const a = viewer.animator, play = document.getElementById("play");
+  const slider = document.getElementById("scrub");
+  const label = document.getElementById("time");
+  const frames = document.getElementById("frames");
+  a.folder.domElement.style.display = "none";        // our own controls replace these
   a.actions.forEach(x => { x.play(); x.paused = true; });
   slider.max = a.duration; slider.step = a.duration / 1000 || 0.001;
   function show() {
@@ -604,7 +624,8 @@ _CONTROLS = """
   const tick = () => { if (a.playing) show(); requestAnimationFrame(tick); };
   tick();
   frames.onchange = () => {
-    for (const node of FRAME_PATHS) viewer.set_property(node, "visible", frames.checked);
+    for (const node of FRAME_PATHS)
+      viewer.set_property(node, "visible", frames.checked);
     viewer.set_dirty();
   };
   if (!FRAME_PATHS.length) frames.parentElement.style.display = "none";
@@ -633,7 +654,6 @@ def _document(s):
     frame_paths = [c["path"].strip("/").split("/") for c in s.commands
                    if c["type"] == "set_object" and c["path"].endswith("/frame")]
     frame_paths = [p + ["<object>"] for p in frame_paths]
-    import json
     controls = (_CONTROLS.replace("FRAME_PATHS", json.dumps(frame_paths))
                 .replace("CENTRE", json.dumps(np.round(centre, 4).tolist()))
                 .replace("EYE", json.dumps(np.round(eye, 4).tolist()))
@@ -651,7 +671,7 @@ def _document(s):
 <script>{viewer_script()}</script>
 <script>
 var viewer = new MeshCat.Viewer(document.getElementById("meshcat-pane"));
-viewer.set_property(["Grid"], "visible", false);   // our floor is under the model instead
+viewer.set_property(["Grid"], "visible", false);   // our floor is under the model
 for (const b of [{blobs}]) {{
   viewer.handle_command_bytearray(Uint8Array.from(atob(b), c => c.charCodeAt(0)));
 }}

@@ -25,10 +25,10 @@ loaded) after a light structural check of the XML, and turned into a :class:`URD
 * ``<mimic>``: a mimic joint is loaded as an **independent** joint (as Pinocchio's parser does
   by default). The coupling ``q_follower = multiplier q_leader + offset`` is recorded in
   ``model.mimic``, and :meth:`URDFModel.enforce_mimic` applies it to a configuration.
-* ``<visual>`` elements are kept (not loaded): ``model.visuals`` lists, per link, the shape
-  (mesh file, box, cylinder or sphere), its pose in the body frame and its colour, for
-  :func:`liedyn.scene.scene`. ``package://pkg/...`` mesh names are resolved against the
-  directories above the URDF file (a folder named ``pkg``, or one containing ``pkg``).
+* ``<visual>`` elements are kept (not loaded): ``model.visuals`` lists, per link, the
+  shape (mesh file, box, cylinder or sphere), its pose in the body frame and its colour,
+  for :func:`liedyn.scene.scene`. ``package://pkg/...`` mesh names are resolved against
+  the directories above the URDF file (a folder named ``pkg``, or one containing it).
 * ``locked_joints`` welds chosen revolute, continuous or prismatic joints at given positions
   (like Pinocchio's ``buildReducedModel``); they are then merged like fixed joints.
 * a link **without** ``<inertial>`` is massless, as the URDF specification says (and as
@@ -63,7 +63,8 @@ from .kinematics import forward_kinematics
 from .lie import exp_so3, inverse, skew
 from .model import Model
 
-__all__ = ["URDFModel", "Visual", "load_urdf", "load_robot", "robot_path", "available_robots", "ROBOTS",
+__all__ = ["URDFModel", "Visual", "load_urdf", "load_robot", "robot_path",
+           "available_robots", "ROBOTS",
            "JOINT_TYPES", "link_placement"]
 
 JOINT_TYPES = ("revolute", "continuous", "prismatic", "fixed", "floating", "planar")
@@ -150,7 +151,7 @@ Every URDF file that example-robot-data 6.0 ships, except ``ur_description/urdf/
 
 @dataclass(frozen=True)
 class Visual:
-    """One ``<visual>`` element of a URDF link, placed in the frame of the body that carries it.
+    """One ``<visual>`` element of a URDF link, placed in the frame of its body.
 
     Attributes
     ----------
@@ -162,11 +163,11 @@ class Visual:
         pose of the shape in the body frame, ``T_{body, link} T_{link, visual}``
     kind : {"mesh", "box", "cylinder", "sphere"}
     size : tuple of float
-        mesh: the scale ``(sx, sy, sz)``; box: ``(x, y, z)``; cylinder: ``(radius, length)``
-        along its z axis; sphere: ``(radius,)``
+        mesh: the scale ``(sx, sy, sz)``; box: ``(x, y, z)``; cylinder:
+        ``(radius, length)`` along its z axis; sphere: ``(radius,)``
     filename : str or None
-        the mesh file, resolved to an existing path (None when it cannot be found, or for a
-        primitive shape)
+        the mesh file, resolved to an existing path (None when it cannot be found, or
+        for a primitive shape)
     rgba : tuple of 4 floats or None
         the URDF material colour, if the file gives one
     """
@@ -615,7 +616,7 @@ def load_urdf(path_or_xml, floating_base=False, root=None, inertia_check="warn",
 
 
 def _resolve_mesh(uri, source):
-    """An existing file for the mesh name ``uri`` of the URDF file ``source`` (or None)."""
+    """An existing file for the mesh ``uri`` named in the URDF file ``source``, or None."""
     if uri.startswith("file://"):
         uri = uri[len("file://"):]
     base = os.path.dirname(os.path.abspath(source)) if source else None
@@ -623,9 +624,11 @@ def _resolve_mesh(uri, source):
         package, _, rest = uri[len("package://"):].partition("/")
         folder = base
         while folder and os.path.dirname(folder) != folder:
-            for candidate in (os.path.join(folder, package, rest), os.path.join(folder, rest)
-                              if os.path.basename(folder) == package else None):
-                if candidate and os.path.isfile(candidate):
+            candidates = [os.path.join(folder, package, rest)]
+            if os.path.basename(folder) == package:
+                candidates.append(os.path.join(folder, rest))
+            for candidate in candidates:
+                if os.path.isfile(candidate):
                     return candidate
             folder = os.path.dirname(folder)
         return None
@@ -643,7 +646,8 @@ def _visuals(robot, link_frames, source):
         body, T_bl = link_frames[link.name]
         for v in link.visuals:
             g = v.geometry
-            T = T_bl @ (np.eye(4) if v.origin is None else np.asarray(v.origin, dtype=float))
+            origin = np.eye(4) if v.origin is None else np.asarray(v.origin, float)
+            T = T_bl @ origin
             rgba = None
             if v.material is not None:
                 if v.material.color is not None:
@@ -654,13 +658,15 @@ def _visuals(robot, link_frames, source):
             if g is None:
                 continue
             if g.mesh is not None:
-                scale = np.broadcast_to(1.0 if g.mesh.scale is None else g.mesh.scale, 3)
+                scale = 1.0 if g.mesh.scale is None else g.mesh.scale
+                scale = np.broadcast_to(scale, 3)
                 shape = ("mesh", tuple(float(x) for x in scale),
                          _resolve_mesh(g.mesh.filename, source))
             elif g.box is not None:
                 shape = ("box", tuple(float(x) for x in g.box.size), None)
             elif g.cylinder is not None:
-                shape = ("cylinder", (float(g.cylinder.radius), float(g.cylinder.length)), None)
+                size = (float(g.cylinder.radius), float(g.cylinder.length))
+                shape = ("cylinder", size, None)
             elif g.sphere is not None:
                 shape = ("sphere", (float(g.sphere.radius),), None)
             else:
