@@ -616,7 +616,7 @@ def load_urdf(path_or_xml, floating_base=False, root=None, inertia_check="warn",
 
 
 def _resolve_mesh(uri, source):
-    """An existing file for the mesh ``uri`` named in the URDF file ``source``, or None."""
+    """An existing file for the mesh ``uri`` of the URDF file ``source``, or None."""
     if uri.startswith("file://"):
         uri = uri[len("file://"):]
     base = os.path.dirname(os.path.abspath(source)) if source else None
