@@ -412,6 +412,8 @@ def _frames(model, q, times, max_frames):
 class Scene:
     """An interactive 3D scene: a self-contained HTML document (see :func:`scene`).
 
+    It holds the body poses ``T_{0,i}`` of Kim (2012), Section 2.1, at every frame.
+
     Attributes
     ----------
     model : the model drawn
