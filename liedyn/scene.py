@@ -40,7 +40,7 @@ import numpy as np
 from .kinematics import forward_kinematics
 from .lie import exp_so3
 
-__all__ = ["Scene", "scene", "viewer_script"]
+__all__ = ["Scene", "scene", "inertia_box", "viewer_script"]
 
 _PALETTE = (0x4C72B0, 0xDD8452, 0x55A868, 0xC44E52, 0x8172B3, 0x937860, 0xDA8BC3,
             0x8C8C8C, 0xCCB974, 0x64B5CD)
