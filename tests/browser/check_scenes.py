@@ -26,7 +26,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from check_book import (ALLOW_LIST, ARGS, CHROMIUM, LOCAL_HOSTS, ROOT, serve,  # noqa: E402
                         toc_pages)
 
-READY_MS = 20_000
+READY_MS = 60_000
+LOAD_MS = 120_000           # generous: the check may share a busy machine
+SCENE_TAG = '<iframe class="liedyn-scene"'
 PLAY_S = 1.0
 
 
@@ -93,7 +95,7 @@ def check_page(context, url):
         return r.continue_()
     page.route("**/*", route)
     start = time.perf_counter()
-    page.goto(url, wait_until="load")
+    page.goto(url, wait_until="load", timeout=LOAD_MS)
     load = time.perf_counter() - start
     size = page.evaluate("() => document.documentElement.outerHTML.length")
     scenes = page.query_selector_all("iframe.liedyn-scene")
@@ -148,7 +150,7 @@ def main():
             sys.exit(f"no built book in {html_dir}: run `make book` first")
         targets = [(html_dir, f"{d}.html") for d in toc_pages(args.toc)
                    if (html_dir / f"{d}.html").is_file()
-                   and "liedyn-scene" in (html_dir / f"{d}.html").read_text(errors="replace")]
+                   and SCENE_TAG in (html_dir / f"{d}.html").read_text(errors="replace")]
         if not targets:
             sys.exit("no page of the book has a 3D scene (iframe.liedyn-scene)")
     from playwright.sync_api import sync_playwright
