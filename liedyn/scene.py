@@ -246,6 +246,9 @@ def _centre_of_mass(I):
 def inertia_box(mass, I_com):
     """Sides and axes of the uniform box with the given mass and rotational inertia.
 
+    The scenes draw a body as this box: mass and ``I_com`` are read from the body's
+    generalized inertia, Kim (2012), eq. (22).
+
     A box of sides ``(a, b, c)`` has ``I_xx = m (b^2 + c^2) / 12`` and cyclic, so in the
     principal axes ``a^2 = 6 (I_yy + I_zz - I_xx) / m`` and cyclic (negative values,
     from an inertia violating the triangle inequality, are clipped to 0).
