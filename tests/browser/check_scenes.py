@@ -29,7 +29,7 @@ from check_book import (ALLOW_LIST, ARGS, CHROMIUM, LOCAL_HOSTS, ROOT, serve,  #
 READY_MS = 60_000
 LOAD_MS = 120_000           # generous: the check may share a busy machine
 SCENE_TAG = '<iframe class="liedyn-scene"'
-PLAY_S = 1.0
+PLAY_S = 0.5
 
 
 def pixels_differ(png_a, png_b, threshold=0.002):
