@@ -43,6 +43,7 @@ chromium:
 
 check-book: $(STAMP) chromium
 	$(PY) tests/browser/check_book.py
+	$(PY) tests/browser/check_scenes.py
 
 check-lab: $(STAMP) chromium
 	$(PY) tests/browser/check_lab.py

@@ -25,6 +25,10 @@ loaded) after a light structural check of the XML, and turned into a :class:`URD
 * ``<mimic>``: a mimic joint is loaded as an **independent** joint (as Pinocchio's parser does
   by default). The coupling ``q_follower = multiplier q_leader + offset`` is recorded in
   ``model.mimic``, and :meth:`URDFModel.enforce_mimic` applies it to a configuration.
+* ``<visual>`` elements are kept (not loaded): ``model.visuals`` lists, per link, the
+  shape (mesh file, box, cylinder or sphere), its pose in the body frame and its colour,
+  for :func:`liedyn.scene.scene`. ``package://pkg/...`` mesh names are resolved against
+  the directories above the URDF file (a folder named ``pkg``, or one containing it).
 * ``locked_joints`` welds chosen revolute, continuous or prismatic joints at given positions
   (like Pinocchio's ``buildReducedModel``); they are then merged like fixed joints.
 * a link **without** ``<inertial>`` is massless, as the URDF specification says (and as
@@ -51,6 +55,7 @@ import sys
 import warnings
 import xml.etree.ElementTree as ET
 from collections import Counter
+from dataclasses import dataclass
 from types import SimpleNamespace
 
 import numpy as np
@@ -62,7 +67,8 @@ from .kinematics import forward_kinematics
 from .lie import exp_so3, inverse, skew
 from .model import Model
 
-__all__ = ["URDFModel", "load_urdf", "load_robot", "robot_path", "available_robots", "ROBOTS",
+__all__ = ["URDFModel", "Visual", "load_urdf", "load_robot", "robot_path",
+           "available_robots", "ROBOTS",
            "JOINT_TYPES", "link_placement"]
 
 JOINT_TYPES = ("revolute", "continuous", "prismatic", "fixed", "floating", "planar")
@@ -145,6 +151,40 @@ Every URDF file that example-robot-data 6.0 ships, except ``ur_description/urdf/
 (an empty ``<robot>`` element, which Pinocchio rejects too; ``"ur3"`` is ``ur3_robot.urdf``).
 """
 
+
+
+@dataclass(frozen=True)
+class Visual:
+    """One ``<visual>`` element of a URDF link, placed in the frame of its body.
+
+    Attributes
+    ----------
+    link : str
+        the URDF link it belongs to
+    body : int
+        the body index (0: the ground, for links welded to a fixed base)
+    T : (4, 4) array
+        pose of the shape in the body frame, ``T_{body, link} T_{link, visual}``
+    kind : {"mesh", "box", "cylinder", "sphere"}
+    size : tuple of float
+        mesh: the scale ``(sx, sy, sz)``; box: ``(x, y, z)``; cylinder:
+        ``(radius, length)`` along its z axis; sphere: ``(radius,)``
+    filename : str or None
+        the mesh file, resolved to an existing path (None when it cannot be found, or
+        for a primitive shape)
+    rgba : tuple of 4 floats or None
+        the URDF material colour, if the file gives one
+    """
+
+    link: str
+    body: int
+    T: np.ndarray
+    kind: str
+    size: tuple
+    filename: str = None
+    rgba: tuple = None
+
+
 _INERTIA_ATTRIBUTES = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 
 
@@ -165,7 +205,8 @@ class URDFModel(Model):
       ``inf`` for continuous, floating and planar joints and where no limit is given);
     * ``velocity_limit``, ``effort_limit``, (nv,) arrays: ``<limit velocity effort>``
       (``inf`` where not given);
-    * ``source``: the file the model was loaded from (None for an XML string).
+    * ``source``: the file the model was loaded from (None for an XML string);
+    * ``visuals``, a list of :class:`Visual`: the ``<visual>`` shapes of the links.
 
     Examples
     --------
@@ -181,6 +222,7 @@ class URDFModel(Model):
         self.mimic = {}
         self.locked = {}
         self.source = None
+        self.visuals = []
         self._q_lower, self._q_upper, self._vel, self._eff = [], [], [], []
 
     @property
@@ -703,7 +745,68 @@ def load_urdf(path_or_xml, floating_base=False, root=None, inertia_check="warn",
         mult = 1.0 if j.mimic.multiplier is None else float(j.mimic.multiplier)
         offset = 0.0 if j.mimic.offset is None else float(j.mimic.offset)
         model.mimic[j.name] = (leader, mult, offset)
+    model.visuals = _visuals(robot, model.link_frames, model.source)
     return model
+
+
+def _resolve_mesh(uri, source):
+    """An existing file for the mesh ``uri`` of the URDF file ``source``, or None."""
+    if uri.startswith("file://"):
+        uri = uri[len("file://"):]
+    base = os.path.dirname(os.path.abspath(source)) if source else None
+    if uri.startswith("package://"):
+        package, _, rest = uri[len("package://"):].partition("/")
+        folder = base
+        while folder and os.path.dirname(folder) != folder:
+            candidates = [os.path.join(folder, package, rest)]
+            if os.path.basename(folder) == package:
+                candidates.append(os.path.join(folder, rest))
+            for candidate in candidates:
+                if os.path.isfile(candidate):
+                    return candidate
+            folder = os.path.dirname(folder)
+        return None
+    path = uri if os.path.isabs(uri) or base is None else os.path.join(base, uri)
+    return path if os.path.isfile(path) else None
+
+
+def _visuals(robot, link_frames, source):
+    """The ``<visual>`` shapes of every link of the tree, as :class:`Visual` records."""
+    colours = {m.name: m.color.rgba for m in robot.materials if m.color is not None}
+    out = []
+    for link in robot.links:
+        if link.name not in link_frames:
+            continue
+        body, T_bl = link_frames[link.name]
+        for v in link.visuals:
+            g = v.geometry
+            origin = np.eye(4) if v.origin is None else np.asarray(v.origin, float)
+            T = T_bl @ origin
+            rgba = None
+            if v.material is not None:
+                if v.material.color is not None:
+                    rgba = v.material.color.rgba
+                else:
+                    rgba = colours.get(v.material.name)
+            rgba = None if rgba is None else tuple(float(c) for c in rgba)
+            if g is None:
+                continue
+            if g.mesh is not None:
+                scale = 1.0 if g.mesh.scale is None else g.mesh.scale
+                scale = np.broadcast_to(scale, 3)
+                shape = ("mesh", tuple(float(x) for x in scale),
+                         _resolve_mesh(g.mesh.filename, source))
+            elif g.box is not None:
+                shape = ("box", tuple(float(x) for x in g.box.size), None)
+            elif g.cylinder is not None:
+                size = (float(g.cylinder.radius), float(g.cylinder.length))
+                shape = ("cylinder", size, None)
+            elif g.sphere is not None:
+                shape = ("sphere", (float(g.sphere.radius),), None)
+            else:
+                continue
+            out.append(Visual(link.name, body, T, shape[0], shape[1], shape[2], rgba))
+    return out
 
 
 def link_placement(model, q, link):

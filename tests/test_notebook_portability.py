@@ -117,7 +117,7 @@ def test_setup_cell_first(path):
     setup = "".join(code[0]["source"])
     assert "NEEDS = " in setup and "google.colab" in setup, f"{path.name}: no setup cell first"
     assert "remove-cell" in code[0]["metadata"].get("tags", [])
-    needs = json.loads(re.search(r"NEEDS = (\[.*?\])", setup)[1])
+    needs = json.loads(re.search(r"NEEDS = (\[.*?\])", setup, re.S)[1])
     assert needs[0] == "liedyn"
     imports = "\n".join("".join(c["source"]) for c in code[1:])
     if re.search(r"^\s*import pinocchio", imports, re.M):
@@ -147,7 +147,7 @@ def test_binder_environment_is_lean_and_pinned_like_the_project():
     needed = {"numpy", "sympy", "matplotlib", "ipywidgets", "jupyterlab-myst"}
     for path in CHAPTERS:
         setup = next(c for c in cells(path, "code") if "NEEDS = " in c)
-        needed |= set(json.loads(re.search(r"NEEDS = (\[.*?\])", setup)[1])) - {"liedyn"}
+        needed |= set(json.loads(re.search(r"NEEDS = (\[.*?\])", setup, re.S)[1])) - {"liedyn"}
     assert needed <= set(binder), f"binder lacks {needed - set(binder)}"
     assert not {"pytest", "playwright", "jupyter-book", "nbval", "hypothesis"} & set(binder)
     assert "pip install --no-deps -e ." in (ROOT / "binder" / "postBuild").read_text()
