@@ -2,6 +2,7 @@
 #   make book   build the HTML book (every notebook executed, warnings are errors) into _build/html
 #   make test   unit/property tests + doctests, every notebook under nbval, the book build, and
 #               a browser check of the built HTML
+#   make pdf    the whole book as one PDF, _build/pdf/liedyn.pdf (make pdf-test checks it)
 SHELL := /bin/bash
 .SHELLFLAGS := -eo pipefail -c
 VENV := .venv
@@ -10,7 +11,7 @@ STAMP := $(VENV)/.installed
 JB := $(VENV)/bin/jupyter-book
 FILTER := grep -v 'is ignored: it is neither a file nor a directory' || true
 
-.PHONY: book test unit notebooks check-book bench clean
+.PHONY: book test unit notebooks check-book pdf pdf-test bench clean
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -40,6 +41,17 @@ test: $(STAMP) _vendor/.stamp
 	$(MAKE) -j2 --output-sync=target unit notebooks
 	$(MAKE) book
 	$(MAKE) check-book
+
+# The whole book as one PDF (_build/pdf/liedyn.pdf): the book built as a single HTML page (every
+# notebook executed again), printed by Debian's chromium; see scripts/print_pdf.py.
+pdf: $(STAMP) _vendor/.stamp
+	command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
+	$(JB) build . --builder singlehtml -W -n --keep-going
+	$(PY) scripts/print_pdf.py
+
+# The PDF has every chapter and appendix, each with a bookmark (not part of `make test`)
+pdf-test: pdf
+	$(PY) tests/browser/check_pdf.py
 
 bench: $(STAMP)
 	$(PY) benchmarks/run.py
