@@ -2,8 +2,8 @@
 
 Three recursions (Kim (2012), Section 2.2): forward, ``V_i`` by eq. (37) and
 ``eta_i = ad_{V_i} S_i dq_i + dS_i dq_i``; backward, the articulated inertias and bias forces
-of eqs. (49)-(50); forward again, ``ddq_i`` by eq. (45) and ``dV_i`` by eq. (41). The seed's
-Table 3 misprints three operators (an inverse for a star on ``Ad*`` in the two sums, and a
+of eqs. (49)-(50); forward again, ``ddq_i`` by eq. (45) and ``dV_i`` by eq. (41). Kim's
+Table 3, as printed, misprints three operators (an inverse for a star on ``Ad*`` in the two sums, and a
 missing inverse in the ``dV_i`` update): the code follows the derivation, and the errata
 appendix records the corrections with their numerical checks.
 
