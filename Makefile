@@ -1,8 +1,11 @@
 # liedyn: two commands do everything on a fresh machine.
 #   make book   build the HTML book (every notebook executed, warnings are errors) into _build/html
-#   make test   unit/property tests + doctests, every notebook under nbval, the book build, and
-#               a browser check of the built HTML
+#   make test   unit/property tests + doctests, every notebook under nbval, the book build, a
+#               browser check of the built HTML, a browser check of the chapters in JupyterLab,
+#               and the wheel and sdist installed into a clean venv
 #   make pdf    the whole book as one PDF, _build/pdf/liedyn.pdf (make pdf-test checks it)
+# and for readers:
+#   make lab    JupyterLab on the chapters (MyST rendered by jupyterlab-myst), the book's kernel
 SHELL := /bin/bash
 .SHELLFLAGS := -eo pipefail -c
 VENV := .venv
@@ -11,7 +14,7 @@ STAMP := $(VENV)/.installed
 JB := $(VENV)/bin/jupyter-book
 FILTER := grep -v 'is ignored: it is neither a file nor a directory' || true
 
-.PHONY: book test unit notebooks check-book pdf pdf-test bench clean
+.PHONY: book test unit notebooks check-book check-lab package chromium lab notebook pdf pdf-test bench clean
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -27,20 +30,49 @@ book: $(STAMP) _vendor/.stamp
 	time $(JB) build . -W -n --keep-going
 
 unit: $(STAMP)
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q --ignore=tests/test_packaging.py
 
 notebooks: $(STAMP)
 	$(PY) -m pytest -q --nbval-lax --nbval-current-env -p no:cacheprovider book/
 
-check-book: $(STAMP)
+# the wheel and sdist: built, metadata-checked, installed into a clean venv and imported
+package: $(STAMP)
+	$(PY) -m pytest -q tests/test_packaging.py
+
+chromium:
 	command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
+
+check-book: $(STAMP) chromium
 	$(PY) tests/browser/check_book.py
 
-# unit tests and notebooks run side by side (two cores); then the book and its browser check
-test: $(STAMP) _vendor/.stamp
-	$(MAKE) -j2 --output-sync=target unit notebooks
+check-lab: $(STAMP) chromium
+	$(PY) tests/browser/check_lab.py
+
+# Two lanes side by side (two cores): the tests, the book and its browser check; the notebooks
+# under nbval, the JupyterLab check and the package check.
+test: $(STAMP) _vendor/.stamp chromium
+	$(MAKE) -j2 --output-sync=target lane-book lane-lab
+
+.PHONY: lane-book lane-lab
+lane-book:
+	$(MAKE) unit
 	$(MAKE) book
 	$(MAKE) check-book
+
+lane-lab:
+	$(MAKE) notebooks
+	$(MAKE) check-lab
+	$(MAKE) package
+
+ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
+
+# JupyterLab on the chapters with the book's kernel (the venv's python3)
+lab: $(STAMP)
+	$(VENV)/bin/jupyter lab $(ALLOW_ROOT) --ServerApp.root_dir=$(CURDIR) book/01_rigid_body_motion.ipynb
+
+# the same notebooks in Jupyter Notebook 7 (jupyterlab-myst renders their MyST there too)
+notebook: $(STAMP)
+	$(VENV)/bin/jupyter notebook $(ALLOW_ROOT) --ServerApp.root_dir=$(CURDIR) book/
 
 # The whole book as one PDF (_build/pdf/liedyn.pdf): the book built as a single HTML page (every
 # notebook executed again), printed by Debian's chromium; see scripts/print_pdf.py.

@@ -1,10 +1,10 @@
 """Forward dynamics by the articulated-body algorithm, Kim (2012), Table 3 (corrected).
 
-Three recursions (Kim (2012), Section 2.2): forward, ``V_i`` by eq. (37) and
+Three recursions (Kim (2012), Section 2.2): forward, ``V_i`` by Kim eq. (37) and
 ``eta_i = ad_{V_i} S_i dq_i + dS_i dq_i``; backward, the articulated inertias and bias forces
-of eqs. (49)-(50); forward again, ``ddq_i`` by eq. (45) and ``dV_i`` by eq. (41). Kim's
-Table 3, as printed, misprints three operators (an inverse for a star on ``Ad*`` in the two sums, and a
-missing inverse in the ``dV_i`` update): the code follows the derivation, and the errata
+of Kim eqs. (49)-(50); forward again, ``ddq_i`` by Kim eq. (45) and ``dV_i`` by Kim eq.
+(41). Kim's Table 3, as printed, misprints three operators (an inverse for a star on ``Ad*``
+in the two sums, and a missing inverse in the ``dV_i`` update): the code follows the derivation, and the errata
 appendix records the corrections with their numerical checks.
 
 Derived in :ref:`sec-forward-dynamics`.
@@ -106,7 +106,7 @@ def aba_pass(model, q, dq, tau, f_ext=None, dV0=None):
 def aba(model, q, dq, tau, f_ext=None):
     """Forward dynamics: the accelerations ``ddq`` produced by torques ``tau``, in O(n).
 
-    Kim (2012), Table 3 and eqs. (43)-(50) (with the corrections of the errata appendix),
+    Kim (2012), Table 3 and Kim eqs. (43)-(50) (with the corrections of the errata appendix),
     for multi-DOF joints: ``Psi_i = (S_i^T I_hat_i S_i)^-1`` is an ``n_i x n_i`` inverse.
     Derived in :ref:`sec-forward-dynamics`.
 

@@ -2,9 +2,9 @@
 
 Conventions:
 
-* ``V = (w, v)`` is the body twist (eqs. (9)-(10)), ``F = (m, f)`` the net wrench on the body,
+* ``V = (w, v)`` is the body twist (Kim eqs. (9)-(10)), ``F = (m, f)`` the net wrench on the body,
   ``I`` the generalized inertia, all expressed in the same body frame;
-* the equation of motion is ``F = I dV - ad*_V I V`` (eq. (31)), with ``dV`` the
+* the equation of motion is ``F = I dV - ad*_V I V`` (Kim eq. (31)), with ``dV`` the
   component-wise derivative of ``V``;
 * the single-body models of From (2012) are subgroups of SE(3) whose twists are ``V = H v``
   with a constant selection matrix ``H`` (6 x m). From orders twists ``(v, w)``; here the
@@ -69,7 +69,7 @@ def _batch(**arrays):
 
 
 def bias_force(I, V):
-    """The velocity-product (Coriolis and centrifugal) term ``-ad*_V I V`` of eq. (31).
+    """The velocity-product (Coriolis and centrifugal) term ``-ad*_V I V`` of Kim eq. (31).
 
     Kim (2012), eq. (31): ``F = I dV + bias_force(I, V)``.
 
@@ -98,8 +98,8 @@ def bias_force(I, V):
 def newton_euler(I, V, dV):
     """The wrench ``F = I dV - ad*_V I V`` that produces the acceleration ``dV``.
 
-    Kim (2012), eq. (31): ``F = dL/dt`` (eq. (30)) with the momentum ``L = I V`` (eq. (23))
-    differentiated in the moving body frame by Lemma 2 (eq. (28)). The same equation holds in
+    Kim (2012), eq. (31): ``F = dL/dt`` (Kim eq. (30)) with the momentum ``L = I V`` (Kim eq. (23))
+    differentiated in the moving body frame by Lemma 2 (Kim eq. (28)). The same equation holds in
     every body frame (coordinate invariance).
 
     Parameters
@@ -317,9 +317,9 @@ def ad_tilde(p):
 def coriolis_matrix(I, v, group_name="SE3"):
     """From's Coriolis matrix ``C(v)`` of a single body on a subgroup, in closed form.
 
-    From (2012), Proposition 3.1, eq. (57), ``C_ij = sum_k (dS_ki/dphi_j - dS_kj/dphi_i) (Mv)_k``
+    From (2012), Proposition 3.1, From eq. (57), ``C_ij = sum_k (dS_ki/dphi_j - dS_kj/dphi_i) (Mv)_k``
     at ``phi = 0``, which with ``S(phi) = 1 - ad_phi/2 + ...`` becomes
-    ``C_ij = (I H v) . [H e_i, H e_j]``, i.e. ``C(v) = H^T ad~_{I H v} H`` (eqs. (68), (74),
+    ``C_ij = (I H v) . [H e_i, H e_j]``, i.e. ``C(v) = H^T ad~_{I H v} H`` (From eqs. (68), (74),
     (82), (93)). Then ``M dv + C(v) v = H^T F`` is Newton-Euler (31) restricted to the group:
     ``C(v) v = -H^T ad*_{Hv} I H v``.
 

@@ -18,7 +18,7 @@ The notes order twists ``(v, w)``; here they are ``(w, v)`` as everywhere in lie
 changes no formula (every operator is conjugated by the same permutation). Their link frame
 ``C_i`` is our body frame ``{i}``, their ``g_{i-1,i}(q_i) = g_{i-1,i}(0) exp(xi_i q_i)`` is our
 ``T_{lambda(i),i} = X_i J_i(q_i)``, their ``xi_i`` is our constant joint Jacobian ``S_i`` and their
-``M_i`` is our generalized inertia ``I_i`` (eq. (20) of Kim (2012)). Two of their stacked
+``M_i`` is our generalized inertia ``I_i`` (Kim eq. (20) of Kim (2012)). Two of their stacked
 symbols carry a minus sign inside: ``ad_{xi dq} = diag(-ad_{xi_i dq_i})`` and
 ``ad_V^T = diag(-ad_{V_i}^T)``.
 

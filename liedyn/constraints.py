@@ -1,7 +1,7 @@
 """Constrained systems: closed loops and Pfaffian constraints, Kim (2012), Section 3.
 
 A closed-loop mechanism is modelled as an open tree (the loops cut) plus constraints
-``A(q) dq = 0`` (eq. (55)). The equations of motion gain the constraint forces ``A^T lambda``:
+``A(q) dq = 0`` (Kim eq. (55)). The equations of motion gain the constraint forces ``A^T lambda``:
 
     ``M ddq + b = tau + A^T lambda``   (54),        ``A ddq + dA dq = 0``   (derivative of (55)).
 
@@ -13,11 +13,11 @@ holonomic ones, the residual ``f(q)`` (..., m):
   2 for a planar loop cut at a revolute joint, 3 for a spherical cut, 6 for a weld);
 * :class:`Pfaffian`: ``A(q) dq = 0`` given by callables (e.g. rolling without slipping).
 
-Then :func:`constrained_forward` (§3.2, eqs. (67)-(69)), :func:`constrained_inverse` (§3.1,
-eqs. (56)-(66)) and :func:`constrained_hybrid` (§3.3, eqs. (70)-(80)), plus :func:`project`
+Then :func:`constrained_forward` (§3.2, Kim eqs. (67)-(69)), :func:`constrained_inverse` (§3.1,
+Kim eqs. (56)-(66)) and :func:`constrained_hybrid` (§3.3, Kim eqs. (70)-(80)), plus :func:`project`
 onto the constraint manifold.
 
-All constraints of a call are evaluated from **one** forward recursion (eqs. (37), (41)); the
+All constraints of a call are evaluated from **one** forward recursion (Kim eqs. (37), (41)); the
 dynamics reuse the one inside their articulated-body (or hybrid) pass, and the ``m`` simplified
 passes of §3.2 reuse its articulated inertias.
 
@@ -81,7 +81,7 @@ class _Kinematics:
 
     def columns(self, model):
         """``Ad_{T_{0,j}} S_j`` of every joint ``j`` (..., nv, 6): the columns of the Jacobian in
-        the world frame (eq. (11)), computed once and shared by all loop closures."""
+        the world frame (Kim eq. (11)), computed once and shared by all loop closures."""
         if self._columns is None:
             N = model.nbodies
             body = np.repeat(np.arange(N), [model.joints[i].nv for i in range(1, N + 1)])
@@ -178,7 +178,7 @@ class LoopClosure:
 
     def _jacobian(self, model, kin, a, b, Tb):
         """``A = P (J_b - Ad_{T_ba} J_a)``; ``Tb = (R, p)``, the world pose of ``{b}``."""
-        # joint j moves {b} by Ad_{T_{b,j}} S_j dq_j (eq. (11)) if it is on the path to b, and
+        # joint j moves {b} by Ad_{T_{b,j}} S_j dq_j (Kim eq. (11)) if it is on the path to b, and
         # {a} by Ad_{T_{a,j}} S_j dq_j if it is on the path to a; as Ad_{T_ba} Ad_{T_{a,j}} =
         # Ad_{T_{b,j}}, A = P Ad_{T_{0,b}^-1} sum_j s_j Ad_{T_{0,j}} S_j with s_j = +1 on the
         # path to b only, -1 on the path to a only, and 0 on both (those move {a} and {b} alike)
@@ -339,7 +339,7 @@ def _stabilised_rhs(A, drift, f, dq, baumgarte):
 
     Baumgarte stabilisation asks ``d^2f/dt^2 + 2 alpha df/dt + beta^2 f = 0`` instead of
     ``d^2f/dt^2 = 0``; with ``df/dt = A dq`` and ``d^2f/dt^2 = A ddq + dA dq`` only the
-    right-hand side of eq. (67) changes. ``f`` has a row for every constraint: a non-holonomic
+    right-hand side of Kim eq. (67) changes. ``f`` has a row for every constraint: a non-holonomic
     one has no ``f(q)``, its rows are zero and only the velocity term acts on them.
     """
     if baumgarte is None:
@@ -356,13 +356,13 @@ def _simplified_pass(model, record, torques, prescribed=None):
     :class:`~liedyn.hybrid.HybridPass`) of the same configuration: its transforms, joint
     Jacobians, articulated inertias ``I_hat_i`` and ``Psi_i`` depend on ``q`` only and are
     reused. With ``V = 0``, ``dV_0 = 0`` and no external force the bias terms vanish
-    (``eta_i = 0``) and eqs. (49)-(50), (45) and (41) become vector recursions, here with the
+    (``eta_i = 0``) and Kim eqs. (49)-(50), (45) and (41) become vector recursions, here with the
     ``m`` vectors as the columns of 6 x m matrices:
 
     * backward: ``B_i = sum_k Ad*_{T_{i,k}^-1} beta_k``, ``u_i = tau_i - S_i^T B_i`` and
-      ``beta_i = B_i + I_hat_i S_i Psi_i u_i`` (eqs. (49)-(50));
+      ``beta_i = B_i + I_hat_i S_i Psi_i u_i`` (Kim eqs. (49)-(50));
     * forward: ``a_i = Ad_{T_{lambda(i),i}^-1} dV_lambda(i)``,
-      ``ddq_i = Psi_i (u_i - S_i^T I_hat_i a_i)`` (eq. (45)), ``dV_i = a_i + S_i ddq_i`` (41).
+      ``ddq_i = Psi_i (u_i - S_i^T I_hat_i a_i)`` (Kim eq. (45)), ``dV_i = a_i + S_i ddq_i`` (41).
 
     A prescribed joint (hybrid, ``ddq_i = 0``) passes ``beta_i = B_i`` on, and its torque is
     ``tau_i = S_i^T (I_hat_i dV_i + B_i)``. Cost O(n m), no inertia recomputed.
@@ -383,7 +383,7 @@ def _simplified_pass(model, record, torques, prescribed=None):
     X = [None] + [X[..., i, :, :] for i in range(N)]
     IS = [None] + [record.I_hat[i] @ fw.S[i] for i in range(1, N + 1)]       # I_hat_i S_i
     B, U, beta = ([None] * (N + 1) for _ in range(3))
-    for i in range(N, 0, -1):                                    # backward, eqs. (49)-(50)
+    for i in range(N, 0, -1):                                    # backward, Kim eqs. (49)-(50)
         B[i] = np.zeros(batch + (6, m), dtype=dtype)
         for k in model.children[i]:
             B[i] = B[i] + _T(X[k]) @ beta[k]
@@ -395,7 +395,7 @@ def _simplified_pass(model, record, torques, prescribed=None):
     ddq = np.zeros(batch + (model.nv, m), dtype=dtype)
     tau = np.array(np.broadcast_to(torques, batch + (model.nv, m)), dtype=dtype)
     dV = [np.zeros(batch + (6, m), dtype=dtype)] + [None] * N
-    for i in range(1, N + 1):                                    # forward, eqs. (45), (41)
+    for i in range(1, N + 1):                                    # forward, Kim eqs. (45), (41)
         a = X[i] @ dV[model.parent[i]]
         if u[i]:
             dV[i] = a
@@ -420,13 +420,13 @@ class ConstrainedForward:
 
 def constrained_forward(model, constraints, q, dq, tau, f_ext=None, baumgarte=None,
                         full_output=False, velocity_tol=VELOCITY_TOL):
-    """Forward dynamics of a constrained system, Kim (2012), §3.2, eqs. (67)-(69).
+    """Forward dynamics of a constrained system, Kim (2012), §3.2, Kim eqs. (67)-(69).
 
     The recursive method: one full articulated-body pass gives ``ddq_r = M^-1 (tau - b)`` and,
     from its forward recursion, the constraint terms ``A`` and ``dA dq``; ``m`` simplified
     passes (no velocity, no gravity, the columns of ``A^T`` as torques) reuse its articulated
     inertias and give ``M^-1 A^T``; then ``lambda = -(A M^-1 A^T)^-1 (A ddq_r + dA dq)``
-    (eq. (67)) and ``ddq = ddq_r + M^-1 A^T lambda`` (eqs. (68)-(69)): O(n m) + O(m^3).
+    (Kim eq. (67)) and ``ddq = ddq_r + M^-1 A^T lambda`` (Kim eqs. (68)-(69)): O(n m) + O(m^3).
 
     Parameters
     ----------
@@ -438,7 +438,7 @@ def constrained_forward(model, constraints, q, dq, tau, f_ext=None, baumgarte=No
         residual of each holonomic constraint (zero rows for the others)
     full_output : bool, return a :class:`ConstrainedForward` record
     velocity_tol : float or None
-        without ``baumgarte``, the state must satisfy eq. (55):
+        without ``baumgarte``, the state must satisfy Kim eq. (55):
         ``max |A dq| <= velocity_tol (1 + max |dq|)`` (default :data:`VELOCITY_TOL` = 1e-6),
         else ``ValueError``; ``None`` skips the check. With ``baumgarte`` it is not checked
         (the stabilisation exists to pull such states back)
@@ -532,16 +532,16 @@ def _check_consistent(model, constraints, q, dq, ddq, tol=1e-6):
 
 def constrained_inverse(model, constraints, q, dq, ddq, actuated, tau_passive=None,
                         objective="min_torque", f_ext=None):
-    """Inverse dynamics of a constrained system, Kim (2012), §3.1, eqs. (56)-(66).
+    """Inverse dynamics of a constrained system, Kim (2012), §3.1, Kim eqs. (56)-(66).
 
     With ``tau_r = rnea(q, dq, ddq)`` split into actuated (a) and passive (p) coordinates,
     ``A_p^T lambda = tau_pr - tau_p`` (57) and ``tau_a = tau_ar - A_a^T lambda`` (58):
 
-    * ``m == n_p``: unique (eq. (58));
+    * ``m == n_p``: unique (Kim eq. (58));
     * ``m > n_p`` (redundant actuation): ``lambda = (A_p^T)^+ (tau_pr - tau_p) + N s``
-      (eq. (59)); ``objective="min_constraint_force"`` takes ``s = 0``, the least ``|lambda|``;
-      ``"min_torque"`` takes ``s* = (A_a^T N)^+ (...)`` (eqs. (62)-(64)), the least ``|tau_a|``
-      (pseudoinverses: least-squares solutions, checked to solve eq. (57) exactly);
+      (Kim eq. (59)); ``objective="min_constraint_force"`` takes ``s = 0``, the least ``|lambda|``;
+      ``"min_torque"`` takes ``s* = (A_a^T N)^+ (...)`` (Kim eqs. (62)-(64)), the least ``|tau_a|``
+      (pseudoinverses: least-squares solutions, checked to solve Kim eq. (57) exactly);
     * ``m < n_p``: no exact solution: ``ValueError`` (use :func:`constrained_hybrid`).
 
     The state must satisfy ``A dq = 0`` and ``A ddq + dA dq = 0`` (checked, relative 1e-6).
@@ -593,13 +593,13 @@ def constrained_inverse(model, constraints, q, dq, ddq, actuated, tau_passive=No
 
 
 def constrained_hybrid(model, constraints, q, dq, ddq, tau, prescribed, f_ext=None):
-    """Hybrid dynamics of a constrained system, Kim (2012), §3.3, eqs. (70)-(80).
+    """Hybrid dynamics of a constrained system, Kim (2012), §3.3, Kim eqs. (70)-(80).
 
     For ``m <= n_v``: one hybrid call gives the unconstrained solution ``(tau_ur, ddq_r)`` and,
     from its forward recursion, ``A`` and ``dA dq``; ``m`` simplified calls with inputs
     ``(ddq_u = 0, tau_v = A_v^T e_k)`` reuse its articulated inertias and give
     ``M_vv^-1 A_v^T`` and the matching ``tau_uc``;
-    ``lambda = -(A_v M_vv^-1 A_v^T)^-1 (A ddq_r + dA dq)`` (eq. (76));
+    ``lambda = -(A_v M_vv^-1 A_v^T)^-1 (A ddq_r + dA dq)`` (Kim eq. (76));
     ``ddq_v = ddq_vr + M_vv^-1 A_v^T lambda`` (80), ``tau_u = tau_ur + tau_uc - A_u^T lambda`` (79).
 
     For ``m > n_v`` (one state only, no batch) the constraints alone fix ``ddq_v``: the
@@ -662,7 +662,7 @@ def constrained_hybrid(model, constraints, q, dq, ddq, tau, prescribed, f_ext=No
 def project(model, constraints, q, dq=None, tol=1e-12, max_iter=50):
     """Project ``(q, dq)`` onto the constraint manifold: consistent initial conditions, drift repair.
 
-    Kim (2012), Section 3 assumes a state consistent with ``f(q) = 0`` and eq. (55); this makes one.
+    Kim (2012), Section 3 assumes a state consistent with ``f(q) = 0`` and Kim eq. (55); this makes one.
 
     Gauss-Newton steps ``q <- q (+) (-A^+ f(q))`` over the holonomic constraints (on the
     manifold, :meth:`liedyn.model.Model.integrate`) until ``|f| < tol``, then

@@ -1,9 +1,9 @@
 """Analytic derivatives of inverse, forward and hybrid dynamics, Kim (2012), Section 4.
 
-Everything rests on Lemma 3 and its corollaries (eqs. (81)-(91)): for ``T = T_{lambda(i),i}``
+Everything rests on Lemma 3 and its corollaries (Kim eqs. (81)-(91)): for ``T = T_{lambda(i),i}``
 depending on a scalar ``p``, ``d/dp Ad_{T^-1} = -ad_{dh} Ad_{T^-1}`` and
-``d/dp Ad*_{T^-1} = -Ad*_{T^-1} ad*_{dh}`` with ``dh = T^-1 dT/dp`` (eq. (89)); for
-``p = q_i^k``, ``dh = S_i^k`` (eq. (90)). :func:`rnea_derivative` differentiates every line of
+``d/dp Ad*_{T^-1} = -Ad*_{T^-1} ad*_{dh}`` with ``dh = T^-1 dT/dp`` (Kim eq. (89)); for
+``p = q_i^k``, ``dh = S_i^k`` (Kim eq. (90)). :func:`rnea_derivative` differentiates every line of
 Table 2 by the chain rule: this is Kim's Table 5, for one scalar ``p`` *or* for a batch of
 directions at once (a leading axis of the ``delta_*`` arguments), which is how the full
 matrices of :func:`rnea_partials` are built: no Python loop over the ``n`` directions.
@@ -14,8 +14,8 @@ vector-space joints ``dq/dp``; for spherical and free joints the body-frame rota
 :meth:`liedyn.model.Model.integrate`).
 ``delta_X[i-1]`` is ``X_i^-1 dX_i/dp`` (a body-frame twist) for a placement that depends on
 ``p`` (e.g. a link length), ``delta_I[i-1] = dI_i/dp`` and ``delta_f_ext[i-1] = dF^ext_i/dp``
-(eq. (92)). Arguments left ``None`` are zero, and so are the terms they feed: the sparsity that
-Kim lists after eq. (92).
+(Kim eq. (92)). Arguments left ``None`` are zero, and so are the terms they feed: the sparsity that
+Kim lists after Kim eq. (92).
 
 Forward and hybrid dynamics are differentiated implicitly: ``M ddq + b = tau`` holds along
 ``p``, so ``d ddq/dp = M^-1 (dtau/dp - dID/dp)`` with ``dID/dp`` the inverse-dynamics
@@ -24,7 +24,7 @@ differentiate the articulated-body recursion line by line) and is checked agains
 differences, complex step and Pinocchio.
 
 Constrained forward dynamics (:func:`constrained_forward_partials`, Kim (2012), Section 3.2) is
-differentiated the same way, through its KKT system (eqs. (54)-(55)): the constraint forces of
+differentiated the same way, through its KKT system (Kim eqs. (54)-(55)): the constraint forces of
 loop closures join ``f_ext`` of one Table 5 pass (their derivatives by Lemma 3), the derivative
 of the acceleration-level constraint comes from the same pass; only the black-box callables of
 :class:`~liedyn.constraints.Pfaffian` constraints are differenced numerically.
@@ -73,7 +73,7 @@ def rnea_derivative(model, q, dq, ddq, delta_q=None, delta_dq=None, delta_ddq=No
 
     Forward recursion (with ``A = Ad_{T^-1}``, ``dh_i = S_i delta_q_i + Ad_{J_i^-1} delta_X_i``):
     ``dV_i' = A dV'_lambda - ad_{dh_i} A V_lambda + S_i' dq_i + S_i delta_dq_i`` and the
-    derivative of eq. (41); backward recursion: the derivative of eq. (42),
+    derivative of Kim eq. (41); backward recursion: the derivative of Kim eq. (42),
     ``F_i' = I_i' dV_i + I_i dV_i' - ad*_{V_i'} I_i V_i - ad*_{V_i} (I_i' V_i + I_i V_i')
     - F_i^ext' + sum_k Ad*_{T_{i,k}^-1} (F_k' - ad*_{dh_k} F_k)``, ``tau_i' = S_i'^T F_i + S_i^T F_i'``.
     Primes are ``d/dp``; ``S_i' = dS(q_i, delta_q_i)``, ``dS_i' = d2S(q_i, dq_i, delta_q_i)
@@ -113,7 +113,7 @@ def rnea_derivative(model, q, dq, ddq, delta_q=None, delta_dq=None, delta_ddq=No
 class _ForwardDerivative:
     """Per-body derivatives of Table 5's forward recursion (entry 0: the ground, zero).
 
-    ``dh[i]`` = ``h_i'`` (eq. (89)), ``S_p[i]`` = ``S_i'``, ``V[i]`` = ``V_i'``,
+    ``dh[i]`` = ``h_i'`` (Kim eq. (89)), ``S_p[i]`` = ``S_i'``, ``V[i]`` = ``V_i'``,
     ``dV[i]`` = ``dV_i'`` and, when asked for, ``xi[i] = T_{0,i}^-1 T_{0,i}'``: the body-frame
     twist by which the whole pose of body ``i`` moves along ``p``."""
 
@@ -125,7 +125,7 @@ class _ForwardDerivative:
 
 
 def _table5_forward(model, fw, q, dq, ddq, delta_q, delta_dq, delta_ddq, dl_X, with_xi=False):
-    """The forward half of Table 5 (derivatives of eqs. (37) and (41)) on a validated state."""
+    """The forward half of Table 5 (derivatives of Kim eqs. (37) and (41)) on a validated state."""
     zero = np.zeros(model.nv)
     dl_q, dl_dq, dl_ddq = (zero if x is None else model.check_v(x, n) for x, n in
                            ((delta_q, "delta_q"), (delta_dq, "delta_dq"), (delta_ddq, "delta_ddq")))
@@ -159,7 +159,7 @@ def _table5_forward(model, fw, q, dq, ddq, delta_q, delta_dq, delta_ddq, dl_X, w
 
 
 def _table5_backward(model, nominal, fd, q, dl_I, dl_f):
-    """The backward half of Table 5 (derivative of eq. (42)); returns ``dtau`` (..., nv)."""
+    """The backward half of Table 5 (derivative of Kim eq. (42)); returns ``dtau`` (..., nv)."""
     fw, N = nominal.forward, model.nbodies
     dF = [None] * (N + 1)
     dtau = []
@@ -223,7 +223,7 @@ def rnea_partials(model, q, dq, ddq, f_ext=None):
 def rnea_inertial_partials(model, q, dq, ddq, f_ext=None):
     """``dtau/dpi``: the joint-torque regressor ``Y`` with ``tau = Y pi`` (pi: 10 N parameters).
 
-    Kim (2012), Table 5 and eq. (92) with ``delta_I`` running over the 10 inertial parameters of each body
+    Kim (2012), Table 5 and Kim eq. (92) with ``delta_I`` running over the 10 inertial parameters of each body
     (:func:`liedyn.inertia.from_parameters`; order ``(m, m c, Ixx, Ixy, Iyy, Ixz, Iyz, Izz)``),
     all ``10 N`` directions as one batch axis. Gravity and ``f_ext`` enter ``tau`` but ``f_ext``
     does not depend on ``pi``: ``Y pi = tau + J^T``-terms of ``f_ext``, exactly ``tau`` when
@@ -273,7 +273,7 @@ def aba_derivative(model, q, dq, tau, delta_q=None, delta_dq=None, delta_tau=Non
     delta_q, delta_dq, delta_tau : (..., nv) arrays, optional
         derivatives of the state and input w.r.t. ``p`` (``delta_q`` in the tangent space)
     delta_I : (..., N, 6, 6) array, optional;  delta_f_ext, delta_X : (..., N, 6) arrays, optional
-        the model derivatives of eq. (92), as in :func:`rnea_derivative`
+        the model derivatives of Kim eq. (92), as in :func:`rnea_derivative`
 
     Returns
     -------
@@ -339,7 +339,7 @@ def hybrid_derivative(model, q, dq, ddq, tau, prescribed, delta_q=None, delta_dq
                       delta_X=None, f_ext=None):
     """Directional derivative of hybrid dynamics: ``(dtau_out/dp, dddq_out/dp)``.
 
-    The quantity of Kim (2012), Table 7, by implicit differentiation of eq. (33): with ``r`` the
+    The quantity of Kim (2012), Table 7, by implicit differentiation of Kim eq. (33): with ``r`` the
     Table 5 derivative at ``ddq_out`` holding the unknown accelerations fixed,
     ``d ddq_v = M_vv^-1 (d tau_v - r_v)`` and ``d tau_u = r_u + M_uv d ddq_v``. Only the
     ``u`` entries of ``delta_ddq`` and the ``v`` entries of ``delta_tau`` are read.
@@ -352,7 +352,7 @@ def hybrid_derivative(model, q, dq, ddq, tau, prescribed, delta_q=None, delta_dq
     delta_q, delta_dq, delta_ddq, delta_tau : (..., nv) arrays, optional
         derivatives of the state and inputs w.r.t. ``p`` (``delta_q`` in the tangent space)
     delta_I : (..., N, 6, 6) array, optional;  delta_f_ext, delta_X : (..., N, 6) arrays, optional
-        the model derivatives of eq. (92), as in :func:`rnea_derivative`
+        the model derivatives of Kim eq. (92), as in :func:`rnea_derivative`
 
     Returns
     -------

@@ -1,6 +1,6 @@
 """Hybrid dynamics: prescribed accelerations on some joints, given torques on the others.
 
-Kim (2012), Table 1 and Section 2.3, eqs. (51)-(53), Table 4: a joint ``i`` in the set ``u``
+Kim (2012), Table 1 and Section 2.3, Kim eqs. (51)-(53), Table 4: a joint ``i`` in the set ``u``
 (``prescribed[i]`` True) has its acceleration given and its torque unknown; a joint in ``v`` has
 its torque given and its acceleration unknown. A prescribed joint passes its whole articulated
 inertia to the parent (``Pi_i = I_hat_i``), a free joint the projected one, as in the

@@ -1,12 +1,12 @@
-"""Generalized (spatial) inertia of a rigid body: Kim (2012), Section 1.3, eqs. (14)-(24).
+"""Generalized (spatial) inertia of a rigid body: Kim (2012), Section 1.3, Kim eqs. (14)-(24).
 
 Conventions:
 
 * the generalized inertia ``I`` is a symmetric 6x6 matrix acting on twists ``V = (w, v)``
-  (angular part first) expressed in a frame attached to the body (eq. (20)):
+  (angular part first) expressed in a frame attached to the body (Kim eq. (20)):
   ``I = [[Ibar, m [c]], [m [c]^T, m 1]]`` with ``Ibar`` the 3x3 rotational inertia about the
   frame's origin and ``c`` the centre of mass in that frame;
-* kinetic energy ``e = V^T I V / 2`` (eq. (15)), momentum ``L = I V`` (eq. (23)), a wrench-like
+* kinetic energy ``e = V^T I V / 2`` (Kim eq. (15)), momentum ``L = I V`` (Kim eq. (23)), a wrench-like
   element of dse(3);
 * every function accepts leading batch dimensions and runs on float and complex arrays; the
   branch-free functions (``spatial_inertia``, ``transform_inertia``, ``kinetic_energy``,
@@ -124,7 +124,7 @@ def spatial_inertia(mass, com, I_com, R=None):
              [m [p]^T,                 m 1  ]]
 
     with ``p = com`` and ``R`` the orientation of the centre-of-mass frame in the body frame.
-    Equal to :func:`transform_inertia` of ``diag(Ic, m 1)`` by ``T_{com, body}`` (eq. (21)).
+    Equal to :func:`transform_inertia` of ``diag(Ic, m 1)`` by ``T_{com, body}`` (Kim eq. (21)).
 
     Parameters
     ----------
@@ -256,7 +256,7 @@ def transform_inertia(I, T):
     """Change of body frame of a generalized inertia: ``I_b = Ad*_{T_ab} I_a Ad_{T_ab}``.
 
     Kim (2012), eq. (21), derived from the invariance of the kinetic energy (15) under the
-    change of frame ``V_a = Ad_{T_ab} V_b`` (eq. (11)).
+    change of frame ``V_a = Ad_{T_ab} V_b`` (Kim eq. (11)).
 
     Parameters
     ----------
@@ -308,7 +308,7 @@ def momentum(I, V):
     """Generalized momentum ``L = I V``, an element of dse(3).
 
     Kim (2012), eq. (23). Under a change of body frame it transforms like a wrench,
-    ``L_b = Ad*_{T_ab} L_a`` (eq. (24)).
+    ``L_b = Ad*_{T_ab} L_a`` (Kim eq. (24)).
 
     Parameters
     ----------

@@ -1,6 +1,6 @@
 """Forward kinematics, body velocities and accelerations, and Jacobians of a multibody tree.
 
-The forward recursion of Kim (2012), Table 2 (eqs. (37) and (41)) is written once here, in
+The forward recursion of Kim (2012), Table 2 (Kim eqs. (37) and (41)) is written once here, in
 :func:`forward_pass`, and shared by inverse dynamics, forward dynamics and the Jacobians:
 
     ``T_{lambda(i),i} = X_i J_i(q_i)``
@@ -69,7 +69,7 @@ def world_poses(model, R, p):
 
 
 def forward_pass(model, q, dq, ddq=None, dV0=None):
-    """The forward recursion of Kim (2012), Table 2: eqs. (37) and (41) for every body.
+    """The forward recursion of Kim (2012), Table 2: Kim eqs. (37) and (41) for every body.
 
     ``q``, ``dq``, ``ddq`` must already be validated and broadcast (see ``liedyn.model.state``);
     ``ddq`` may be ``None`` (then ``dV`` leaves out ``S ddq``, as the articulated-body algorithm

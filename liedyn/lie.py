@@ -35,7 +35,7 @@ __all__ = [
 def skew(w):
     """The 3x3 skew-symmetric matrix ``[w]`` with ``[w] x = w x x``.
 
-    Kim (2012), definition below eq. (5).
+    Kim (2012), definition below Kim eq. (5).
 
     Parameters
     ----------
@@ -409,7 +409,7 @@ def Ad(T):
     """The adjoint matrix ``Ad_T = [[R, 0], [[p] R, R]]`` of ``T = (R, p)``.
 
     Kim (2012), eqs. (6)-(7): ``Ad_T xi = T xi T^-1``; for ``T_ab`` it maps a twist in {b}
-    to the same twist in {a} (eq. (11)).
+    to the same twist in {a} (Kim eq. (11)).
 
     Parameters
     ----------
@@ -435,7 +435,7 @@ def Ad(T):
 def Ad_inv(T):
     """``Ad_{T^-1} = [[R^T, 0], [-R^T [p], R^T]]``, computed directly (no inverse, no 6x6 solve).
 
-    Kim (2012), eq. (7) applied to eq. (4). Used in Table 2 as ``Ad_{T_{lambda(i),i}^-1}``.
+    Kim (2012), eq. (7) applied to Kim eq. (4). Used in Table 2 as ``Ad_{T_{lambda(i),i}^-1}``.
 
     Parameters
     ----------
@@ -460,7 +460,7 @@ def Ad_inv(T):
 def ad(V):
     """The small adjoint ``ad_V = [[[w], 0], [[v], [w]]]`` of ``V = (w, v)``: the Lie bracket.
 
-    Kim (2012), eq. (27): ``ad_V X = [V, X] = V X - X V`` in 4x4 form (Lemma 1, eq. (26)).
+    Kim (2012), eq. (27): ``ad_V X = [V, X] = V X - X V`` in 4x4 form (Lemma 1, Kim eq. (26)).
 
     Parameters
     ----------
@@ -485,7 +485,7 @@ def Ad_star(T):
     """The coadjoint matrix ``Ad*_T = Ad_T^T = [[R^T, -R^T [p]], [0, R^T]]``.
 
     Kim (2012), eq. (8). For ``T_ab`` it maps a wrench in {a} to the same wrench in {b}
-    (eq. (13)): ``F_b = Ad*_{T_ab} F_a``.
+    (Kim eq. (13)): ``F_b = Ad*_{T_ab} F_a``.
 
     Parameters
     ----------
@@ -507,7 +507,7 @@ def Ad_star(T):
 def ad_star(V):
     """The small coadjoint ``ad*_V = ad_V^T = [[-[w], -[v]], [0, -[w]]]``.
 
-    Kim (2012), eq. (29); it appears in Lemma 2 (eq. (28)) and in the equation of motion (31).
+    Kim (2012), eq. (29); it appears in Lemma 2 (Kim eq. (28)) and in the equation of motion (31).
 
     Parameters
     ----------

@@ -5,7 +5,7 @@ ground (Kim (2012), Section 2.1: ``lambda(i)`` is the parent, ``mu(i)`` the chil
 ``i`` hangs from ``parent[i]`` through ``T_{lambda(i),i}(q_i) = X_i J_i(q_i)``: the constant
 placement ``X_i`` of the joint frame in the parent's body frame, times the joint motion
 (:mod:`liedyn.joints`). The body frame ``{i}`` is the joint's child frame; the generalized
-inertia ``I_i`` (eq. (20)) is expressed in ``{i}``.
+inertia ``I_i`` (Kim eq. (20)) is expressed in ``{i}``.
 
 A :class:`Model` is built once with :meth:`Model.add_body`, which validates as it goes, and is
 then only read by the algorithms (pure functions ``f(model, q, ...)``).

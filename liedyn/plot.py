@@ -23,7 +23,7 @@ _TRIAD_COLORS = ("tab:red", "tab:green", "tab:blue")
 
 
 def _centres_of_mass(model):
-    """Centre of mass of each body in its own frame (from ``m [c]`` in eq. (22)), and masses."""
+    """Centre of mass of each body in its own frame (from ``m [c]`` in Kim eq. (22)), and masses."""
     com, mass = [np.zeros(3)], [0.0]
     for I in model.inertias[1:]:
         m = float(I[3, 3])

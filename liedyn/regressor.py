@@ -98,9 +98,9 @@ def inertial_parameters(model):
 def joint_torque_regressor(model, q, dq, ddq):
     """The regressor ``Y`` with ``rnea(model, q, dq, ddq) = Y @ inertial_parameters(model)``.
 
-    Kim (2012), Table 2, eqs. (37), (41) and (42), run on regressor matrices. The forward pass
-    (eqs. (37), (41), gravity as ``dV_0 = (0, -g)``) gives ``V_i`` and ``dV_i``, which do not
-    depend on the inertias; the backward pass (eq. (42)) is linear in them and is run on
+    Kim (2012), Table 2, Kim eqs. (37), (41) and (42), run on regressor matrices. The forward pass
+    (Kim eqs. (37), (41), gravity as ``dV_0 = (0, -g)``) gives ``V_i`` and ``dV_i``, which do not
+    depend on the inertias; the backward pass (Kim eq. (42)) is linear in them and is run on
     matrices instead of wrenches (Zhang, Lecture 9: linear in the inertial parameters):
 
         ``W_i = [0 ... A(V_i, dV_i) ... 0] + sum_{k in mu(i)} Ad*_{T_{i,k}^-1} W_k``
@@ -141,9 +141,9 @@ def joint_torque_regressor(model, q, dq, ddq):
     W = [None] * (N + 1)
     for i in range(N, 0, -1):
         Wi = np.zeros(batch + (6, 10 * N), dtype=dtype)
-        Wi[..., 10 * (i - 1):10 * i] = _body_regressor(fw.V[i], fw.dV[i])        # eq. (31)
+        Wi[..., 10 * (i - 1):10 * i] = _body_regressor(fw.V[i], fw.dV[i])        # Kim eq. (31)
         for k in model.children[i]:
-            Wi = Wi + np.swapaxes(Ad_inv_matrix(fw.R[k], fw.p[k]), -1, -2) @ W[k]  # eq. (42)
+            Wi = Wi + np.swapaxes(Ad_inv_matrix(fw.R[k], fw.p[k]), -1, -2) @ W[k]  # Kim eq. (42)
         W[i] = Wi
         Y[..., model.v_slice[i], :] = np.swapaxes(fw.S[i], -1, -2) @ Wi            # S^T F
     return Y

@@ -46,8 +46,8 @@ def gravity_acceleration(model):
 def rnea_pass(model, q, dq, ddq, f_ext=None):
     """Kim (2012), Table 2, with every intermediate kept (see :class:`RNEAPass`).
 
-    Forward recursion, eqs. (37) and (41) (:func:`liedyn.kinematics.forward_pass`); backward
-    recursion, eq. (42):
+    Forward recursion, Kim eqs. (37) and (41) (:func:`liedyn.kinematics.forward_pass`); backward
+    recursion, Kim eq. (42):
     ``F_i = I_i dV_i - ad*_{V_i} I_i V_i - F_i^ext + sum_{k in mu(i)} Ad*_{T_{i,k}^-1} F_k``,
     ``tau_i = S_i^T F_i``. Arguments as in :func:`rnea`.
     """
@@ -68,7 +68,7 @@ def rnea_pass(model, q, dq, ddq, f_ext=None):
 def rnea(model, q, dq, ddq, f_ext=None):
     """Inverse dynamics: the joint torques ``tau`` that produce accelerations ``ddq``.
 
-    Kim (2012), Table 2: forward pass eqs. (37) and (41), backward pass eq. (42),
+    Kim (2012), Table 2: forward pass Kim eqs. (37) and (41), backward pass Kim eq. (42),
     ``tau_i = S_i^T F_i``; gravity enters as the ground acceleration ``dV_0 = (0, -g)``
     (footnote 6). Multi-DOF joints use their ``S_i(q_i)`` and ``dS_i``. Derived in
     :ref:`sec-inverse-dynamics`.

@@ -16,7 +16,7 @@ loaded) after a light structural check of the XML, and turned into a :class:`URD
   normal to the axis (the body frame is then turned so that its z axis is the joint axis;
   ``model.link_frames`` records where the link frame sits in it).
 * **fixed joints are merged**: a link welded to its parent by a ``fixed`` joint becomes part of
-  the nearest moving ancestor body; its inertia is added after the change of frame of eq. (21)
+  the nearest moving ancestor body; its inertia is added after the change of frame of Kim eq. (21)
   (:func:`liedyn.inertia.transform_inertia`) and its children are re-placed in that body's
   frame. No zero-DOF body reaches the algorithms. With a fixed base, links welded to the root
   are part of the ground and their inertia plays no role.
@@ -347,7 +347,7 @@ def _link_inertia(link, label, policy):
     if m == 0 and not np.any(Ic):
         return None
     P = skew(c)
-    I = np.block([[Ic + m * P.T @ P, m * P], [m * P.T, m * np.eye(3)]])     # eq. (22)
+    I = np.block([[Ic + m * P.T @ P, m * P], [m * P.T, m * np.eye(3)]])     # Kim eq. (22)
     problem = None
     if m == 0:
         problem = "zero mass but non-zero rotational inertia"
@@ -437,7 +437,7 @@ def load_urdf(path_or_xml, floating_base=False, root=None, inertia_check="warn",
 
     Moving joints become bodies in depth-first order (the order Pinocchio's parser uses),
     fixed joints are merged into their parent body, and inertias are moved into the body frames
-    with eq. (21). See the module docstring for every choice (mimic joints are independent,
+    with Kim eq. (21). See the module docstring for every choice (mimic joints are independent,
     missing ``<inertial>`` means massless). Derived in :ref:`sec-real-robots`.
 
     Parameters

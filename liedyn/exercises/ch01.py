@@ -8,8 +8,8 @@ recognises the typical wrong answers (a transposed matrix, twists ordered (v, w)
 id       task                                                     answer
 =======  =======================================================  =====================
 ch1.ex1  the 6x6 adjoint of ``T_ab`` (Kim eq. (7))                ``Ad(T_ab)``
-ch1.ex2  body twist of a frame on a turntable (eqs. (6), (11))    ``Ad_inv(T_sb) @ V_s``
-ch1.ex3  wrench of a tool force seen by a sensor (eq. (13))       ``Ad_inv(T_sg).T @ F_g``
+ch1.ex2  body twist of a frame on a turntable (Kim eqs. (6), (11))    ``Ad_inv(T_sb) @ V_s``
+ch1.ex3  wrench of a tool force seen by a sensor (Kim eq. (13))       ``Ad_inv(T_sg).T @ F_g``
 ch1.ex4  the twist of a screw motion (log of SE(3))               ``log_se3(T)``
 ch1.ex5  a space-fixed wrench seen from a moving body (Lemma 2)   ``ad_star(V) @ Y``
 ch1.ex6  body angular velocity from exponential coordinates       ``dexp_so3(phi) @ dphi``
@@ -72,7 +72,7 @@ def ex1(answer):
     P = np.array([[0.0, -p[2], p[1]], [p[2], 0.0, -p[0]], [-p[1], p[0], 0.0]])
     Z = np.zeros((3, 3))
     wrong = [
-        (right.T, "this is the transpose of Ad_T, i.e. the coadjoint Ad*_T of eq. (8), which acts "
+        (right.T, "this is the transpose of Ad_T, i.e. the coadjoint Ad*_T of Kim eq. (8), which acts "
                   "on wrenches. Ad_T = [[R, 0], [[p] R, R]] has its zero block in the upper right."),
         (Ad_inv(T), "this is Ad of the inverse, Ad_{T^-1} = [[R^T, 0], [-R^T [p], R^T]]. "
                     "Use R and p of T itself."),
@@ -129,7 +129,7 @@ def ex3(answer):
     right = Ad_inv(T).T @ F_g
     f_s = right[3:]
     wrong = [
-        (Ad(T).T @ F_g, "you applied Ad*_{T_sg}, which moves a wrench from {S} to {G} (eq. (13): "
+        (Ad(T).T @ F_g, "you applied Ad*_{T_sg}, which moves a wrench from {S} to {G} (Kim eq. (13): "
                         "F_b = Ad*_{T_ab} F_a). From {G} to {S} use Ad*_{T_gs} = Ad_{T_sg^-1}^T."),
         (_P @ right, _ORDER),
         (np.concatenate([-right[:3], f_s]), "sign error in the moment: m = p x f (lever arm "

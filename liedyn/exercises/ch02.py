@@ -43,7 +43,7 @@ def _same(answer, value, tol=1e-8):
 
 
 def ex1(answer):
-    """The 6x6 generalized inertia of :data:`CYLINDER` in the bottom-face frame (eq. (22))."""
+    """The 6x6 generalized inertia of :data:`CYLINDER` in the bottom-face frame (Kim eq. (22))."""
     expected = _cylinder_inertia()
     expect_shape(answer, (6, 6), "the generalized inertia")
     m, c, Ic = _cylinder_parts()
@@ -51,15 +51,15 @@ def ex1(answer):
     if _same(answer, _blocks(Ic, np.zeros((3, 3)), np.zeros((3, 3)), m * np.eye(3))):
         raise WrongAnswer("this is the inertia in the centre-of-mass frame. Move it to the "
                           "bottom face: add m [p]^T [p] to the rotational block and the "
-                          "coupling blocks m [p], m [p]^T (eq. (22)).")
+                          "coupling blocks m [p], m [p]^T (Kim eq. (22)).")
     if _same(answer, _blocks(Ic + m * P.T @ P, m * P.T, m * P, m * np.eye(3))):
         raise WrongAnswer("the coupling blocks are swapped: the upper-right block is m [p] "
-                          "(the integral of [r] dm, eq. (20)), the lower-left m [p]^T.")
+                          "(the integral of [r] dm, Kim eq. (20)), the lower-left m [p]^T.")
     if _same(answer, _blocks(m * np.eye(3), m * P.T, m * P, Ic + m * P.T @ P)):
         raise WrongAnswer("this is the (v, w) ordering of Murray and Pinocchio; liedyn puts "
                           "the angular part first, V = (w, v).")
     expect_close(answer, expected, "the generalized inertia",
-                 hint="use eq. (22) with p = (0, 0, l/2) and the cylinder's I_c.")
+                 hint="use Kim eq. (22) with p = (0, 0, l/2) and the cylinder's I_c.")
 
 
 V_EX2 = np.array([1.0, 0.0, 3.0, 0.0, 0.5, 0.0])
@@ -67,7 +67,7 @@ V_EX2 = np.array([1.0, 0.0, 3.0, 0.0, 0.5, 0.0])
 
 
 def ex2(answer):
-    """The kinetic energy of the cylinder of exercise 1 moving with :data:`V_EX2` (eq. (15))."""
+    """The kinetic energy of the cylinder of exercise 1 moving with :data:`V_EX2` (Kim eq. (15))."""
     I = _cylinder_inertia()
     e = float(V_EX2 @ I @ V_EX2) / 2
     a = float(expect_shape(answer, (), "the kinetic energy"))
@@ -78,7 +78,7 @@ def ex2(answer):
     if np.isclose(a, float(V_EX2 @ I_com @ V_EX2) / 2, rtol=1e-10):
         raise WrongAnswer("you used the centre-of-mass inertia with a twist given in the "
                           "bottom-face frame: use the inertia of exercise 1 (same frame).")
-    expect_close(a, e, "the kinetic energy", hint="e = V^T I V / 2 (eq. (15)).")
+    expect_close(a, e, "the kinetic energy", hint="e = V^T I V / 2 (Kim eq. (15)).")
 
 
 def _rot_x(angle):
@@ -97,13 +97,13 @@ def _Ad(T):
 
 
 def ex3(answer):
-    """The cylinder's inertia expressed in frame {b} of :data:`T_EX3` (eq. (21))."""
+    """The cylinder's inertia expressed in frame {b} of :data:`T_EX3` (Kim eq. (21))."""
     I_a, A = _cylinder_inertia(), _Ad(T_EX3)
     expect_shape(answer, (6, 6), "I_b")
     A_inv = np.linalg.inv(A)
     if _same(answer, A_inv.T @ I_a @ A_inv):
         raise WrongAnswer("you transformed with T_ba = T_ab^-1. For I_a given in {a}, "
-                          "I_b = Ad*_{T_ab} I_a Ad_{T_ab} with T_ab = T_EX3 (eq. (21)).")
+                          "I_b = Ad*_{T_ab} I_a Ad_{T_ab} with T_ab = T_EX3 (Kim eq. (21)).")
     if _same(answer, A @ I_a @ A.T):
         raise WrongAnswer("Ad and Ad* are in the wrong places: I_b = Ad_{T_ab}^T I_a Ad_{T_ab} "
                           "(it comes from e = V_a^T I_a V_a / 2 with V_a = Ad_{T_ab} V_b).")
@@ -128,7 +128,7 @@ def ex4(answer):
     if _same(answer, I @ DV_EX4 - bias):
         raise WrongAnswer("the velocity term has the wrong sign: F = I dV - ad*_V I V, and "
                           "-ad*_V L = (w x L_m + v x L_f, w x L_f).")
-    expect_close(answer, I @ DV_EX4 + bias, "the wrench F", hint="use eq. (31).")
+    expect_close(answer, I @ DV_EX4 + bias, "the wrench F", hint="use Kim eq. (31).")
 
 
 J_EX5 = np.array([4.0, 2.0, 3.0])

@@ -96,7 +96,7 @@ def ex4(answer):
     expect_shape(answer, (3, 3), "C(w)")
     if _same(answer, _skew(p)):
         raise WrongAnswer("this is the SO(3) entry of From's Table 1, +[Jw], which has the "
-                          "wrong sign (see the errata): eq. (68) gives C = -[Jw], and only then "
+                          "wrong sign (see the errata): From eq. (68) gives C = -[Jw], and only then "
                           "is C w = w x (J w), Euler's term.")
     expect_close(answer, -_skew(p), "C(w)")
 
@@ -114,12 +114,12 @@ def _ad(V):
 
 
 def ex5(answer):
-    """The Coriolis wrench ``C(v) v`` of eq. (57) for :data:`I_EX5`, :data:`V_EX5`."""
+    """The Coriolis wrench ``C(v) v`` of From eq. (57) for :data:`I_EX5`, :data:`V_EX5`."""
     expected = -_ad(V_EX5).T @ I_EX5 @ V_EX5
     expect_shape(answer, (6,), "C(v) v")
     if _same(answer, -_ad(I_EX5 @ V_EX5).T @ V_EX5):
         raise WrongAnswer("this is Duindam and Stramigioli's C = -ad_{Mv}^T (From eqs. (36)-(37)), "
-                          "which treats the momentum as a twist; eq. (57) gives -ad_v^T M v.")
+                          "which treats the momentum as a twist; From eq. (57) gives -ad_v^T M v.")
     if _same(answer, _ad(V_EX5).T @ I_EX5 @ V_EX5):
         raise WrongAnswer("the sign is flipped: M dv + C(v) v = tau with C(v) v = -ad_v^T M v.")
     expect_close(answer, expected, "C(v) v")

@@ -109,7 +109,7 @@ def ex3(answer):
     expect_shape(answer, (6, 2), "dS")
     if _same(answer, np.zeros((6, 2))):
         raise WrongAnswer("dS is not zero: the first column of S depends on q2 (exercise 2), so "
-                          "it changes when q2 moves (Kim's remark after eq. (41)).")
+                          "it changes when q2 moves (Kim's remark after Kim eq. (41)).")
     if _same(answer, -expected):
         raise WrongAnswer("wrong sign: d/dt exp(-[a2] q2) a1 = -dq2 [a2] exp(-[a2] q2) a1.")
     if _same(answer, expected / DQ_EX3[1]):

@@ -138,7 +138,7 @@ def ex5(answer):
     expect_shape(answer, (2,), "tau")
     if _same(answer, grav + J.T @ F_TIP_EX5):
         raise WrongAnswer("wrong sign of the external wrench: f_ext is applied *by* the "
-                          "environment to the body, and enters eq. (42) as -F_ext (the motors "
+                          "environment to the body, and enters Kim eq. (42) as -F_ext (the motors "
                           "need less torque when the environment helps).")
     L = ARM["length"]
     c1, s1 = np.cos(Q_EX3[0]), np.sin(Q_EX3[0])

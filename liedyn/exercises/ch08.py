@@ -57,7 +57,7 @@ def _arm_terms(q, dq, g=GRAVITY, velocity=True):
 
 
 def _hybrid_2r(u, ddq_u, **kw):
-    """Solve eq. (34) for the 2R arm with joint ``u`` (0 or 1) prescribed, the other passive."""
+    """Solve Kim eq. (34) for the 2R arm with joint ``u`` (0 or 1) prescribed, the other passive."""
     M, b = _arm_terms(Q_ARM, DQ_ARM, **kw)
     v = 1 - u
     ddq = np.zeros(2)
@@ -85,9 +85,9 @@ def _arm_hints(a, u, ddq_u, order):
     if np.isclose(a[1 if order == "tau, ddq" else 0], free[v], atol=1e-8):
         raise WrongAnswer("this passive acceleration is forward dynamics with every torque "
                           "zero; but the prescribed joint is driven: its acceleration is given "
-                          "and its torque is an unknown. Use eq. (34) with the coupling term.")
-    expect_close(a, right, f"({order})", hint="partition M and b into u and v (eq. (33)), "
-                 "solve eq. (34) for the passive acceleration, then the u-rows for the torque.")
+                          "and its torque is an unknown. Use Kim eq. (34) with the coupling term.")
+    expect_close(a, right, f"({order})", hint="partition M and b into u and v (Kim eq. (33)), "
+                 "solve Kim eq. (34) for the passive acceleration, then the u-rows for the torque.")
 
 
 def ex1(answer):

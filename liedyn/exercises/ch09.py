@@ -14,10 +14,10 @@ id       task                                                           answer
 =======  =============================================================  ====================
 ch9.ex1  world-frame Jacobian of the four-bar's loop equations          (2, 3) array
 ch9.ex2  the multiplier of the Cartesian pendulum (Kim's sign)          scalar ``lambda``
-ch9.ex3  crank torque that holds the four-bar still (eq. (58))          scalar ``tau_1``
-ch9.ex4  least torques holding the fully actuated five-bar (eq. (65))   (5,) array
+ch9.ex3  crank torque that holds the four-bar still (Kim eq. (58))          scalar ``tau_1``
+ch9.ex4  least torques holding the fully actuated five-bar (Kim eq. (65))   (5,) array
 ch9.ex5  forward speed of the rolling disk after a constant torque      scalar (m/s)
-ch9.ex6  five-bar, crank held still, the rest released (eq. (76))       ``(tau_1, ddq_3)``
+ch9.ex6  five-bar, crank held still, the rest released (Kim eq. (76))       ``(tau_1, ddq_3)``
 =======  =============================================================  ====================
 
 Examples
@@ -201,7 +201,7 @@ def _pendulum():
 
 
 def ex2(answer):
-    """The multiplier ``lambda`` of the Cartesian pendulum in Kim's convention (eq. (54))."""
+    """The multiplier ``lambda`` of the Cartesian pendulum in Kim's convention (Kim eq. (54))."""
     m, l, y, v2 = _pendulum()
     g = GRAVITY
     right = m / l ** 2 * (g * y - v2)              # -(A M^-1 A^T)^-1 (A ddq_r + dA dq), (67)
@@ -222,7 +222,7 @@ def ex2(answer):
         raise WrongAnswer("this is the tension |A^T lambda| = l |lambda| (N); the exercise asks "
                           "for lambda itself, with A = (x, y).")
     expect_close(a, right, "lambda", tol=1e-8 * max(1.0, abs(right)),
-                 hint="lambda = -(A M^-1 A^T)^-1 (A ddq_r + dA dq), eq. (67), with "
+                 hint="lambda = -(A M^-1 A^T)^-1 (A ddq_r + dA dq), Kim eq. (67), with "
                       "ddq_r = (0, -g), A = (x, y), dA dq = dx^2 + dy^2.")
 
 
@@ -240,8 +240,8 @@ def ex3(answer):
     if np.isclose(a, grav[0], rtol=1e-8):
         raise WrongAnswer("this is the open-chain gravity torque tau_r1 of the crank and coupler "
                           "alone (lambda = 0): the loop carries part of the weight. Solve "
-                          "A_p^T lambda = tau_pr (eq. (57)) first, then tau_a = tau_ar - A_a^T "
-                          "lambda (eq. (58)).")
+                          "A_p^T lambda = tau_pr (Kim eq. (57)) first, then tau_a = tau_ar - A_a^T "
+                          "lambda (Kim eq. (58)).")
     expect_close(a, right, "tau_1", tol=1e-8,
                  hint="static: tau + A^T lambda = g(q) with tau = (tau_1, 0, 0); m = n_p = 2.")
 
@@ -251,17 +251,17 @@ def ex4(answer):
     q = five_bar_configuration()
     _, J = _loop("five", q)
     _, grav = _mass_and_gravity("five", q)
-    right = grav - J.T @ np.linalg.solve(J @ J.T, J @ grav)          # eqs. (65)-(66)
+    right = grav - J.T @ np.linalg.solve(J @ J.T, J @ grav)          # Kim eqs. (65)-(66)
     a = expect_shape(answer, (5,), "tau")
     if _same(a, grav):
         raise WrongAnswer("tau = tau_r with lambda = 0 does hold the linkage (the open tree "
                           "holds itself up), and it is what min_constraint_force gives with "
-                          "n_p = 0; but it is not the least torque. Use eqs. (65)-(66).")
+                          "n_p = 0; but it is not the least torque. Use Kim eqs. (65)-(66).")
     if _same(a, -right):
         raise WrongAnswer("wrong sign: tau = tau_r - A^T lambda with lambda = (A A^T)^-1 A tau_r.")
     if _same(a[[1, 3, 4]], np.zeros(3)) and not _same(right[[1, 3, 4]], np.zeros(3)):
         raise WrongAnswer("these are the torques of the two ground motors alone (the unique "
-                          "case, eq. (58)); with all five joints actuated the least-norm "
+                          "case, Kim eq. (58)); with all five joints actuated the least-norm "
                           "solution spreads the load over every joint.")
     expect_close(a, right, "tau", tol=1e-7,
                  hint="tau = (1 - A^T (A A^T)^-1 A) tau_r: the part of tau_r orthogonal to "
@@ -281,7 +281,7 @@ def ex5(answer):
     a = float(expect_shape(answer, (), "the forward speed"))
     for inertia, text in [
             (I_spin, "you left out the translational inertia m r^2: the constraint makes the "
-                     "disk's centre move at r dphi, so eq. (54) projected on the allowed "
+                     "disk's centre move at r dphi, so Kim eq. (54) projected on the allowed "
                      "motion has (I_2 + m r^2) ddphi = tau_phi (Murray's rolling disk)."),
             ((m + mc) * r ** 2, "you left out the disk's own spin inertia I_2 = m r^2 / 2."),
             (m * r ** 2 / 4 + (m + mc) * r ** 2, "the disk spins about its axis of symmetry: "
@@ -302,7 +302,7 @@ def ex6(answer):
     _, J = _loop("five", q)
     M, grav = _mass_and_gravity("five", q)
     n, m = 5, 3
-    # unknowns (tau_1, ddq_2..5, lambda): M ddq + g = tau + J^T lambda, J ddq = 0 (eqs. (70)-(71))
+    # unknowns (tau_1, ddq_2..5, lambda): M ddq + g = tau + J^T lambda, J ddq = 0 (Kim eqs. (70)-(71))
     K = np.zeros((n + m, n + m))
     rhs = np.concatenate([-grav, np.zeros(m)])
     K[0, 0] = -1.0                                    # -tau_1 e_1
@@ -324,9 +324,9 @@ def ex6(answer):
     ddq2 = -grav[1] / Mu[1, 1]
     if np.isclose(a[0], Mu[0, 1] * ddq2 + grav[0], rtol=1e-8):
         raise WrongAnswer("this tau_1 ignores the loop (lambda = 0): the crank then only "
-                          "carries its own branch. Solve eq. (76) for lambda and use eq. (79).")
+                          "carries its own branch. Solve Kim eq. (76) for lambda and use Kim eq. (79).")
     if np.isclose(a[0], -right[0], rtol=1e-8):
         raise WrongAnswer("wrong sign of tau_1.")
     expect_close(a, right, "(tau_1, ddq_3)", tol=1e-7,
-                 hint="with q_u = q_1 and q_v = (q_2, ..., q_5): eqs. (70)-(71) at rest "
+                 hint="with q_u = q_1 and q_v = (q_2, ..., q_5): Kim eqs. (70)-(71) at rest "
                       "(dA dq = 0), or constrained_hybrid.")

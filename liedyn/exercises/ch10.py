@@ -4,17 +4,17 @@ Call them through :func:`liedyn.exercises.check`, e.g. ``check("ch10.ex1", answe
 answers do not use :mod:`liedyn.derivatives`: matrix derivatives are taken by complex step of the
 plain definitions, and the double pendulum and the planar arm are written out in closed form
 (Lagrange's equations) with numpy. Typical wrong answers (a sign, the factors of a product in the
-wrong order, the spatial twist ``dT T^-1`` where the body twist ``T^-1 dT`` belongs, Kim's eq.
-(88) as printed, a forgotten term of eq. (92), ``ddq = 0`` instead of the actual acceleration)
+wrong order, the spatial twist ``dT T^-1`` where the body twist ``T^-1 dT`` belongs, Kim's
+eq. (88) as printed, a forgotten term of Kim eq. (92), ``ddq = 0`` instead of the actual acceleration)
 get a hint of their own.
 
 =========  ========================================================  ==================================
 id         task                                                      answer
 =========  ========================================================  ==================================
-ch10.ex1   ``d/dp Ad_{T^-1}`` for ``T(p) = exp(p XI) T0`` (eq. (87))  (6, 6) array
-ch10.ex2   ``d/dp Ad*_T`` for the same ``T(p)`` (eq. (88))            (6, 6) array
+ch10.ex1   ``d/dp Ad_{T^-1}`` for ``T(p) = exp(p XI) T0`` (Kim eq. (87))  (6, 6) array
+ch10.ex2   ``d/dp Ad*_T`` for the same ``T(p)`` (Kim eq. (88))            (6, 6) array
 ch10.ex3   structural non-zeros of ``dtau/dq`` on a small tree       int
-ch10.ex4   ``dtau/dl_1`` of the double pendulum (eq. (92))           (2,) array
+ch10.ex4   ``dtau/dl_1`` of the double pendulum (Kim eq. (92))           (2,) array
 ch10.ex5   ``d ddq/dq`` of the double pendulum (Table 6)             (2, 2) array
 ch10.ex6   the link masses of a planar arm from torque data          (2,) array
 =========  ========================================================  ==================================
@@ -103,15 +103,15 @@ def ex1(answer):
     wrong = [
         (-ad(XI) @ Ad_inv(T), "you used XI as dh = T^-1 dT/dp. Here the perturbation multiplies "
                               "from the left, dT/dp = XI^ T, so dh = T^-1 XI^ T = Ad_{T^-1} XI."),
-        (ad(dh) @ Ad_inv(T), "sign error: eq. (87) is d/dp Ad_{T^-1} = -ad_{dh} Ad_{T^-1} "
+        (ad(dh) @ Ad_inv(T), "sign error: Kim eq. (87) is d/dp Ad_{T^-1} = -ad_{dh} Ad_{T^-1} "
                              "(the derivative of T^-1 is -T^-1 dT T^-1)."),
-        (-Ad_inv(T) @ ad(dh), "the factors are in the wrong order: eq. (87) puts ad_{dh} on the "
+        (-Ad_inv(T) @ ad(dh), "the factors are in the wrong order: Kim eq. (87) puts ad_{dh} on the "
                               "left, -ad_{dh} Ad_{T^-1}."),
         (Ad(T) @ ad(dh), "this is d/dp Ad_T (Lemma 3), not the derivative of Ad_{T^-1}."),
-        (-ad(dh) @ Ad(T), "you used Ad_T where eq. (87) has Ad_{T^-1}."),
+        (-ad(dh) @ Ad(T), "you used Ad_T where Kim eq. (87) has Ad_{T^-1}."),
     ]
     return _diagnose(a, right, wrong, "d/dp Ad_{T^-1}",
-                     "eq. (87): -ad_{dh} Ad_{T^-1} with dh = T^-1 dT/dp; check by complex step.")
+                     "Kim eq. (87): -ad_{dh} Ad_{T^-1} with dh = T^-1 dT/dp; check by complex step.")
 
 
 def ex2(answer):
@@ -214,9 +214,9 @@ def ex4(answer):
     wrong = [
         (only_X, "you moved joint 2 (delta_X of body 2) but not bob 1: l_1 also enters the "
                  "inertia of body 1 (its centre of mass is at distance l_1), so delta_I of body 1 "
-                 "is needed too (eq. (92))."),
+                 "is needed too (Kim eq. (92))."),
         (only_I, "you moved bob 1 (delta_I of body 1) but not the placement of joint 2: l_1 also "
-                 "enters X_2 = Trans(0, -l_1), so delta_X of body 2 is needed too (eq. (92))."),
+                 "enters X_2 = Trans(0, -l_1), so delta_X of body 2 is needed too (Kim eq. (92))."),
         (only_I - only_X, "sign of delta_X: X_2 = Trans(0, -l_1, 0), so X_2^-1 dX_2/dl_1 is the "
                           "twist (0, 0, 0, 0, -1, 0)."),
         (-right, "sign error."),

@@ -124,7 +124,7 @@ def ex1(answer):
                           "panda_joint8 and panda_hand_joint), so its mass is merged into "
                           "body 7's inertia.")
     expect_close(a, expected, "the mass", tol=1e-9,
-                 hint="the mass of body i is model.inertias[i][3, 3] (eq. (22)).")
+                 hint="the mass of body i is model.inertias[i][3, 3] (Kim eq. (22)).")
 
 
 def ex2(answer):

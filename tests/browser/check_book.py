@@ -44,15 +44,21 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 # Console errors that are not the book's fault: (regex, why). Keep it short.
 ALLOW_LIST = [
-    # sphinx-thebe 0.3.1 under Sphinx 7.4 emits its inline config script (`const THEBE_JS_URL =
-    # ...`) twice on every page; the second `const` throws. Harmless: the first copy already set
-    # the same values, and thebe (live code) is not enabled in this book.
-    (r"Identifier 'THEBE_JS_URL' has already been declared", "sphinx-thebe duplicate config"),
+    # (regex, why): none today. The Thebe configuration script that used to log an error on
+    # every page is removed by book/_ext/publishing.py.
 ]
 PHONE, DESKTOP = 390, 1400  # viewport widths of the layout checks
 # Paths of this machine that must not leak into the published pages (outputs, tracebacks).
 LOCAL_PATHS = sorted({str(ROOT), str(Path(sys.prefix).resolve()), str(Path(sys.base_prefix))},
                      key=len, reverse=True)
+# The repository the book was built for (book/_ext/publishing.py decides it the same way).
+sys.path.insert(0, str(ROOT / "book" / "_ext"))
+from publishing import repository_url  # noqa: E402
+
+REPO_URL = repository_url(
+    (yaml.safe_load((ROOT / "_config.yml").read_text())["sphinx"]["config"]
+     .get("liedyn_repository_url") or ""), ROOT)
+LAUNCH_SITES = ("https://mybinder.org", "https://colab.research.google.com")
 MATH_TIMEOUT_MS = 15_000  # for the MathJax script to load (typesetting itself is awaited)
 WIDGET_TIMEOUT_MS = 10_000
 WIDGET_VIEW = 'script[type="application/vnd.jupyter.widget-view+json"]'
@@ -99,6 +105,10 @@ PAGE_JS = r"""(widgetView) => {
     widget_views: document.querySelectorAll(widgetView).length,
     widgets: document.querySelectorAll('.jupyter-widgets').length,
     links: Array.from(document.querySelectorAll('a[href]')).map(a => a.href),
+    header_links: Array.from(document.querySelectorAll('.bd-header-article a[href]'))
+      .map(a => a.href).filter(h => /^https?:/.test(h) && !h.startsWith(location.origin)),
+    download_ipynb: Array.from(document.querySelectorAll('.bd-header-article a[href$=".ipynb"]'))
+      .map(a => a.href),
   };
 }"""
 # Phone width: elements sticking out of the viewport that no scrolling box of their own clips.
@@ -302,6 +312,15 @@ def check_page(context, base, html_dir, docname, shots):
         failures.append(f"{info['widget_views']} embedded widget view(s), none rendered")
     failures += check_links(info["links"], html_dir, base)
     failures += layout
+    # launch/repository buttons only for the configured repository (none without one)
+    failures += [f"header button to {h} (repository URL: {REPO_URL or 'none configured'})"
+                 for h in info["header_links"]
+                 if not REPO_URL or not h.startswith(REPO_URL) and not any(
+                     h.startswith(s) for s in LAUNCH_SITES)]
+    for href in info["download_ipynb"]:
+        nb = html_dir / unquote(urlsplit(href).path[len(urlsplit(base).path):])
+        if nb.is_file() and '"output_type"' not in nb.read_text() and "code" in nb.read_text():
+            failures.append(f"download {href} is the notebook without its outputs")
     summary = (f"math {info['math']}, images {info['images']}, widgets {info['widgets']}, "
                f"links {len(info['links'])}")
     return failures, summary

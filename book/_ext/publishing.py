@@ -1,0 +1,109 @@
+"""Sphinx extension: what the published book links to, and what a reader can download.
+
+- The repository URL is configured once: the environment variable LIEDYN_REPOSITORY_URL, else
+  `liedyn_repository_url` in _config.yml (sphinx: config:), else the git remote `origin` when
+  it is a public hosting URL (GitHub, GitLab, Codeberg, Bitbucket). With a URL, the pages get
+  the repository, issue and edit buttons and Binder/Colab launch buttons; without one, none of
+  them (no dead buttons pointing at a placeholder).
+- sphinx-thebe (pulled in by Jupyter Book) adds a Thebe configuration script to every page even
+  though the book does not use Thebe; the script logs a console error. It is dropped.
+- The download button gives the notebook *with its outputs*: the executed copies replace the
+  output-free sources under _sources/.
+"""
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+HOSTS = ("github.com", "gitlab.com", "codeberg.org", "bitbucket.org")
+SCP_LIKE = re.compile(r"^[\w.-]+@(?P<host>[\w.-]+):(?P<path>[\w./-]+?)(?:\.git)?/?$")
+HTTPS = re.compile(r"^https://(?P<host>[\w.-]+)/(?P<path>[\w./-]+?)(?:\.git)?/?$")
+
+
+def public_url(remote):
+    """The https URL of a public hosting remote, or "" for anything else.
+
+    >>> public_url("git@github.com:liedyn/liedyn.git")
+    'https://github.com/liedyn/liedyn'
+    >>> public_url("https://github.com/liedyn/liedyn.git")
+    'https://github.com/liedyn/liedyn'
+    >>> public_url("/srv/git/liedyn.git")
+    ''
+    """
+    for pattern in (HTTPS, SCP_LIKE):
+        match = pattern.match(remote.strip())
+        if match and match["host"] in HOSTS and match["path"].count("/") == 1:
+            return f"https://{match['host']}/{match['path']}"
+    return ""
+
+
+def git_remote(root):
+    try:
+        out = subprocess.run(["git", "-C", str(root), "remote", "get-url", "origin"],
+                             capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return out.stdout.strip() if out.returncode == 0 else ""
+
+
+def repository_url(configured, root):
+    """The repository URL from the environment, the configuration or the git remote."""
+    explicit = os.environ.get("LIEDYN_REPOSITORY_URL", "").strip() or configured.strip()
+    return explicit.rstrip("/") if explicit else public_url(git_remote(root))
+
+
+def configure_buttons(app, config):
+    url = repository_url(config.liedyn_repository_url, app.confdir)
+    options = dict(config.html_theme_options)
+    options.update(repository_url=url, use_repository_button=bool(url),
+                   use_issues_button=bool(url), use_edit_page_button=bool(url),
+                   repository_branch=config.liedyn_repository_branch,
+                   path_to_docs="")
+    launch = {"notebook_interface": "jupyterlab"}
+    if url.startswith("https://github.com/"):
+        launch.update(binderhub_url="https://mybinder.org",
+                      colab_url="https://colab.research.google.com")
+    elif url:
+        launch.update(binderhub_url="https://mybinder.org")
+    options["launch_buttons"] = launch if url else {}
+    config.html_theme_options = options
+
+
+def disconnect_thebe(app):
+    """Remove sphinx-thebe's event handlers (its config script and kernel settings)."""
+    for listeners in app.events.listeners.values():
+        listeners[:] = [x for x in listeners
+                        if getattr(x.handler, "__module__", "") != "sphinx_thebe"]
+
+
+def drop_thebe(app, pagename, templatename, context, doctree):
+    """Drop the Thebe script and stylesheet that sphinx-thebe registered at setup."""
+    def thebe(asset):
+        name = getattr(asset, "filename", asset) or ""
+        body = getattr(asset, "attributes", {}).get("body", "") or ""
+        return "thebe" in str(name) or "THEBE" in body
+    for key in ("script_files", "css_files"):
+        if key in context:
+            context[key] = [a for a in context[key] if not thebe(a)]
+
+
+def executed_notebooks(app, exception):
+    if exception or app.builder.format != "html":
+        return
+    executed = Path(app.outdir).parent / "jupyter_execute"
+    sources = Path(app.outdir) / "_sources"
+    for nb in executed.rglob("*.ipynb"):
+        target = sources / nb.relative_to(executed)
+        if target.exists():
+            shutil.copyfile(nb, target)
+
+
+def setup(app):
+    app.add_config_value("liedyn_repository_url", "", "html")
+    app.add_config_value("liedyn_repository_branch", "main", "html")
+    app.connect("config-inited", configure_buttons)
+    app.connect("builder-inited", disconnect_thebe)
+    app.connect("html-page-context", drop_thebe, priority=900)
+    app.connect("build-finished", executed_notebooks)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

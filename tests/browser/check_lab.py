@@ -1,0 +1,295 @@
+"""Browser check of the chapters in JupyterLab, as a reader opens them after `make lab`.
+
+    .venv/bin/python tests/browser/check_lab.py [--run NOTEBOOK ...] [--toc TOC]
+
+Starts JupyterLab (with jupyterlab-myst) headless on 127.0.0.1 with a token of its own, opens
+every chapter notebook of `_toc.yml` in Debian's chromium through playwright and checks the
+rendered markdown of each:
+* every markdown cell is rendered by MyST, with no raw directive or role text left visible
+  (`:label:`, `:pyobject:`, a ```` ```{ ```` fence, `{eq}`, `{cite}`, ...) and no math error;
+* every labelled equation of the source is displayed with its number, every exercise as an
+  exercise block, every proof-type block as one, every "**Listing**" caption with its code;
+* no request leaves 127.0.0.1 and no uncaught error is raised.
+The notebooks named by --run (default: chapters 1 and 7) are then run with "Run All Cells": every
+code cell must finish with an execution count and no error output. In chapter 1 the check moves
+a slider of the twist explorer and requires the plotted figure to change.
+The server and its kernels are stopped at the end. Installs nothing.
+"""
+import argparse
+import json
+import os
+import re
+import secrets
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlsplit
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from check_book import ARGS, CHROMIUM, LOCAL_HOSTS, ROOT, toc_pages  # noqa: E402
+
+RUN = ["book/01_rigid_body_motion.ipynb", "book/07_forward_dynamics.ipynb"]
+RAW = [":label:", ":pyobject:", ":class:", "```{", "{eq}`", "{cite", "{numref}`", "{ref}`",
+       "{doc}`", "{prf:", "{exercise}", "{solution}", "{math}", "{index}", "{figure}", ":::"]
+RENDER_TIMEOUT_MS = 300_000
+RUN_TIMEOUT_S = 240
+START_TIMEOUT_S = 180
+SETTINGS = {  # render every cell (no windowing), no news pop-up
+    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
+    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {"fetchNews": "false"},
+}
+
+# Per rendered markdown cell: its visible text and what MyST made of it.
+CELLS_JS = r"""() => Array.from(document.querySelectorAll('.jp-MarkdownCell')).map(c => {
+  const m = c.querySelector('.myst');
+  if (!m) return null;
+  const listings = Array.from(m.querySelectorAll('p')).filter(p => /^Listing\s/.test(p.innerText))
+    .map(p => { let n = p.nextElementSibling;
+                return n && n.matches('.myst-code, pre, div') ? n.innerText : ''; });
+  return {
+    text: m.innerText,
+    errors: Array.from(m.querySelectorAll('.katex-error, .text-red-500, [class*="myst-error"]'))
+      .map(e => e.innerText.slice(0, 120)),
+    equations: Array.from(m.querySelectorAll('[id] > div > .katex-display'))
+      .map(e => ({id: e.parentElement.parentElement.id,
+                  number: e.parentElement.parentElement.innerText.trim().split('\n').pop()})),
+    exercises: m.querySelectorAll('aside.myst-exercise').length,
+    proofs: m.querySelectorAll('aside[class*="myst-proof"], aside[class*="proof"]').length,
+    listings,
+  };
+})"""
+
+
+def expected(notebook):
+    """What the markdown of a notebook asks for: labels, exercises, proofs, listings."""
+    cells = json.loads(Path(notebook).read_text())["cells"]
+    text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    return {
+        "cells": sum(c["cell_type"] == "markdown" for c in cells),
+        "code": sum(c["cell_type"] == "code" for c in cells),
+        "labels": re.findall(r"^```\{math\}\n:label: (\S+)", text, re.M),
+        "exercises": len(re.findall(r"^`{3,}\{exercise\}", text, re.M)),
+        "proofs": len(re.findall(r"^`{3,}\{prf:(?!ref)[a-z]+\}", text, re.M)),
+        "listings": re.findall(r"^\*\*Listing\*\* `([\w.]+)`", text, re.M),
+    }
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_lab(tmp):
+    """Start JupyterLab on 127.0.0.1; return (process, base URL, token)."""
+    for name, value in SETTINGS.items():
+        path = Path(tmp, "settings", name)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(value))
+    port, token = free_port(), secrets.token_hex(16)
+    env = dict(os.environ, JUPYTERLAB_SETTINGS_DIR=str(Path(tmp, "settings")),
+               JUPYTERLAB_WORKSPACES_DIR=str(Path(tmp, "workspaces")),
+               JUPYTER_RUNTIME_DIR=str(Path(tmp, "runtime")))
+    cmd = [str(Path(sys.executable).with_name("jupyter")), "lab", "--no-browser",
+           "--ip=127.0.0.1", f"--port={port}", f"--IdentityProvider.token={token}",
+           f"--ServerApp.root_dir={ROOT}",
+]
+    if os.geteuid() == 0:
+        cmd.append("--allow-root")
+    log = open(Path(tmp, "lab.log"), "w")
+    proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.time() + START_TIMEOUT_S
+    while time.time() < deadline:
+        try:
+            urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
+            return proc, base, token
+        except OSError:
+            if proc.poll() is not None:
+                break
+            time.sleep(0.5)
+    proc.terminate()
+    sys.exit(f"JupyterLab did not start; log:\n{Path(tmp, 'lab.log').read_text()[-3000:]}")
+
+
+def api(base, token, path, method="GET"):
+    req = urllib.request.Request(f"{base}{path}?token={token}", method=method)
+    with urllib.request.urlopen(req, timeout=10) as r:
+        body = r.read()
+    return json.loads(body) if body else None
+
+
+def stop_kernels(base, token):
+    for session in api(base, token, "/api/sessions"):
+        api(base, token, f"/api/sessions/{session['id']}", "DELETE")
+
+
+def open_notebook(page, base, token, notebook, want):
+    page.goto(f"{base}/lab/tree/{notebook}?reset&token={token}")
+    page.wait_for_function(
+        "(n) => document.querySelectorAll('.jp-MarkdownCell .myst').length >= n",
+        arg=want["cells"], timeout=RENDER_TIMEOUT_MS)
+    page.wait_for_function("() => document.fonts.ready.then(() => true)")
+    time.sleep(0.5)  # MyST renders references in a second pass
+
+
+def check_rendering(cells, want):
+    failures = []
+    if any(c is None for c in cells) or len(cells) != want["cells"]:
+        failures.append(f"{sum(c is not None for c in cells)} of {want['cells']} markdown "
+                        "cells rendered by MyST")
+    cells = [c for c in cells if c]
+    for c in cells:
+        for raw in RAW:
+            if raw in c["text"]:
+                i = c["text"].index(raw)
+                failures.append(f"raw MyST text {raw!r}: ...{c['text'][max(0, i - 60):i + 60]!r}")
+        failures += [f"math or MyST error: {e!r}" for e in c["errors"]]
+    shown = {e["id"]: e["number"] for c in cells for e in c["equations"]}
+    for label in want["labels"]:
+        if label not in shown:
+            failures.append(f"labelled equation {label} not displayed")
+        elif not re.fullmatch(r"\(\d+\)", shown[label]):
+            failures.append(f"equation {label} shows no number (ends with {shown[label]!r})")
+    for what in ("exercises", "proofs"):
+        got = sum(c[what] for c in cells)
+        if got != want[what]:
+            failures.append(f"{got} {what} rendered, the source has {want[what]}")
+    listings = [code for c in cells for code in c["listings"]]
+    if len(listings) != len(want["listings"]):
+        failures.append(f"{len(listings)} listings rendered, the source has "
+                        f"{len(want['listings'])}")
+    for name, code in zip(want["listings"], listings):
+        short = name.rsplit(".", 1)[-1]
+        if not re.search(rf"^(def|class) {short}\b", code, re.M):
+            failures.append(f"listing {name} shows no code (got {code[:60]!r})")
+    return failures
+
+
+def run_all(page, want):
+    """Run every cell; return failures (cells without a count, error outputs)."""
+    page.locator(".jp-Notebook").first.click(position={"x": 5, "y": 5})
+    page.get_by_role("menuitem", name="Run", exact=True).click()
+    page.get_by_text("Run All Cells", exact=True).click()
+    deadline = time.time() + RUN_TIMEOUT_S
+    while time.time() < deadline:
+        state = page.evaluate(r"""() => ({
+          counts: Array.from(document.querySelectorAll('.jp-CodeCell .jp-InputPrompt'))
+                    .map(p => p.textContent.trim()),
+          errors: Array.from(document.querySelectorAll('.jp-OutputArea-output'))
+                    .filter(o => /Traceback|Error:/.test(o.innerText) &&
+                                 o.getAttribute('data-mime-type') ===
+                                   'application/vnd.jupyter.stderr')
+                    .map(o => o.innerText.slice(0, 300)),
+          busy: !!document.querySelector('.jp-Notebook-ExecutionIndicator[data-status="busy"]')
+        })""")
+        if state["errors"]:
+            return [f"error output: {e!r}" for e in state["errors"]]
+        # a cell with collapsed input (the setup cell) shows an empty placeholder prompt;
+        # the kernel is fresh, so the last count equals the number of code cells when all ran
+        shown = [c for c in state["counts"] if c]
+        counts = [int(m[1]) for c in shown if (m := re.fullmatch(r"\[(\d+)\]:", c))]
+        if len(counts) == len(shown) and counts and max(counts) == want["code"]:
+            return []
+        time.sleep(1)
+    waiting = [i for i, c in enumerate(state["counts"])
+               if c and not re.fullmatch(r"\[\d+\]:", c)]
+    return [f"cells {waiting} did not run within {RUN_TIMEOUT_S} s"]
+
+
+def move_slider(page):
+    """Move the last slider of the twist explorer; the figure must change."""
+    figure = page.locator(".widget-interact .jp-OutputArea-output img").first
+    figure.wait_for(timeout=30_000)
+    before = figure.get_attribute("src")
+    handle = page.locator(".widget-interact .noUi-handle").last
+    handle.scroll_into_view_if_needed()
+    handle.focus()
+    for _ in range(3):
+        page.keyboard.press("ArrowLeft")
+    handle.dispatch_event("change")
+    page.keyboard.press("Tab")  # continuous_update=False: the value is sent on change
+    for _ in range(60):
+        after = page.locator(".widget-interact .jp-OutputArea-output img").first
+        if after.count() and after.get_attribute("src") != before:
+            return []
+        time.sleep(0.5)
+    return ["moving a slider of the twist explorer did not change the figure"]
+
+
+def check_chapter(context, base, token, notebook, run):
+    page = context.new_page()
+    problems, blocked = [], []
+    page.on("pageerror", lambda e: problems.append(f"uncaught: {e}"))
+
+    def route(r):
+        url = urlsplit(r.request.url)
+        if url.scheme in ("http", "https", "ws", "wss") and url.hostname not in LOCAL_HOSTS:
+            blocked.append(r.request.url)
+            return r.abort()
+        return r.continue_()
+    page.route("**/*", route)
+    want = expected(ROOT / notebook)
+    open_notebook(page, base, token, notebook, want)
+    failures = check_rendering(page.evaluate(CELLS_JS), want)
+    if run:
+        failures += run_all(page, want)
+        if notebook.endswith("01_rigid_body_motion.ipynb") and not failures:
+            failures += move_slider(page)
+    page.close()
+    stop_kernels(base, token)
+    failures += [f"request to a non-local address (aborted): {u}" for u in blocked]
+    return failures + problems, (f"{want['cells']} markdown cells, {len(want['labels'])} "
+                                 f"equations, {want['exercises']} exercises, "
+                                 f"{len(want['listings'])} listings" + (", ran" if run else ""))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--toc", default=str(ROOT / "_toc.yml"))
+    parser.add_argument("--run", nargs="*", default=RUN, help="notebooks to run all cells of")
+    parser.add_argument("--only", nargs="*", help="check only these notebooks")
+    args = parser.parse_args()
+    if not CHROMIUM.exists():
+        sys.exit(f"{CHROMIUM} not found: `apt-get install -y chromium`")
+    notebooks = args.only or [p + ".ipynb" for p in toc_pages(args.toc)
+                              if (ROOT / (p + ".ipynb")).is_file()]
+    from playwright.sync_api import sync_playwright
+    passed = failed = 0
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        proc, base, token = start_lab(tmp)
+        try:
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+                context = browser.new_context(viewport={"width": 1400, "height": 1000})
+                for nb in notebooks:
+                    t0 = time.perf_counter()
+                    try:
+                        failures, summary = check_chapter(context, base, token, nb,
+                                                          nb in args.run)
+                    except Exception as e:  # noqa: BLE001 - a hang or crash is a failure
+                        failures, summary = [f"check crashed: {str(e).splitlines()[0]}"], ""
+                    print(f"{'FAIL' if failures else 'ok  '} {nb}: {summary} "
+                          f"({time.perf_counter() - t0:.1f} s)")
+                    for f in failures[:12]:
+                        print(f"       - {f}")
+                    passed, failed = passed + (not failures), failed + bool(failures)
+                browser.close()
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+    print(f"JupyterLab check: {time.perf_counter() - start:.0f} s")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

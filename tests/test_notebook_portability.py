@@ -1,0 +1,153 @@
+"""The chapter notebooks read the same in the HTML book, JupyterLab, Notebook 7 and Colab.
+
+Source rules, checked without a browser (tests/browser/check_lab.py checks the rendering):
+* no directive that only Sphinx can render (`literalinclude`, `include`, `eval-rst`, autodoc);
+* library listings are written out ("**Listing** `liedyn.x.f`" + a python block) and agree with
+  the library source (scripts/listings.py rewrites them);
+* no macro of the book's MathJax configuration in notebook math (KaTeX in JupyterLab and Colab
+  does not read _config.yml);
+* every equation number of a source names the source ("Kim's eq. (42)", "Kim eq. (42)" in code);
+* the first code cell is the setup cell, and it has no side effect when everything is installed;
+* the repository URL that turns on the launch buttons is derived correctly.
+"""
+import importlib.util
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+CHAPTERS = sorted(ROOT.glob("book/*.ipynb"))
+SPHINX_ONLY = re.compile(r"^\s*[`:]{3,}\{(literalinclude|include|eval-rst|auto\w+)\}", re.M)
+# A bare equation number: "eq. (42)" or "eqs. (43)-(50)" with no source named just before it.
+EQ_NUMBER = re.compile(r"\beqs?\.\s*\(\d+[a-z]?\)")
+SOURCE_NAMED = re.compile(r"(Kim|From|Murray|Zhang|notes|Featherstone|Lynch|Duindam|Stramigioli"
+                          r"|Barfoot|Park|Sastry|[Hh]is|[Tt]heir|Kim's)[^.()]{0,12}$"
+                          r"|\(20\d\d\),?\s*$")
+
+
+def load(path):
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def cells(path, kind):
+    return ["".join(c["source"]) for c in json.loads(path.read_text())["cells"]
+            if c["cell_type"] == kind]
+
+
+def config_macros():
+    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    return config["sphinx"]["config"]["mathjax3_config"]["tex"]["macros"]
+
+
+def math_of(markdown):
+    """The TeX of every display and inline formula of a markdown cell."""
+    blocks = re.findall(r"```\{math\}\n(.*?)```", markdown, re.S)
+    blocks += re.findall(r"\$\$(.*?)\$\$", markdown, re.S)
+    blocks += re.findall(r"(?<![\\$])\$([^$\n]+)\$", markdown)
+    return blocks
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_no_sphinx_only_directives(path):
+    found = [m.group(0).strip() for md in cells(path, "markdown")
+             for m in SPHINX_ONLY.finditer(md)]
+    assert not found, f"{path.name}: JupyterLab cannot render {found}"
+
+
+def test_listings_match_the_library():
+    out = subprocess.run([sys.executable, str(ROOT / "scripts" / "listings.py"), "--check"],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, f"stale listings (run scripts/listings.py):\n{out.stdout}"
+
+
+def test_listing_blocks_hold_the_code():
+    listings = load(ROOT / "scripts" / "listings.py")
+    n = 0
+    for path in CHAPTERS:
+        for md in cells(path, "markdown"):
+            for name, code in listings.CAPTION.findall(md):
+                short = name.rsplit(".", 1)[-1]
+                assert re.match(rf"(@.*\n)*(def|class) {short}\b", code), (path.name, name)
+                assert '"""' not in code.split("\n", 2)[1], f"{name}: docstring not removed"
+                n += 1
+    assert n >= 50
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_no_config_macros_in_notebook_math(path):
+    macros = re.compile(r"\\(" + "|".join(map(re.escape, config_macros())) + r")(?![A-Za-z])")
+    used = {m.group(0) for md in cells(path, "markdown") for tex in math_of(md)
+            for m in macros.finditer(tex)}
+    assert not used, f"{path.name}: {sorted(used)} are defined only in _config.yml"
+
+
+@pytest.mark.parametrize("path", CHAPTERS + sorted(ROOT.glob("liedyn/**/*.py"))
+                         + sorted(ROOT.glob("book/appendix/**/*.md")),
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_equation_numbers_name_their_source(path):
+    texts = (cells(path, "markdown") + cells(path, "code") if path.suffix == ".ipynb"
+             else [path.read_text()])
+    bare = [t[max(0, m.start() - 40):m.end()].replace("\n", " ")
+            for t in texts for m in EQ_NUMBER.finditer(t)
+            if not SOURCE_NAMED.search(t[max(0, m.start() - 20):m.start()])]
+    assert not bare, f"{path.name}: equation numbers without their source: {bare[:5]}"
+
+
+def test_labelled_source_equations_show_the_source_number():
+    for path in CHAPTERS:
+        for md in cells(path, "markdown"):
+            for who, num, body in re.findall(
+                    r"```\{math\}\n:label: (kim|from)-eq-(\d+)\n(.*?)```", md, re.S):
+                name = {"kim": "Kim", "from": "From"}[who]
+                assert f"\\text{{[{name} ({num})]}}" in body, (path.name, who, num)
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_setup_cell_first(path):
+    nb = json.loads(path.read_text())
+    code = [c for c in nb["cells"] if c["cell_type"] == "code"]
+    setup = "".join(code[0]["source"])
+    assert "NEEDS = " in setup and "google.colab" in setup, f"{path.name}: no setup cell first"
+    assert "remove-cell" in code[0]["metadata"].get("tags", [])
+    needs = json.loads(re.search(r"NEEDS = (\[.*?\])", setup)[1])
+    assert needs[0] == "liedyn"
+    imports = "\n".join("".join(c["source"]) for c in code[1:])
+    if re.search(r"^\s*import pinocchio", imports, re.M):
+        assert "pin" in needs, f"{path.name} imports pinocchio"
+    namespace = {}
+    exec(compile(setup, path.name, "exec"), namespace)   # everything is installed here
+    assert namespace["missing"] == []
+
+
+def test_repository_url_from_remote():
+    publishing = load(ROOT / "book" / "_ext" / "publishing.py")
+    assert publishing.public_url("git@github.com:owner/liedyn.git") == \
+        "https://github.com/owner/liedyn"
+    assert publishing.public_url("https://gitlab.com/owner/liedyn") == \
+        "https://gitlab.com/owner/liedyn"
+    for remote in ("", "/srv/git/liedyn.git", "https://example.org/owner/liedyn",
+                   "https://github.com/owner", "file:///tmp/liedyn", "git@github.com:a/b/c"):
+        assert publishing.public_url(remote) == "", remote
+
+
+def test_binder_environment_is_lean_and_pinned_like_the_project():
+    def pins(path):
+        return dict(line.split("==") for line in path.read_text().splitlines()
+                    if "==" in line and not line.startswith("#"))
+    binder, project = pins(ROOT / "binder" / "requirements.txt"), pins(ROOT / "requirements.txt")
+    assert {k: project.get(k) for k in binder} == binder, "binder pins differ from the project's"
+    needed = {"numpy", "sympy", "matplotlib", "ipywidgets", "jupyterlab-myst"}
+    for path in CHAPTERS:
+        setup = next(c for c in cells(path, "code") if "NEEDS = " in c)
+        needed |= set(json.loads(re.search(r"NEEDS = (\[.*?\])", setup)[1])) - {"liedyn"}
+    assert needed <= set(binder), f"binder lacks {needed - set(binder)}"
+    assert not {"pytest", "playwright", "jupyter-book", "nbval", "hypothesis"} & set(binder)
+    assert "pip install --no-deps -e ." in (ROOT / "binder" / "postBuild").read_text()

@@ -1,0 +1,105 @@
+"""The package as a user meets it: a wheel and an sdist built from this tree, their metadata
+checked, and the wheel installed into a clean venv (numpy, sympy and matplotlib only) where
+`import liedyn` and an exercise checker work, far from the repository.
+
+Also the chapters' setup cell in that venv before liedyn is installed: it must stop with one
+clear install message, not a traceback.
+"""
+import json
+import subprocess
+import sys
+import venv
+from email.parser import Parser
+from pathlib import Path
+from zipfile import ZipFile
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PINS = {line.split("==")[0]: line.strip() for line in (ROOT / "requirements.txt").read_text()
+        .splitlines() if "==" in line and not line.startswith("#")}
+
+
+def run(*cmd, cwd, check=True):
+    out = subprocess.run([str(c) for c in cmd], cwd=cwd, capture_output=True, text=True,
+                         timeout=600)
+    if check and out.returncode:
+        pytest.fail(f"{' '.join(map(str, cmd))} failed ({out.returncode}):\n"
+                    f"{out.stdout[-2000:]}\n{out.stderr[-3000:]}")
+    return out
+
+
+@pytest.fixture(scope="module")
+def dist(tmp_path_factory):
+    out = tmp_path_factory.mktemp("dist")
+    run(sys.executable, "-m", "build", "--no-isolation", "--outdir", out, ROOT, cwd=out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def clean_venv(tmp_path_factory):
+    """A venv with only numpy, sympy and matplotlib (the pinned versions of requirements.txt)."""
+    home = tmp_path_factory.mktemp("venv")
+    venv.create(home / "env", with_pip=True, clear=True)
+    python = home / "env" / "bin" / "python"
+    run(python, "-m", "pip", "install", "-q", "--disable-pip-version-check",
+        PINS["numpy"], PINS["sympy"], PINS["matplotlib"], cwd=home)
+    return python
+
+
+def setup_cell(chapter="book/01_rigid_body_motion.ipynb"):
+    cells = json.loads((ROOT / chapter).read_text())["cells"]
+    code = next(c for c in cells if c["cell_type"] == "code")
+    assert "NEEDS = " in "".join(code["source"]), f"{chapter}: first code cell is no setup cell"
+    return "".join(code["source"])
+
+
+def test_wheel_and_sdist_metadata(dist):
+    wheels, sdists = list(dist.glob("liedyn-*.whl")), list(dist.glob("liedyn-*.tar.gz"))
+    assert len(wheels) == 1 and len(sdists) == 1, sorted(p.name for p in dist.iterdir())
+    run(sys.executable, "-m", "twine", "check", "--strict", *wheels, *sdists, cwd=dist)
+    with ZipFile(wheels[0]) as whl:
+        names = whl.namelist()
+        meta_name = next(n for n in names if n.endswith(".dist-info/METADATA"))
+        meta = Parser().parsestr(whl.read(meta_name).decode())
+    assert "liedyn/exercises/ch01.py" in names
+    assert not any(n.startswith(("tests/", "book/")) for n in names)
+    assert meta["License-Expression"] == "MIT"
+    assert any(n.endswith("licenses/LICENSE") for n in names)
+    assert meta["Description-Content-Type"] == "text/markdown"
+    assert "make book" in meta.get_payload()           # the README is the description
+    urls = dict(u.split(", ", 1) for u in meta.get_all("Project-URL"))
+    assert {"Homepage", "Source", "Issues"} <= set(urls)
+    assert any(c.startswith("Topic :: Scientific") for c in meta.get_all("Classifier"))
+    requires = meta.get_all("Requires-Dist")
+    assert {r.split(">=")[0] for r in requires if "extra" not in r} == \
+        {"numpy", "sympy", "matplotlib"}
+
+
+def test_setup_cell_without_liedyn(clean_venv, tmp_path):
+    out = run(clean_venv, "-c", setup_cell(), cwd=tmp_path, check=False)
+    assert out.returncode == 1
+    assert "This chapter needs liedyn. Install with" in out.stderr
+    assert "pip install liedyn" in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_wheel_in_clean_venv(dist, clean_venv, tmp_path):
+    wheel = next(dist.glob("liedyn-*.whl"))
+    run(clean_venv, "-m", "pip", "install", "-q", "--no-deps", wheel, cwd=tmp_path)
+    run(clean_venv, "-m", "pip", "check", cwd=tmp_path)
+    script = """
+import numpy as np, liedyn
+from liedyn.exercises import check
+# ch1.ex1: the adjoint of T_ab, R = rotation by 90 degrees about z, p = (1, 2, 0),
+# written out by hand: Ad_T = [[R, 0], [[p] R, R]]
+R = np.array([[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
+p_hat = np.array([[0.0, 0.0, 2.0], [0.0, 0.0, -1.0], [-2.0, 1.0, 0.0]])
+Ad = np.block([[R, np.zeros((3, 3))], [p_hat @ R, R]])
+assert check("ch1.ex1", Ad) is True
+print(liedyn.__file__)
+"""
+    out = run(clean_venv, "-c", script, cwd=tmp_path)
+    assert "site-packages/liedyn/__init__.py" in out.stdout, out.stdout
+    assert "ch1.ex1: correct." in out.stdout
+    assert run(clean_venv, "-c", setup_cell(), cwd=tmp_path).stderr == ""
