@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"
 from check_book import ARGS, CHROMIUM, LOCAL_HOSTS, serve, toc_pages  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
+TIMEOUT_MS = 900_000
 
 # Runs in the page before printing. Returns counts for the log.
 PREPARE_JS = r"""() => {
@@ -238,10 +239,13 @@ def print_book(html_dir, pdf):
                 return r.abort()
             return r.continue_()
         page.route("**/*", route)
-        page.goto(base + "print.html", wait_until="load", timeout=120_000)
+        # the whole book is one page: several minutes of MathJax on a busy machine
+        page.set_default_timeout(TIMEOUT_MS)
+        page.goto(base + "print.html", wait_until="domcontentloaded", timeout=TIMEOUT_MS)
+        page.wait_for_function("() => document.readyState === 'complete'", timeout=TIMEOUT_MS)
         page.wait_for_function(
             "() => !!(window.MathJax && MathJax.startup && MathJax.startup.promise)",
-            timeout=60_000)
+            timeout=TIMEOUT_MS)
         page.evaluate("() => MathJax.startup.promise.then(() => true)")
         page.evaluate("() => document.fonts.ready.then(() => true)")
         page.emulate_media(media="print")
