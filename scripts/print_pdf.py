@@ -23,6 +23,7 @@ Debian packages, and the LaTeX route needs every MathJax macro and widget transl
 """
 import argparse
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
@@ -188,6 +189,10 @@ PRINT_CSS = """
 """
 
 
+def log(message):
+    print(f"[{time.strftime('%H:%M:%S')}] {message}", flush=True)
+
+
 def add_bookmarks(pdf, entries):
     """Bookmarks from the contents entries: one per chapter or appendix, its sections below.
 
@@ -246,11 +251,14 @@ def print_book(html_dir, pdf):
         page.wait_for_function(
             "() => !!(window.MathJax && MathJax.startup && MathJax.startup.promise)",
             timeout=TIMEOUT_MS)
+        log("page loaded; typesetting the math")
         page.evaluate("() => MathJax.startup.promise.then(() => true)")
         page.evaluate("() => document.fonts.ready.then(() => true)")
+        log("math typeset; preparing the page for paper")
         page.emulate_media(media="print")
         page.add_style_tag(content=PRINT_CSS)
         info = page.evaluate(PREPARE_JS)
+        log("printing")
         pdf.parent.mkdir(parents=True, exist_ok=True)
         page.pdf(path=str(pdf), format="A4", print_background=True, outline=True,
                  tagged=True, display_header_footer=True,
