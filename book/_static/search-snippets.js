@@ -11,7 +11,7 @@
     sum: "Σ", dagger: "†"};
   function readable(tex) {
     return tex
-      .replace(/^\\[(\[]|\\[)\]]$/g, "")
+      .replace(/\\[[\]()]/g, " ")
       .replace(/\\begin\{[^}]*\}|\\end\{[^}]*\}/g, " ")
       .replace(/\\(?:mathrm|mathfrak|mathbb|mathcal|mathsf|mathbf|operatorname|text|hat|bar|tilde)\{([^{}]*)\}/g, "$1")
       .replace(/\\(dot|ddot)\{?([A-Za-z])\}?/g, (m, d, x) => x + (d === "dot" ? "\u0307" : "\u0308"))
@@ -27,7 +27,10 @@
     Search.htmlToText = function (htmlString, anchor) {
       const doc = new DOMParser().parseFromString(htmlString, "text/html");
       doc.querySelectorAll("span.math, div.math").forEach(m => {
-        m.textContent = " " + readable(m.textContent.trim()) + " ";
+        const eqno = m.querySelector(".eqno");
+        const number = eqno ? eqno.textContent.replace(/#/g, "").trim() + " " : "";
+        m.querySelectorAll(".eqno, .headerlink").forEach(e => e.remove());
+        m.textContent = " " + number + readable(m.textContent.trim()) + " ";
       });
       return original.call(this, doc.documentElement.outerHTML, anchor);
     };

@@ -21,7 +21,8 @@ new chapters are picked up). The HTML is served on 127.0.0.1; a page fails on
   `<figcaption>` (animations and widgets excepted: their cells come with a captioned static
   figure);
 * an output that prints a bare `True` (a check belongs in an `assert`), or a filesystem path of
-  the build machine (this checkout or the Python installation, e.g. in a traceback).
+  the build machine (this checkout or the Python installation, e.g. in a traceback);
+and the search page fails when a result snippet shows raw TeX.
 A full-page screenshot of each page goes to `screenshots/` next to HTML_DIR (`_build/screenshots`).
 Uses Debian's chromium (`apt-get install -y chromium`) through playwright; installs nothing.
 """
@@ -244,6 +245,31 @@ def check_layout(page):
     return failures
 
 
+SEARCH_QUERIES = ("coadjoint", "articulated inertia")
+TEX_IN_TEXT = re.compile(r"\\(?:[A-Za-z]{2,}|[\[\]()])")
+
+
+def check_search(context, base):
+    """Search snippets come from the pages' HTML, where math is raw TeX: none may show it."""
+    failures = []
+    page = context.new_page()
+    for query in SEARCH_QUERIES:
+        page.goto(f"{base}search.html?q={query}", wait_until="load")
+        try:
+            page.wait_for_selector("p.context", timeout=60_000)
+        except Exception:  # noqa: BLE001 - no result is a failure of its own
+            failures.append(f"search for {query!r} shows no result")
+            continue
+        page.wait_for_timeout(2000)  # snippets arrive one page fetch at a time
+        for text in page.eval_on_selector_all("p.context", "ps => ps.map(p => p.textContent)"):
+            m = TEX_IN_TEXT.search(text)
+            if m:
+                failures.append(f"raw TeX in a search snippet for {query!r}: "
+                                f"{text[max(0, m.start() - 30):m.end() + 30]!r}")
+    page.close()
+    return failures
+
+
 def check_page(context, base, html_dir, docname, shots):
     """Open one page; return (list of failures, summary of what was checked)."""
     problems, blocked = [], []
@@ -361,6 +387,11 @@ def main():
             for f in failures:
                 print(f"       - {f}")
             passed, failed = passed + (not failures), failed + bool(failures)
+        failures = check_search(context, base)
+        print(f"{'FAIL' if failures else 'ok  '} search results")
+        for f in failures:
+            print(f"       - {f}")
+        passed, failed = passed + (not failures), failed + bool(failures)
         browser.close()
     print(f"screenshots in {shots}; {time.perf_counter() - start:.0f} s")
     print(f"{passed} passed, {failed} failed")
