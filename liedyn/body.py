@@ -29,7 +29,8 @@ from .lie import Ad_star, ad_star, dexp, dexp_inv, exp_se3, inverse, skew
 
 __all__ = [
     "newton_euler", "bias_force", "body_acceleration", "spatial_momentum",
-    "Group", "GROUPS", "group", "reduced_inertia", "ad_tilde", "coriolis_matrix",
+    "kirchhoff", "Group", "GROUPS", "group", "helical_group", "reduced_inertia",
+    "ad_tilde", "coriolis_matrix",
     "velocity_map", "velocity_map_derivative", "coriolis_index_formula",
     "lie_euler_step", "rkmk4_step", "simulate",
 ]
@@ -212,6 +213,51 @@ def spatial_momentum(I, T, V):
     return _matvec(Ad_star(inverse(T)), _matvec(I, V))
 
 
+def kirchhoff(I, V, dV):
+    """The wrench from Kirchhoff's equations, with the momenta ``dK/dv`` and ``dK/dw``.
+
+    From (2012), eqs. (9)-(10), with ``p_f = dK/dv`` and ``p_m = dK/dw`` the linear and
+    angular parts of ``I V`` (``K = V.I V / 2``)::
+
+        tau_v = d/dt p_f + w x p_f                          From (2012), eq. (9)
+        tau_w = d/dt p_m + v x p_f + w x p_m                From (2012), eq. (10)
+
+    with ``d/dt p = I dV`` (a constant body-frame inertia). This is Newton-Euler
+    (Kim (2012), eq. (31)) component by component, and the Boltzmann-Hamel equations
+    (From (2012), eq. (26)) at ``phi = 0``; From orders ``(v, w)``, the result here is
+    ``(tau_w, tau_v)``.
+
+    Parameters
+    ----------
+    I : (..., 6, 6) array, generalized inertia in the body frame
+    V : (..., 6) array, body twist ``(w, v)``
+    dV : (..., 6) array, its component-wise time derivative
+
+    Returns
+    -------
+    F : (..., 6) array, the wrench ``(tau_w, tau_v)``
+
+    Examples
+    --------
+    >>> from liedyn.inertia import spatial_inertia
+    >>> I = spatial_inertia(1.0, np.zeros(3), np.diag([1.0, 2.0, 3.0]))
+    >>> V, dV = np.array([1.0, 1.0, 0.0, 0.0, 0.0, 0.0]), np.zeros(6)
+    >>> np.allclose(kirchhoff(I, V, dV), newton_euler(I, V, dV))
+    True
+    """
+    I = check_inertia(I)
+    V = _checks.array("V", V, (6,))
+    dV = _checks.array("dV", dV, (6,))
+    _batch(I=(I, 2), V=(V, 1), dV=(dV, 1))
+    w, v = V[..., :3], V[..., 3:]
+    p, dp = _matvec(I, V), _matvec(I, dV)
+    p_m, p_f = p[..., :3], p[..., 3:]
+    tau_v = dp[..., 3:] + _matvec(skew(w), p_f)              # From (2012), eq. (9)
+    tau_w = (dp[..., :3] + _matvec(skew(v), p_f)
+             + _matvec(skew(w), p_m))                           # From (2012), eq. (10)
+    return np.concatenate([tau_w, tau_v], axis=-1)
+
+
 # ---------------------------------------------------------------------------------------------
 # From (2012): single bodies on subgroups of SE(3)
 # ---------------------------------------------------------------------------------------------
@@ -239,12 +285,23 @@ GROUPS = {
                "Schoenflies motion, v = (wz, vx, vy, vz)"),
     "R3": Group("R3", _selection([3, 4, 5]), (0, 1, 2),
                 "translation, v = (vx, vy, vz)"),
+    "R2": Group("R2", _selection([3, 4]), (0, 1),
+                "translation in the xy-plane, v = (vx, vy)"),
+    "R": Group("R", _selection([5]), (0,),
+               "translation along z, v = (vz,)"),
+    "SO2": Group("SO2", _selection([2]), (0,),
+                 "rotation about the fixed z-axis, v = (wz,)"),
 }
-"""The configuration spaces of From (2012), Section 4, keyed by name."""
+"""The configuration spaces of From (2012), Section 4 and Table 1, keyed by name.
+
+``R2``, ``R`` and ``SO2`` are From's lower-dimensional groups (Section 4.6); the
+fourth, the helical group ``H``, has a pitch and is made by :func:`helical_group`. Their
+Lie algebras are abelian, so their Coriolis matrices vanish.
+"""
 
 
 def group(name):
-    """The :class:`Group` called ``name`` (one of ``"SO3", "SE3", "SE2", "X", "R3"``).
+    """The :class:`Group` called ``name`` (a key of :data:`GROUPS`), or a Group itself.
 
     Examples
     --------
@@ -254,6 +311,39 @@ def group(name):
     if isinstance(name, Group):
         return name
     return GROUPS[_checks.choice("group", name, tuple(GROUPS))]
+
+
+def helical_group(pitch):
+    """From's helical group ``H``: screw motion along z, ``V = (0, 0, 1, 0, 0, h) v``.
+
+    From (2012), Section 4.6 and Table 1 (row ``H``): one-dimensional and abelian, so
+    ``C = 0`` and ``S(phi) = 1`` (Table 2). The pitch ``h`` is the translation per
+    radian.
+    Unlike the other groups, ``H`` has a column of length ``sqrt(1 + pitch^2)``: the
+    reduced velocity ``v`` is the rotation rate ``w_z``.
+
+    Parameters
+    ----------
+    pitch : float
+
+    Returns
+    -------
+    Group
+
+    Examples
+    --------
+    >>> helical_group(0.5).H[:, 0]
+    array([0. , 0. , 1. , 0. , 0. , 0.5])
+    """
+    pitch = float(_checks.array("pitch", pitch, ()))
+    H = np.zeros((6, 1))
+    H[2, 0], H[5, 0] = 1.0, pitch
+    return Group("H", H, (0,), f"helical motion along z, pitch {pitch:g}, v = (wz,)")
+
+
+def _left_inverse(H):
+    """``(H^T H)^-1 H^T``: equals ``H^T`` for the selection matrices, not for ``H``."""
+    return np.linalg.solve(H.T @ H, H.T)
 
 
 def reduced_inertia(I, group_name):
@@ -352,7 +442,8 @@ def velocity_map(phi, group_name="SE3"):
     """From's velocity transformation ``S(phi)`` with ``v = S(phi) dphi`` for ``Q = Qbar exp(phi)``.
 
     From (2012), eqs. (29), (55): ``S(phi) = 1 - ad_phi/2 + ad_phi^2/6 - ...``, the right
-    Jacobian of the exponential, in closed form ``H^T dexp(H phi, side="right") H``.
+    Jacobian of the exponential, in closed form ``H^+ dexp(H phi, side="right") H`` with
+    the left inverse ``H^+ = (H^T H)^-1 H^T`` (``= H^T`` for the selection matrices).
 
     Parameters
     ----------
@@ -370,7 +461,7 @@ def velocity_map(phi, group_name="SE3"):
     """
     H = group(group_name).H
     phi = _checks.array("phi", phi, (H.shape[1],))
-    return H.T @ dexp(_matvec(H, phi), side="right") @ H
+    return _left_inverse(H) @ dexp(_matvec(H, phi), side="right") @ H
 
 
 def velocity_map_derivative(group_name="SE3", h=1e-20):
@@ -499,8 +590,9 @@ def _prepare(I, T, V, F, group_name, names=("T", "V")):
         return _check_invertible("I", I), T, V, F, None
     _check_invertible("I", reduced_inertia(I, group_name),
                       f"reduced inertia H^T I H on {group(group_name).name}")
-    off = 0.0 if V.dtype == object else np.max(np.abs(V - _matvec(H @ H.T, V)), initial=0.0)
-    if off > 0:
+    projected = _matvec(H @ _left_inverse(H), V)
+    off = 0.0 if V.dtype == object else np.max(np.abs(V - projected), initial=0.0)
+    if off > 1e-12 * max(1.0, np.max(np.abs(V), initial=0.0)):    # exact for selections
         raise ValueError(f"argument '{names[1]}': has components outside the Lie algebra of "
                          f"{group(group_name).name} (largest {off:.3g}); use V = H v")
     return I, T, V, F, H

@@ -32,13 +32,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import _checks
 from . import joints as J
 from ._spatial import Ad_inv_matrix, skew
-from .kinematics import joint_transforms
+from .kinematics import joint_transforms, world_poses
+from .lie import Ad, Ad_inv, ad, exp_se3, make_transform
 from .model import state
 from .rnea import gravity_acceleration
 
-__all__ = ["ClosedForm", "closed_form_matrices", "Property4", "property4"]
+__all__ = ["ClosedForm", "closed_form_matrices", "Property4", "property4", "property2"]
 
 SCREW_JOINTS = (J.Revolute, J.Prismatic, J.Helical, J.Screw)
 """Joint classes with one degree of freedom and ``J(q) = exp(xi q)``, ``xi`` constant."""
@@ -283,3 +285,85 @@ def property4(Gamma):
     for _ in range(n):
         powers.append(powers[-1] @ Gamma)
     return Property4(powers, sum(powers[:n]))
+
+
+def _poe(model):
+    """Space-frame twists ``xi_l`` and inertias ``M'_l`` at the home configuration."""
+    n = model.nbodies
+    R, p = joint_transforms(model, np.zeros(n))
+    Rw, pw = world_poses(model, R, p)
+    home = [make_transform(Rw[i], pw[i]) for i in range(n + 1)]         # g_{sl_i}(0)
+    xi = [None] + [Ad(home[i]) @ model.joints[i].S(np.zeros(1))[:, 0]
+                   for i in range(1, n + 1)]
+    Mp = [None] + [Ad_inv(home[i]).T @ model.inertias[i] @ Ad_inv(home[i])
+                   for i in range(1, n + 1)]
+    return xi, Mp
+
+
+def property2(model, q, form="corrected"):
+    """The mass matrix and its derivatives in product-of-exponentials form: Property 2.
+
+    Murray, Li and Sastry, Ch. 4 notes, Property 2, with the space-frame joint twists
+    ``xi_i`` and link inertias ``M'_l = Ad^T_{g_l(0)^-1} M_l Ad_{g_l(0)^-1}`` at
+    ``q = 0`` and ``A_lj = Ad^-1(exp(xi_{j+1} q_{j+1}) ... exp(xi_l q_l))`` (``1`` for
+    ``l = j``, ``0`` for ``l < j``)::
+
+        M_ij = sum_{l >= max(i, j)} xi_i^T A_li^T M'_l A_lj xi_j
+        dM_ij/dq_k = sum_{l >= max(i, j, k)} (
+            [A_{k-1,i} xi_i, xi_k]^T A_{l,k-1}^T M'_l A_lj xi_j
+            + xi_i^T A_li^T M'_l A_{l,k-1} [A_{k-1,j} xi_j, xi_k])
+
+    where a bracket with ``k <= i`` (``k <= j``) is zero. The notes print ``A_lk`` in
+    place of ``A_{l,k-1}`` (``form="printed"``), which is wrong (see the errata); the
+    form here is the derivative ``d(A_li xi_i)/dq_k = A_{l,k-1} [A_{k-1,i} xi_i, xi_k]``
+    of ``A_li`` written as ``A_lk Ad_{exp(-xi_k q_k)} A_{k-1,i}``.
+
+    Parameters
+    ----------
+    model : liedyn.model.Model
+        a serial chain of Revolute, Prismatic, Helical or Screw joints, ``J = exp(S q)``
+    q : (n,) array, joint positions (one state)
+    form : {"corrected", "printed"}
+        ``"printed"`` evaluates the derivative as printed in the notes, for the errata
+
+    Returns
+    -------
+    M : (n, n) array
+    dM : (n, n, n) array, ``dM[k, i, j] = dM_ij / dq_k``
+
+    Examples
+    --------
+    >>> from liedyn.robots import planar_arm
+    >>> from liedyn.crba import mass_matrix
+    >>> M, dM = property2(planar_arm(2), [0.3, 0.5])
+    >>> bool(np.allclose(M, mass_matrix(planar_arm(2), [0.3, 0.5])))
+    True
+    """
+    check_serial_chain(model)
+    printed = _checks.choice("form", form, ("corrected", "printed")) == "printed"
+    q = model.check_q(q)
+    if q.ndim != 1:
+        raise ValueError(f"argument 'q': expected one state of shape ({model.nq},), "
+                         f"got {q.shape}")
+    n = model.nbodies
+    xi, Mp = _poe(model)
+    E = [None] + [exp_se3(xi[i] * q[i - 1]) for i in range(1, n + 1)]
+    A = np.zeros((n + 1, n + 1, 6, 6))              # A[l, j] = A_lj, 1-based
+    for j in range(n + 1):
+        P = np.eye(4)
+        A[j, j] = np.eye(6)
+        for l in range(j + 1, n + 1):
+            P = P @ E[l]                 # exp(xi_{j+1} q_{j+1}) ... exp(xi_l q_l)
+            A[l, j] = Ad_inv(P)
+    M, dM = np.zeros((n, n)), np.zeros((n, n, n))
+    for i in range(1, n + 1):
+        for j in range(1, n + 1):
+            for l in range(max(i, j), n + 1):
+                Ai, Aj = A[l, i] @ xi[i], A[l, j] @ xi[j]
+                M[i - 1, j - 1] += Ai @ Mp[l] @ Aj
+                for k in range(1, l + 1):
+                    Alk = A[l, k] if printed else A[l, k - 1]
+                    dAi = Alk @ ad(A[k - 1, i] @ xi[i]) @ xi[k] if k > i else 0 * Ai
+                    dAj = Alk @ ad(A[k - 1, j] @ xi[j]) @ xi[k] if k > j else 0 * Aj
+                    dM[k - 1, i - 1, j - 1] += dAi @ Mp[l] @ Aj + Ai @ Mp[l] @ dAj
+    return M, dM

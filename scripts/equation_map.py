@@ -75,6 +75,9 @@ KIM_SECTIONS = [
     ("4", "Differentiation of the dynamics", [("4.1", 81, 91, []), ("4.2", 92, 92, [5, 6, 7])]),
 ]
 KIM_EQUATIONS, KIM_TABLES = range(1, 93), range(1, 8)
+# A bare "eq. (N)" or "Table N" in a code comment cites the chapter's own source: Kim (2012)
+# except in the chapters listed here (chapter 3 follows From (2012): its "Table 1" is From's).
+BARE_REFERENCE_SOURCE = {"book/03_lagrangian_mechanics": "from"}
 # Public objects that implement no equation of the sources, with the reason. Keep it short:
 # a function that implements an equation cites it in its docstring instead.
 EXEMPT = {
@@ -100,7 +103,7 @@ NUM = r"\(\s*\d+(?:\.\d+)*[a-z]?\s*\)"
 LIST_SEP = r"\s*(?:[-\u2013]|to|,\s*and|,|and)\s*"
 EQ_REF = rf"(?:[Ee]qs?\.|[Ee]quations?)\s*{NUM}(?:{LIST_SEP}{NUM})*"
 TABLE_REF = r"Tables?\s+\d+(?:\s*(?:[-\u2013]|to|,\s*and|,|and)\s*\d+)*"
-OTHER_REF = (r"(?:Sections?|Secs?\.|\u00a7|Lemma|Proposition|Prop\.|Theorem|Definition|Def\.|"
+OTHER_REF = (r"(?:Sections?|Secs?\.|\u00a7|Lemma|Proposition|Prop\.|Theorem|Definition|Def\.|Property|"
              r"Algorithm|Example|Figure|Fig\.|[Ff]ootnote|Chapter|Ch\.|Appendix)\s*"
              r"\d+(?:\.\d+)*(?:\s*[-\u2013]\s*\d+(?:\.\d+)*)?")
 # the next reference of a citation: a separator, at most four plain words, a reference
@@ -230,18 +233,49 @@ def book_labels():
         else:
             text, code = path.read_text(), []
         found = [("eq", m) for m in re.findall(rf":label:\s*({LABEL})\s*$", text, re.M)]
-        found += [("eq", m) for m in re.findall(rf"\$\$\s*\(({LABEL})\)", text)]
+        found += [("eq", m) for m in re.findall(rf"\$\$[ \t]*\(({LABEL})\)", text)]
         found += [("ref", m) for m in re.findall(rf"^\(({LABEL})\)=\s*$", text, re.M)]
         found += [("ref", m) for m in re.findall(rf":name:\s*({LABEL})\s*$", text, re.M)]
         for role, (label, src, kind, first, last) in found:
             numbers = [str(k) for k in range(int(first), int(last) + 1)] if last else [first]
             for n in numbers:
                 labels.setdefault((src, kind, n), (role, label, doc))
-        for comment in re.findall(r"#(.*)", "\n".join(code)):  # a bare "eq. (N)" is Kim's
-            for key, kind, n in parse_citations("Kim (2012), " + comment.strip()):
-                if key in SOURCES and kind != "other":
-                    checks.setdefault((key, kind, n), []).append(doc)
+        for key, kind, n in comment_citations(doc, code):
+            if kind != "other":
+                checks.setdefault((key, kind, n), []).append(doc)
     return labels, checks
+
+
+def comment_citations(doc, code):
+    """Citations in the code comments of a chapter; a bare "eq. (N)" or "Table N" cites the
+    chapter's own source (BARE_REFERENCE_SOURCE: Kim (2012) unless listed)."""
+    bare = SOURCES[BARE_REFERENCE_SOURCE.get(doc, "kim")][0]
+    found = []
+    for comment in re.findall(r"#(.*)", "\n".join(code)):
+        found += [c for c in parse_citations(f"{bare}, " + comment.strip())
+                  if c[0] in SOURCES and c[2]]
+    return found
+
+
+def book_index():
+    """({label: (role, doc)} for every label in the toc chapters, {doc: text of all cells},
+    {(source, kind, number): [docs whose code comments cite it]}, named results included)."""
+    all_labels, texts, cites = {}, {}, {}
+    for doc, path in toc_files():
+        if path.suffix == ".ipynb":
+            cells = json.loads(path.read_text())["cells"]
+            text = "\n".join("".join(c["source"]) for c in cells)
+            code = ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
+        else:
+            text, code = path.read_text(), []
+        texts[doc] = text
+        for role, pattern in (("eq", r":label:\s*([\w.-]+)"), ("eq", r"\$\$[ \t]*\(([\w.-]+)\)"),
+                              ("ref", r"^\(([\w.-]+)\)="), ("ref", r":name:\s*([\w.-]+)")):
+            for label in re.findall(pattern, text, re.M):
+                all_labels.setdefault(label, (role, doc))
+        for key, kind, n in comment_citations(doc, code):
+            cites.setdefault((key, kind, n), []).append(doc)
+    return all_labels, texts, cites
 
 
 def documented_modules():
@@ -267,7 +301,7 @@ def generate():
     impl = {}
     for qual, (obj, cites) in objects.items():
         for key, kind, n, *inverse in cites:
-            if key in SOURCES and kind != "other":
+            if key in SOURCES and (kind != "other" or n):
                 ref = code_ref(qual, obj, documented) + (" (inverse)" if inverse else "")
                 impl.setdefault((key, kind, n), []).append(ref)
 
@@ -297,20 +331,79 @@ def generate():
         for sec, first, last, tables in subsections:
             out += [row("kim", "eq", str(n), sec) + "\n" for n in range(first, last + 1)]
             out += [row("kim", "table", str(t), sec) + "\n" for t in tables]
+    index = book_index()
     for key, (title, _) in SOURCES.items():
-        keys = {(kind, n) for (k, kind, n) in list(impl) + list(labels) + list(checks)
-                if k == key}
-        if key == "kim" or not keys:
+        if key == "kim":
             continue
-        out.append(f"\n## {title}\n\n" + head.format(title, "---|" * 5))
-        for kind, n in sorted(keys, key=lambda t: (t[0] != "eq", [int(x) for x in
-                                                    re.findall(r"\d+", t[1])])):
-            out.append(row(key, kind, n) + "\n")
+        rows = source_rows(key, impl, labels, checks, index, objects, documented)
+        status = [r.rsplit(" | ", 1)[1] for r in rows]
+        counts = [sum(x.startswith(s) for x in status)
+                  for s in ("implemented", "derived only", "not covered:", "**not covered")]
+        out.append(f"\n## {title}\n\n{len(rows)} numbered equations, tables and named results: "
+                   f"{counts[0]} implemented, {counts[1]} derived or checked only, {counts[2]} "
+                   f"not covered, with the reason" + (f", {counts[3]} **not covered without a "
+                                                      f"reason**" if counts[3] else "") +
+                   ".\n\n" + head.format("§ | " + title, "---|" * 6))
+        out += [r + "\n" for r in rows]
     out.append("\n## By function\n\nEvery public function and class of `liedyn` and what its "
                "docstring cites.\n\n| function | cites |\n|---|---|\n")
     for qual, (obj, cites) in objects.items():
         out.append(f"| {code_ref(qual, obj, documented)} | {describe(cites, qual)} |\n")
     return "".join(out)
+
+
+def _results():
+    """The inventory of scripts/source_results.py (loaded beside this script)."""
+    spec = importlib.util.spec_from_file_location("source_results",
+                                                  Path(__file__).with_name("source_results.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _from_reason(n, results):
+    return next((why for (a, b), why in results.FROM_REASONS if a <= int(n) <= b), None)
+
+
+def source_rows(key, impl, labels, checks, index, objects, documented):
+    """Table rows of one source besides Kim: From's numbered equations and tables, then the
+    named results of RESULTS[key], each with its status (and the reason if not covered)."""
+    results = _results()
+    all_labels, texts, comment_cites = index
+    rows = []
+
+    def cells(section, title, book, docs, code, reason):
+        where = ", ".join(f"{{doc}}`/{d}`" for d in dict.fromkeys(docs))
+        status = ("implemented" if code else "derived only" if docs else
+                  f"not covered: {reason}" if reason else "**not covered, no reason given**")
+        return "| " + " | ".join([section, title, book, where, ", ".join(code), status]) + " |"
+
+    if key == "from":
+        numbered = [(sec, "eq", str(n)) for sec, _, a, b in results.FROM_SECTIONS
+                    for n in range(a, b + 1)]
+        numbered += [(sec, "table", str(t)) for sec, t in results.FROM_TABLES]
+        for sec, kind, n in numbered:
+            role, label, doc = labels.get((key, kind, n), (None, None, None))
+            book = (f"{{eq}}`{label}`" if role == "eq" else f"{{ref}}`derivation <{label}>`"
+                    if role else "")
+            docs = ([doc] if doc else []) + checks.get((key, kind, n), [])
+            title = f"({n})" if kind == "eq" else f"Table {n}"
+            rows.append(cells(sec, title, book, docs, impl.get((key, kind, n), []),
+                              _from_reason(n, results) if kind == "eq" else None))
+    for r in results.RESULTS.get(key, []):
+        own = [f"{key}-res-{r.slug}", *r.labels]
+        found = [lab for lab in own if lab in all_labels]
+        role = all_labels[found[0]][0] if found else None
+        book = (f"{{eq}}`{found[0]}`" if role == "eq" else
+                f"{{ref}}`derivation <{found[0]}>`" if role else "")
+        docs = [all_labels[lab][1] for lab in found]
+        docs += [d for c in r.cites for d in comment_cites.get((key, *c), [])]
+        docs += [d for d, phrase in r.found if phrase in texts.get(d, "")]
+        code = [ref for c in r.cites for ref in impl.get((key, *c), [])]
+        code += [code_ref(q, objects[q][0], documented) if q in objects else f"`{q[7:]}`"
+                 for q in r.code]
+        rows.append(cells(r.section, r.title, book, docs, list(dict.fromkeys(code)), r.reason))
+    return rows
 
 
 def describe(cites, qual):
@@ -341,7 +434,11 @@ function that implements it. The first columns give the source's numbers, *book*
 equation number and *chapter* the chapter that derives the equation or checks it in a code cell.
 The function links lead to the {ref}`API reference <sec-api>`, whose `[source]` links show the
 code. *implemented*: a function's docstring cites the equation; *derived only*: the book
-derives or checks it but no function cites it; *not yet covered*: neither.
+derives or checks it but no function cites it; *not yet covered*: neither. For the other four
+sources every numbered equation and table and every named result (proposition, lemma,
+property, definition, example) is listed, from `scripts/source_results.py`; one the book
+leaves out says why. A bare "eq. (N)" or "Table N" in a chapter's code means that chapter's
+source: Kim (2012), except in {doc}`/book/03_lagrangian_mechanics`, where it is From (2012).
 
 """
 

@@ -144,7 +144,7 @@ def test_body_acceleration_and_simulate_reject_bad_input():
     with pytest.raises(ValueError, match="'method'"):
         lb.simulate(np.eye(6), np.eye(4), np.zeros(6), 0.1, 1, method="rk45")
     with pytest.raises(ValueError, match="'group'"):
-        lb.coriolis_matrix(np.eye(6), np.zeros(3), "SO2")
+        lb.coriolis_matrix(np.eye(6), np.zeros(3), "SO4")
 
 
 ROD = spatial_inertia(2.0, [0.0, 0.0, 0.5], np.diag([1.0, 1.0, 0.0]) * 2.0 / 12)   # along z

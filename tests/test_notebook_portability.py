@@ -151,3 +151,18 @@ def test_binder_environment_is_lean_and_pinned_like_the_project():
     assert needed <= set(binder), f"binder lacks {needed - set(binder)}"
     assert not {"pytest", "playwright", "jupyter-book", "nbval", "hypothesis"} & set(binder)
     assert "pip install --no-deps -e ." in (ROOT / "binder" / "postBuild").read_text()
+
+
+def test_every_listed_function_is_on_the_api_page():
+    """So that the HTML caption can link to its API entry and its highlighted source."""
+    api = (ROOT / "book" / "appendix" / "api.md").read_text()
+    documented = set(re.findall(r"\.\. auto(?:function|method|class):: (\S+)", api))
+    modules = set(re.findall(r"\.\. automodule:: (\S+)", api))
+    for path in CHAPTERS:
+        for md in cells(path, "markdown"):
+            for name in re.findall(r"^\*\*Listing\*\* `([\w.]+)`", md, re.M):
+                private = any(part.startswith("_") for part in name.split("."))
+                module = name.rsplit(".", 1)[0]
+                assert name in documented or (not private and (
+                    module in modules or module.rsplit(".", 1)[0] in modules)), \
+                    f"{path.name}: listing {name} has no API entry"

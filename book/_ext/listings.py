@@ -28,7 +28,7 @@ def source_page(env, name):
     module, _, qual = name.rpartition(".")
     while module:
         entry = modules.get(module)
-        if entry and qual in entry[1]:          # entry = (code, tags, used, refname)
+        if entry and qual in entry[2]:   # (code, tags, used, refname): documented objects
             return "_modules/" + module.replace(".", "/"), qual
         module, _, head = module.rpartition(".")
         qual = head + "." + qual
