@@ -60,6 +60,7 @@ REPO_URL = repository_url(
     (yaml.safe_load((ROOT / "_config.yml").read_text())["sphinx"]["config"]
      .get("liedyn_repository_url") or ""), ROOT)
 LAUNCH_SITES = ("https://mybinder.org", "https://colab.research.google.com")
+SCREENSHOT_TIMEOUT_MS = 120_000  # full-page screenshots of the API page take long on a busy machine
 MATH_TIMEOUT_MS = 15_000  # for the MathJax script to load (typesetting itself is awaited)
 WIDGET_TIMEOUT_MS = 10_000
 WIDGET_VIEW = 'script[type="application/vnd.jupyter.widget-view+json"]'
@@ -312,7 +313,7 @@ def check_page(context, base, html_dir, docname, shots):
             pass
     info = page.evaluate(PAGE_JS, WIDGET_VIEW)
     page.screenshot(path=str(shots / (docname.replace("/", "_") + ".png")), full_page=True,
-                    animations="disabled")
+                    animations="disabled", timeout=SCREENSHOT_TIMEOUT_MS)
     layout = check_layout(page)
     page.close()
 
