@@ -3,6 +3,7 @@
 #   make test   unit/property tests + doctests, every notebook under nbval, the book build, a
 #               browser check of the built HTML, a browser check of the chapters in JupyterLab,
 #               and the wheel and sdist installed into a clean venv
+#   make pdf    the whole book as one PDF, _build/pdf/liedyn.pdf (make pdf-test checks it)
 # and for readers:
 #   make lab    JupyterLab on the chapters (MyST rendered by jupyterlab-myst), the book's kernel
 SHELL := /bin/bash
@@ -13,7 +14,7 @@ STAMP := $(VENV)/.installed
 JB := $(VENV)/bin/jupyter-book
 FILTER := grep -v 'is ignored: it is neither a file nor a directory' || true
 
-.PHONY: book test unit notebooks check-book check-lab package chromium lab notebook bench clean
+.PHONY: book test unit notebooks check-book check-lab package chromium lab notebook pdf pdf-test bench clean
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -73,6 +74,17 @@ lab: $(STAMP)
 # the same notebooks in Jupyter Notebook 7 (jupyterlab-myst renders their MyST there too)
 notebook: $(STAMP)
 	$(VENV)/bin/jupyter notebook $(ALLOW_ROOT) --ServerApp.root_dir=$(CURDIR) book/
+
+# The whole book as one PDF (_build/pdf/liedyn.pdf): the book built as a single HTML page (every
+# notebook executed again), printed by Debian's chromium; see scripts/print_pdf.py.
+pdf: $(STAMP) _vendor/.stamp
+	command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
+	$(JB) build . --builder singlehtml -W -n --keep-going
+	$(PY) scripts/print_pdf.py
+
+# The PDF has every chapter and appendix, each with a bookmark (not part of `make test`)
+pdf-test: pdf
+	$(PY) tests/browser/check_pdf.py
 
 bench: $(STAMP)
 	$(PY) benchmarks/run.py

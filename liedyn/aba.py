@@ -2,9 +2,9 @@
 
 Three recursions (Kim (2012), Section 2.2): forward, ``V_i`` by Kim eq. (37) and
 ``eta_i = ad_{V_i} S_i dq_i + dS_i dq_i``; backward, the articulated inertias and bias forces
-of Kim eqs. (49)-(50); forward again, ``ddq_i`` by Kim eq. (45) and ``dV_i`` by Kim eq. (41). The seed's
-Table 3 misprints three operators (an inverse for a star on ``Ad*`` in the two sums, and a
-missing inverse in the ``dV_i`` update): the code follows the derivation, and the errata
+of Kim eqs. (49)-(50); forward again, ``ddq_i`` by Kim eq. (45) and ``dV_i`` by Kim eq.
+(41). Kim's Table 3, as printed, misprints three operators (an inverse for a star on ``Ad*``
+in the two sums, and a missing inverse in the ``dV_i`` update): the code follows the derivation, and the errata
 appendix records the corrections with their numerical checks.
 
 Derived in :ref:`sec-forward-dynamics`.

@@ -6,8 +6,8 @@ given here. The joint Jacobian is the body-frame derivative
 
     ``S_i = [T^-1 dT/dq^1, ..., T^-1 dT/dq^n]  =  [J^-1 dJ/dq^1, ...]``  (as 6-vectors),
 
-so that the relative twist is ``S_i dq_i`` (Kim (2012), eq. (37)). The seed's printed definition
-below Kim eq. (42) has ``T^-1 dT^-1/dq``: a misplaced inverse (see the errata appendix; the tests
+so that the relative twist is ``S_i dq_i`` (Kim (2012), eq. (37)). The definition below
+Kim eq. (42), as printed, has ``T^-1 dT^-1/dq``: a misplaced inverse (see the errata appendix; the tests
 check the form above against finite differences of ``transform``). ``dS`` is its time
 derivative ``dS/dt`` along ``dq`` (Kim eq. (41)); it vanishes only when ``S`` is constant.
 

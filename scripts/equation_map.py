@@ -64,7 +64,7 @@ SOURCES = {
 }
 OTHER_SOURCE = (r"\b[A-Z][A-Za-z'-]+(?:(?:,\s*[A-Z][A-Za-z'-]+)*,?\s+(?:and|&)\s+[A-Z][A-Za-z'-]+"
                 r"|\s+et al\.)?\s*\(\d{4}\)")
-# Kim (2012): its sections, the equations and tables in each (from the seed text).
+# Kim (2012): its sections, the equations and tables in each (from the text of the paper).
 KIM_SECTIONS = [
     ("1", "Dynamics of a rigid body", [("1.1", 1, 8, []), ("1.2", 9, 13, []), ("1.3", 14, 24, []),
                                        ("1.4", 25, 29, []), ("1.5", 30, 31, [])]),

@@ -132,9 +132,22 @@ def test_mass_matrix_matches_pinocchio_crba(seed):
     data = pm.createData()
     assert pm.check(data) and is_depth_first(model)
     M_pin = pin.crba(pm, data, state_to_pin(model, q)).copy()
-    M_pin = np.triu(M_pin) + np.triu(M_pin, 1).T              # pin fills the upper triangle
+    # the C++ crba fills only the upper triangle of data.M; the Python pin.crba returns it
+    # symmetrised (chapters 6 and 11 say so): no mirroring needed
+    assert np.array_equal(M_pin, M_pin.T)
     B = velocity_map(model, q)
     assert relerr(mass_matrix(model, q), B.T @ M_pin @ B) <= 1e-12
+
+
+def test_python_crba_returns_the_full_symmetric_matrix():
+    """What chapters 6 and 11 state: the Python ``pin.crba`` (4.1) returns, and leaves in
+    ``data.M``, the full symmetric matrix; only the C++ ``crba`` fills just the upper triangle."""
+    model, q, _, _ = random_state(3, PIN_JOINTS, n_max=6, reorder=True)
+    pm = to_pinocchio(model)
+    data = pm.createData()
+    M_py = pin.crba(pm, data, state_to_pin(model, q)).copy()
+    assert np.abs(np.tril(M_py, -1)).max() > 1e-3 and np.array_equal(M_py, M_py.T)
+    assert np.array_equal(data.M, M_py)
 
 
 @pytest.mark.parametrize("seed", range(20))

@@ -111,7 +111,7 @@ def wrong_answers():
         (1, -right1, "sign"),
         (1, -lie.Ad_inv(T) @ lie.ad(dh), "order"),
         (1, right1 + 1e-3, "off by"),
-        (2, -AdsT @ lie.ad(dh).T, "printed in the seed"),
+        (2, -AdsT @ lie.ad(dh).T, "as printed"),
         (2, lie.ad(ex.XI) @ lie.Ad(T), "transpose"),
         (2, -right2, "sign"),
         (2, lie.ad(ex.XI).T @ AdsT, "order"),

@@ -5,7 +5,7 @@ The reference values are derivatives of ``transform`` taken here, by the complex
 ``S``. For the quaternion joints (Spherical, Free) the perturbation goes through ``integrate``:
 ``q (+) i h e_k = q exp(i h e_k)``, the right (body-frame) perturbation of DESIGN.md.
 
-Also here: the misplaced inverse in the seed's definition of ``S_i`` below Kim (2012), eq. (42)
+Also here: the misplaced inverse in the definition of ``S_i`` below Kim (2012), eq. (42), as printed
 (``T^-1 dT^-1/dq`` is printed; ``T^-1 dT/dq`` is right), see the errata appendix, chapter 4.
 """
 import numpy as np
@@ -174,10 +174,10 @@ def test_batched_transform_S_dS(kind):
 # The seed's definition below eq. (42): T^-1 dT^-1/dq (printed) vs T^-1 dT/dq (right)
 # ---------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("kind", ["revolute", "helical", "universal", "spherical_exp"])
-def test_seed_misprint_of_S_below_eq42(kind):
+def test_printed_S_below_eq42_is_not_the_joint_jacobian(kind):
     """With ``T = T_{lambda(i),i}(q) = X J(q)``: ``vee(T^-1 dT/dq)`` is the body Jacobian ``S``
-    (the relative twist is ``S dq``, eq. (37)); the printed ``T^-1 dT^-1/dq`` is a different
-    matrix, in general not even an element of se(3)."""
+    (the relative twist is ``S dq``, Kim (2012) eq. (37)); the printed ``T^-1 dT^-1/dq`` is a
+    different matrix, here (a random placement) not even an element of se(3)."""
     rng = np.random.default_rng(4)
     joint = make_joint(kind, rng)
     X = lie.make_transform(lie.exp_so3(rng.normal(size=3)), rng.normal(size=3))
@@ -196,11 +196,30 @@ def test_seed_misprint_of_S_below_eq42(kind):
         np.testing.assert_allclose(vee(right), S[:, k], rtol=0, atol=TOL)
         assert not is_se3(printed)
         assert np.max(np.abs(printed - lie.hat(S[:, k]))) > 0.1
-    # and the printed form at the identity placement and q = 0 of a revolute joint: it is -hat(S)
+
+
+def printed_S(X, joint, q):
+    """Kim's printed ``T^-1 dT^-1/dq`` for a one-DOF joint behind placement X (complex step)."""
+    Tq = X @ joint.transform(np.asarray(q, dtype=complex) + 1j * H)
+    return inv(X @ joint.transform(q)) @ (inv(Tq).imag / H)
+
+
+def test_printed_S_below_eq42_can_be_a_twist_and_still_wrong():
+    """Why the printed form is rejected: not because it leaves se(3) (it need not), but because
+    ``S dq`` must be the relative twist ``T^-1 dT/dt`` of eq. (37), and it is not."""
+    # a prismatic joint behind a pure translation: printed is in se(3), but it is -S
+    X = lie.make_transform(np.eye(3), [0.3, -1.0, 2.0])
+    slide = J.Prismatic([0.0, 0.6, 0.8])
+    P = printed_S(X, slide, [0.7])
+    assert is_se3(P)
+    np.testing.assert_allclose(vee(P), -slide.S([0.7])[:, 0], atol=TOL)
+    # a revolute joint about z at q = pi/2 (identity placement): in se(3) and even equal to S,
+    # while at q = 0 it is -S and at q = 1 not a twist: no fixed rule turns it into S
     rev = J.Revolute([0, 0, 1])
-    dTinv = inv(rev.transform(np.array([1j * H]))).imag / H
-    np.testing.assert_allclose(inv(rev.transform([0.0])) @ dTinv, -lie.hat(rev.S([0.0])[:, 0]),
-                               atol=TOL)
+    S = rev.S([0.0])[:, 0]
+    np.testing.assert_allclose(vee(printed_S(np.eye(4), rev, [np.pi / 2])), S, atol=TOL)
+    np.testing.assert_allclose(printed_S(np.eye(4), rev, [0.0]), -lie.hat(S), atol=TOL)
+    assert not is_se3(printed_S(np.eye(4), rev, [1.0]))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -5,17 +5,24 @@ Each chapter ``N`` has a module ``liedyn.exercises.chNN`` with one function per 
 :class:`WrongAnswer` with an explanation of what is wrong otherwise (so a notebook cell shows the
 explanation, and a test can assert on it).
 
+In the book each exercise has the same four parts: the exercise, a cell ``answer = ...`` for
+the reader's answer, a cell ``check("chN.exK", answer)``, and the solution (folded). Until the
+reader replaces the ``...`` (or ``None``), ``check`` says the exercise is not attempted yet and
+returns ``None``: it neither raises nor claims success.
+
 Examples
 --------
 >>> from liedyn.exercises import check, expect_close, WrongAnswer
+>>> check("ch1.ex1", ...)
+ch1.ex1: not attempted yet. Write your answer in the cell above (answer = ...) and run both cells.
 >>> check("ch99.ex1", 0.0)
 Traceback (most recent call last):
 ...
 ValueError: argument 'exercise': chapter 99 has no exercises
->>> expect_close([1.0, 2.0], [1.0, 2.5], hint="check the sign")
+>>> expect_close([1.0, 2.0], [1.0, 2.5], hint="check the sign")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-liedyn.exercises.WrongAnswer: your answer is off by 0.5 (largest entry error; tolerance 1e-08). Hint: check the sign
+liedyn.exercises.WrongAnswer: your answer is off by 0.5 (largest entry error; ...). Hint: ...
 """
 import importlib
 import re
@@ -33,7 +40,8 @@ def check(exercise, answer):
     """Check ``answer`` to ``exercise`` (a string like ``"ch1.ex2"``).
 
     Returns ``True`` when the answer is right; raises :class:`WrongAnswer` with an explanation
-    when it is not, and ``ValueError`` for an unknown exercise.
+    when it is not, and ``ValueError`` for an unknown exercise. An answer that is still the
+    placeholder ``...`` (or ``None``) is "not attempted yet": a message, and ``None``.
     """
     m = re.fullmatch(r"ch(\d+)\.ex(\d+)", str(exercise))
     if not m:
@@ -46,6 +54,10 @@ def check(exercise, answer):
     checker = getattr(module, f"ex{number}", None)
     if checker is None:
         raise ValueError(f"argument 'exercise': chapter {chapter} has no exercise {number}")
+    if answer is None or answer is Ellipsis:
+        print(f"{exercise}: not attempted yet. Write your answer in the cell above "
+              "(answer = ...) and run both cells.")
+        return None
     try:
         checker(answer)
     except WrongAnswer as err:

@@ -168,7 +168,11 @@ SWING = {"length": 1.0}
 
 
 def ex5(answer):
-    """The largest time step (s) for which symplectic Euler stays bounded on small swings."""
+    """The bound on the time step (s) of symplectic Euler on small swings: bounded for h < 2/omega.
+
+    At ``h = 2 / omega`` itself the one-step matrix has the double eigenvalue -1 and is not
+    diagonalisable, so the solution grows linearly: 2/omega is the supremum of the stable steps.
+    """
     a = float(expect_shape(answer, (), "the largest stable time step"))
     omega = np.sqrt(GRAVITY / SWING["length"])
     if np.isclose(a, 2 * np.sqrt(2) / omega, rtol=2e-3):
@@ -177,7 +181,8 @@ def ex5(answer):
     if np.isclose(a, 1 / omega, rtol=2e-3) or np.isclose(a, 2 * np.pi / omega, rtol=2e-3):
         raise WrongAnswer("close in spirit, but compute it: the one-step matrix of symplectic "
                           "Euler on x'' = -omega^2 x has determinant 1; it is stable while its "
-                          "trace 2 - (omega h)^2 stays in [-2, 2].")
+                          "trace 2 - (omega h)^2 stays strictly inside (-2, 2) (at -2 the "
+                          "solution grows linearly).")
     expect_close(a, 2 / omega, "the largest stable time step", tol=2e-3,
                  hint="linearise: x'' = -omega^2 x with omega^2 = g / l.")
 

@@ -4,8 +4,8 @@ Call them through :func:`liedyn.exercises.check`, e.g. ``check("ch10.ex1", answe
 answers do not use :mod:`liedyn.derivatives`: matrix derivatives are taken by complex step of the
 plain definitions, and the double pendulum and the planar arm are written out in closed form
 (Lagrange's equations) with numpy. Typical wrong answers (a sign, the factors of a product in the
-wrong order, the spatial twist ``dT T^-1`` where the body twist ``T^-1 dT`` belongs, the seed's
-printed Kim eq. (88), a forgotten term of Kim eq. (92), ``ddq = 0`` instead of the actual acceleration)
+wrong order, the spatial twist ``dT T^-1`` where the body twist ``T^-1 dT`` belongs, Kim's
+eq. (88) as printed, a forgotten term of Kim eq. (92), ``ddq = 0`` instead of the actual acceleration)
 get a hint of their own.
 
 =========  ========================================================  ==================================
@@ -122,7 +122,7 @@ def ex2(answer):
     dh = Ad_inv(T) @ XI
     AdsT = Ad(T).T
     wrong = [
-        (-AdsT @ ad(dh).T, "this is eq. (88) as printed in the seed, -Ad*_T ad*_{dh}. It holds "
+        (-AdsT @ ad(dh).T, "this is Kim's eq. (88) as printed, -Ad*_T ad*_{dh}. It holds "
                            "for Ad*_{T^-1}, not for Ad*_T: differentiate Ad_T = (Ad_{T^-1})^-1 "
                            "or transpose Lemma 3 instead (see the errata appendix)."),
         (ad(XI) @ Ad(T), "this is d/dp Ad_T; the coadjoint Ad*_T = Ad_T^T needs its transpose."),

@@ -13,7 +13,16 @@ new chapters are picked up). The HTML is served on 127.0.0.1; a page fails on
   as `{cite}`, and typeset formulas whose TeX holds a role or a backtick (prose typeset as math),
 * an image with naturalWidth 0, embedded widgets that did not render,
 * an internal link to a missing file or a missing anchor,
-* a console error or uncaught exception not in ALLOW_LIST.
+* a console error or uncaught exception not in ALLOW_LIST,
+* layout: at a phone's width (390 px) the page is wider than the viewport (the elements that
+  stick out are named); at 1400 px a code block (cell source or listing) needs horizontal
+  scrolling, unless its cell carries the tag `scroll-wide` (intentionally wide);
+* a figure without a caption: an image of a cell output outside a `<figure>` with a
+  `<figcaption>` (animations and widgets excepted: their cells come with a captioned static
+  figure);
+* an output that prints a bare `True` (a check belongs in an `assert`), or a filesystem path of
+  the build machine (this checkout or the Python installation, e.g. in a traceback);
+and the search page fails when a result snippet shows raw TeX.
 A full-page screenshot of each page goes to `screenshots/` next to HTML_DIR (`_build/screenshots`).
 Uses Debian's chromium (`apt-get install -y chromium`) through playwright; installs nothing.
 """
@@ -39,6 +48,10 @@ ALLOW_LIST = [
     # (regex, why): none today. The Thebe configuration script that used to log an error on
     # every page is removed by book/_ext/publishing.py.
 ]
+PHONE, DESKTOP = 390, 1400  # viewport widths of the layout checks
+# Paths of this machine that must not leak into the published pages (outputs, tracebacks).
+LOCAL_PATHS = sorted({str(ROOT), str(Path(sys.prefix).resolve()), str(Path(sys.base_prefix))},
+                     key=len, reverse=True)
 # The repository the book was built for (book/_ext/publishing.py decides it the same way).
 sys.path.insert(0, str(ROOT / "book" / "_ext"))
 from publishing import repository_url  # noqa: E402
@@ -47,6 +60,7 @@ REPO_URL = repository_url(
     (yaml.safe_load((ROOT / "_config.yml").read_text())["sphinx"]["config"]
      .get("liedyn_repository_url") or ""), ROOT)
 LAUNCH_SITES = ("https://mybinder.org", "https://colab.research.google.com")
+SCREENSHOT_TIMEOUT_MS = 120_000  # full-page screenshots of the API page take long on a busy machine
 MATH_TIMEOUT_MS = 15_000  # for the MathJax script to load (typesetting itself is awaited)
 WIDGET_TIMEOUT_MS = 10_000
 WIDGET_VIEW = 'script[type="application/vnd.jupyter.widget-view+json"]'
@@ -98,6 +112,50 @@ PAGE_JS = r"""(widgetView) => {
     download_ipynb: Array.from(document.querySelectorAll('.bd-header-article a[href$=".ipynb"]'))
       .map(a => a.href),
   };
+}"""
+# Phone width: elements sticking out of the viewport that no scrolling box of their own clips.
+OVERFLOW_JS = r"""() => {
+  const vw = document.documentElement.clientWidth;
+  const out = [];
+  const clipped = e => {
+    for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+      const ox = getComputedStyle(a).overflowX;
+      if (ox === 'auto' || ox === 'scroll' || ox === 'hidden' || ox === 'clip') return true;
+    }
+    return false;
+  };
+  for (const e of document.querySelectorAll('.bd-main *')) {
+    const r = e.getBoundingClientRect();
+    if (r.width > 0 && r.right > vw + 1 && !clipped(e)) {
+      if (Array.from(e.children).some(c => c.getBoundingClientRect().right > vw + 1)) continue;
+      const name = e.tagName.toLowerCase() + (e.className && typeof e.className === 'string'
+        ? '.' + e.className.trim().split(/\s+/).slice(0, 2).join('.') : '');
+      out.push(`${name} (right edge ${Math.round(r.right)} px): `
+               + (e.textContent || '').trim().slice(0, 50));
+    }
+  }
+  return {width: document.documentElement.scrollWidth, viewport: vw, culprits: out};
+}"""
+# Desktop width: code blocks (cell sources and listings) that need horizontal scrolling.
+CODE_SCROLL_JS = r"""() => Array.from(document.querySelectorAll(
+    '.bd-article div.highlight pre'))
+  .filter(pre => !pre.closest('.cell_output, .tag_scroll-wide'))
+  .filter(pre => pre.scrollWidth > pre.clientWidth + 1)
+  .map(pre => {
+    const line = pre.textContent.split('\n').reduce((a, b) => b.length > a.length ? b : a, '');
+    return `${line.length} characters: ${line.trim().slice(0, 60)}`;
+  })"""
+# Figures without caption; outputs that print a bare True; text of every output.
+OUTPUTS_JS = r"""() => {
+  const uncaptioned = Array.from(document.querySelectorAll('.bd-article .cell_output img'))
+    .filter(img => !img.closest('.animation, .jupyter-widgets, .widget-subarea'))
+    .filter(img => { const f = img.closest('figure'); return !(f && f.querySelector('figcaption')); })
+    .map(img => (img.getAttribute('src') || '').split('/').pop().slice(0, 24));
+  const outputs = Array.from(document.querySelectorAll('.bd-article .cell_output'))
+    .map(o => o.innerText);
+  const bareTrue = outputs.filter(t => t.split('\n').some(line => /^\s*(True|False)\s*$/.test(line)))
+    .map(t => t.trim().slice(0, 60));
+  return {uncaptioned, bareTrue, outputs};
 }"""
 # TeX source of every formula MathJax rendered with an error or an undefined macro (red \name).
 MATH_ERRORS_JS = r"""() => Array.from(MathJax.startup.document.math)
@@ -161,6 +219,58 @@ def check_links(links, html_dir, base):
     return sorted(broken)
 
 
+def check_layout(page):
+    """Failures of the layout and output rules (phone width, code width, captions, outputs)."""
+    failures = []
+    size = page.viewport_size
+    out = page.evaluate(OUTPUTS_JS)
+    failures += [f"figure without a caption: {src}" for src in out["uncaptioned"]]
+    failures += [f"output prints a bare True/False: {t!r}" for t in out["bareTrue"]]
+    for text in out["outputs"]:
+        for path in LOCAL_PATHS:
+            if path in text:
+                i = text.index(path)
+                failures.append(f"output shows a path of the build machine: "
+                                f"{text[max(0, i - 20):i + len(path) + 30]!r}")
+                break
+    page.set_viewport_size({"width": DESKTOP, "height": 900})
+    wide = page.evaluate(CODE_SCROLL_JS)
+    failures += [f"code block scrolls at {DESKTOP} px ({w})" for w in wide[:5]]
+    failures += [f"... and {len(wide) - 5} more code blocks" for _ in wide[5:6]]
+    page.set_viewport_size({"width": PHONE, "height": 844})
+    phone = page.evaluate(OVERFLOW_JS)
+    if phone["width"] > phone["viewport"] + 1:
+        failures.append(f"page is {phone['width']} px wide at {PHONE} px; sticking out:")
+        failures += [f"    {c}" for c in phone["culprits"][:5]]
+    page.set_viewport_size(size)
+    return failures
+
+
+SEARCH_QUERIES = ("coadjoint", "articulated inertia")
+TEX_IN_TEXT = re.compile(r"\\(?:[A-Za-z]{2,}|[\[\]()])")
+
+
+def check_search(context, base):
+    """Search snippets come from the pages' HTML, where math is raw TeX: none may show it."""
+    failures = []
+    page = context.new_page()
+    for query in SEARCH_QUERIES:
+        page.goto(f"{base}search.html?q={query}", wait_until="load")
+        try:
+            page.wait_for_selector("p.context", timeout=60_000)
+        except Exception:  # noqa: BLE001 - no result is a failure of its own
+            failures.append(f"search for {query!r} shows no result")
+            continue
+        page.wait_for_timeout(2000)  # snippets arrive one page fetch at a time
+        for text in page.eval_on_selector_all("p.context", "ps => ps.map(p => p.textContent)"):
+            m = TEX_IN_TEXT.search(text)
+            if m:
+                failures.append(f"raw TeX in a search snippet for {query!r}: "
+                                f"{text[max(0, m.start() - 30):m.end() + 30]!r}")
+    page.close()
+    return failures
+
+
 def check_page(context, base, html_dir, docname, shots):
     """Open one page; return (list of failures, summary of what was checked)."""
     problems, blocked = [], []
@@ -203,7 +313,8 @@ def check_page(context, base, html_dir, docname, shots):
             pass
     info = page.evaluate(PAGE_JS, WIDGET_VIEW)
     page.screenshot(path=str(shots / (docname.replace("/", "_") + ".png")), full_page=True,
-                    animations="disabled")
+                    animations="disabled", timeout=SCREENSHOT_TIMEOUT_MS)
+    layout = check_layout(page)
     page.close()
 
     failures = [f"request to a non-local address (aborted): {u}" for u in blocked]
@@ -227,6 +338,7 @@ def check_page(context, base, html_dir, docname, shots):
     if info["widget_views"] and not info["widgets"]:
         failures.append(f"{info['widget_views']} embedded widget view(s), none rendered")
     failures += check_links(info["links"], html_dir, base)
+    failures += layout
     # launch/repository buttons only for the configured repository (none without one)
     failures += [f"header button to {h} (repository URL: {REPO_URL or 'none configured'})"
                  for h in info["header_links"]
@@ -276,6 +388,11 @@ def main():
             for f in failures:
                 print(f"       - {f}")
             passed, failed = passed + (not failures), failed + bool(failures)
+        failures = check_search(context, base)
+        print(f"{'FAIL' if failures else 'ok  '} search results")
+        for f in failures:
+            print(f"       - {f}")
+        passed, failed = passed + (not failures), failed + bool(failures)
         browser.close()
     print(f"screenshots in {shots}; {time.perf_counter() - start:.0f} s")
     print(f"{passed} passed, {failed} failed")

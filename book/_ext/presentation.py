@@ -1,0 +1,24 @@
+"""Sphinx extension: the book's own stylesheet and scripts, favicon and header.
+
+* `book/_static/liedyn.css`: long display equations and tables scroll in their own box, inline
+  code and signatures break, so no page is wider than a phone's viewport;
+* `book/_static/search-snippets.js`: search results show formulas in a short readable form
+  instead of raw TeX;
+* `book/_static/favicon.svg` as the favicon (browsers then do not ask for /favicon.ico);
+* one search field: the theme puts one in the header and one at the top of the sidebar; the
+  header's goes (the sidebar, a drawer on a phone, keeps its own, and Ctrl+K still searches).
+"""
+
+
+def configure(app, config):
+    config.html_favicon = config.html_favicon or "book/_static/favicon.svg"
+    options = dict(config.html_theme_options or {})
+    options.setdefault("navbar_persistent", [])
+    config.html_theme_options = options
+
+
+def setup(app):
+    app.connect("config-inited", configure)
+    app.add_css_file("liedyn.css")
+    app.add_js_file("search-snippets.js")
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,57 @@
+"""The bibliography and the glossary: what a reader needs to find a source or a definition.
+
+* every entry of book/references.bib names its authors and gives a DOI, a URL or an ISBN, so a
+  reader can find it (no anonymous, untraceable entry);
+* the pybtex style of book/_ext/bibstyle.py labels entries by author and year, as the text cites
+  them ("Kim 2012"), not alphabetically ("Kim12");
+* the glossary's statement about the generalized inertia matches chapter 2 and the errata
+  (positive semi-definite: a thin rod has twists with zero kinetic energy), checked numerically.
+"""
+import importlib.util
+import re
+from pathlib import Path
+
+import numpy as np
+from pybtex.database import parse_file
+
+from liedyn.inertia import spatial_inertia
+
+ROOT = Path(__file__).resolve().parents[1]
+BIB = parse_file(str(ROOT / "book" / "references.bib"))
+
+
+def bibstyle():
+    spec = importlib.util.spec_from_file_location("bibstyle", ROOT / "book/_ext/bibstyle.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_entry_has_authors_and_a_way_to_find_it():
+    for key, entry in BIB.entries.items():
+        assert entry.persons.get("author"), f"{key}: no author"
+        assert {"doi", "url", "isbn"} & {f.lower() for f in entry.fields}, \
+            f"{key}: no DOI, URL or ISBN"
+
+
+def test_labels_are_author_year():
+    style = bibstyle().AuthorYearStyle()
+    entries = list(BIB.entries.values())
+    labels = dict(zip((e.key for e in entries), style.format_labels(entries)))
+    assert labels["kim2012"] == "Kim 2012"
+    assert labels["from2012"] == "From 2012"
+    assert labels["carpentier2019"] == "Carpentier et al. 2019"
+    assert labels["lynch2017"] == "Lynch and Park 2017"
+    assert all(re.fullmatch(r".+ (\d{4})[a-z]?", label) for label in labels.values())
+    assert len(set(labels.values())) == len(labels)
+
+
+def test_glossary_inertia_is_semi_definite_as_a_rod_shows():
+    text = (ROOT / "book" / "appendix" / "glossary.md").read_text()
+    entry = text.split("Generalized inertia\n", 1)[1].split("\n\n", 1)[0]
+    assert "semi" in entry and "positive-definite" not in entry
+    # a thin rod along z: no kinetic energy when it spins about its own axis
+    rod = spatial_inertia(2.0, np.zeros(3), np.diag([0.5, 0.5, 0.0]))
+    spin = np.array([0.0, 0.0, 1.0, 0.0, 0.0, 0.0])
+    assert np.linalg.eigvalsh(rod).min() > -1e-12
+    assert abs(spin @ rod @ spin) < 1e-12

@@ -1,0 +1,32 @@
+"""The publishing files: the deployment workflow and the PDF target.
+
+The workflow itself only runs on GitHub; here we check that it builds the book the way the
+README says (`make book`) and deploys the directory `make book` writes.
+"""
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_deploy_workflow_builds_with_make_book_and_deploys_the_html():
+    wf = yaml.safe_load((ROOT / ".github" / "workflows" / "deploy-book.yml").read_text())
+    on = wf[True] if True in wf else wf["on"]  # YAML 1.1 reads the key `on` as True
+    assert "main" in on["push"]["branches"]
+    build = wf["jobs"]["build"]["steps"]
+    assert any(s.get("run", "").strip() == "make book" for s in build)
+    upload = [s for s in build if s.get("uses", "").startswith("actions/upload-pages-artifact")]
+    assert upload and upload[0]["with"]["path"] == "_build/html"
+    deploy = wf["jobs"]["deploy"]
+    assert deploy["needs"] == "build"
+    assert any(s.get("uses", "").startswith("actions/deploy-pages") for s in deploy["steps"])
+    assert wf["permissions"]["pages"] == "write" and wf["permissions"]["id-token"] == "write"
+
+
+def test_make_pdf_and_pdf_test_targets_exist_outside_make_test():
+    makefile = (ROOT / "Makefile").read_text()
+    assert "\npdf:" in makefile and "\npdf-test: pdf" in makefile
+    assert "scripts/print_pdf.py" in makefile and "tests/browser/check_pdf.py" in makefile
+    test_rule = makefile.split("\ntest:", 1)[1].split("\n\n", 1)[0]
+    assert "pdf" not in test_rule  # the PDF rebuilds the whole book: not part of make test
