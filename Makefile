@@ -31,6 +31,8 @@ book: $(STAMP) _vendor/.stamp
 
 unit: $(STAMP)
 	$(PY) -m pytest -q --ignore=tests/test_packaging.py
+	LIEDYN_DISABLE_JIT=1 $(PY) -m pytest -q -p no:cacheprovider tests/test_kernels.py \
+		tests/test_rnea.py tests/test_aba.py tests/test_crba.py    # the same kernels, uncompiled
 
 notebooks: $(STAMP)
 	$(PY) -m pytest -q --nbval-lax --nbval-current-env -p no:cacheprovider book/
