@@ -144,7 +144,7 @@ def open_lab(page, base, token):
     page.evaluate("() => window.jupyterapp.restored.then(() => true)")
 
 
-def open_notebook(page, notebook, want):
+def close_notebooks(page):
     page.evaluate("""() => {            // outputs of a run are not to be saved: no dialog
       for (const w of window.jupyterapp.shell.widgets('main'))
         if (w.context) w.context.model.dirty = false;
@@ -152,6 +152,10 @@ def open_notebook(page, notebook, want):
     }""")
     page.wait_for_function("() => !document.querySelector('.jp-NotebookPanel')",
                            timeout=RENDER_TIMEOUT_MS)
+
+
+def open_notebook(page, notebook, want):
+    close_notebooks(page)
     page.evaluate("""(path) => window.jupyterapp.commands.execute(
                        'docmanager:open', {path, factory: 'Notebook'}).then(() => true)""",
                   notebook)
@@ -159,6 +163,15 @@ def open_notebook(page, notebook, want):
         "(n) => document.querySelectorAll('.jp-MarkdownCell .myst').length >= n",
         arg=want["cells"], timeout=RENDER_TIMEOUT_MS)
     page.wait_for_function("() => document.fonts.ready.then(() => true)")
+    page.evaluate("""() => {            // the kernel connected, and idle (no request pending)
+      const ctx = window.jupyterapp.shell.currentWidget.sessionContext;
+      return ctx.ready.then(() => new Promise(done => {
+        const idle = () => !ctx.session || !ctx.session.kernel ||
+                           ctx.session.kernel.status === 'idle';
+        const poll = () => idle() ? done(true) : setTimeout(poll, 100);
+        poll();
+      }));
+    }""")
     time.sleep(0.5)  # MyST renders references in a second pass
 
 
@@ -254,6 +267,8 @@ def check_chapter(page, base, token, notebook, run):
         failures += run_all(page, want)
         if notebook.endswith("01_rigid_body_motion.ipynb") and not failures:
             failures += move_slider(page)
+    close_notebooks(page)          # the page lets go of the kernel before the server stops it
+    time.sleep(0.5)
     stop_kernels(base, token)
     return failures, (f"{want['cells']} markdown cells, {len(want['labels'])} equations, "
                       f"{want['exercises']} exercises, {len(want['listings'])} listings"
