@@ -98,6 +98,17 @@ def all_finite(x):
     return x.dtype == object or bool(np.isfinite(x).all())
 
 
+def finite_result(function, result, **inputs):
+    """``result`` of ``function`` if it is finite; else raise :func:`overflow`'s error.
+
+    >>> finite_result("f", np.ones(2), x=1.0)
+    array([1., 1.])
+    """
+    if not all_finite(result):
+        raise overflow(function, **inputs)
+    return result
+
+
 def overflow(function, **inputs):
     """The :class:`NonFiniteResultError` of ``function`` whose finite inputs gave NaN or inf.
 

@@ -142,13 +142,11 @@ def aba(model, q, dq, tau, f_ext=None):
     -10.0
     """
     if model._charts:                                   # a chart singularity is refused
-        model.check_chart(state(model, q, dq, tau, f_ext=f_ext, names=("dq", "tau"))[2])
+        model.check_chart(model.check_q(q))
     ddq = _exec.aba(model, q, dq, tau, f_ext)           # the kernels of liedyn._kernels
     if ddq is None:                                     # the reference path (and its errors)
         ddq = aba_pass(model, q, dq, tau, f_ext).ddq
-    if not _checks.all_finite(ddq):
-        raise _checks.overflow("aba", q=q, dq=dq, tau=tau, f_ext=f_ext)
-    return ddq
+    return _checks.finite_result("aba", ddq, q=q, dq=dq, tau=tau, f_ext=f_ext)
 
 
 def inverse_mass_matrix(model, q):
@@ -177,9 +175,7 @@ def inverse_mass_matrix(model, q):
     q = model.check_q(q)
     E = np.eye(model.nv)
     cols = aba_pass(model, q[..., None, :], np.zeros(model.nv), E, dV0=np.zeros(6)).ddq
-    if not _checks.all_finite(cols):
-        raise _checks.overflow("inverse_mass_matrix", q=q)
-    return _T(cols)
+    return _T(_checks.finite_result("inverse_mass_matrix", cols, q=q))
 
 
 def mass_matrix_factor(model, q):

@@ -84,9 +84,7 @@ def mass_matrix(model, q):
             vj = model.v_slice[j]
             M[..., vj, vi] = _T(S[j]) @ F
             M[..., vi, vj] = _T(M[..., vj, vi])
-    if not _checks.all_finite(M):
-        raise _checks.overflow("mass_matrix", q=q)
-    return M
+    return _checks.finite_result("mass_matrix", M, q=q)
 
 
 def bias_force(model, q, dq, f_ext=None):

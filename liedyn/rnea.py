@@ -98,6 +98,4 @@ def rnea(model, q, dq, ddq, f_ext=None):
     tau = _exec.rnea(model, q, dq, ddq, f_ext)          # the kernels of liedyn._kernels
     if tau is None:                                     # the reference path (and its errors)
         tau = rnea_pass(model, q, dq, ddq, f_ext).tau
-    if not _checks.all_finite(tau):
-        raise _checks.overflow("rnea", q=q, dq=dq, ddq=ddq, f_ext=f_ext)
-    return tau
+    return _checks.finite_result("rnea", tau, q=q, dq=dq, ddq=ddq, f_ext=f_ext)
