@@ -30,6 +30,7 @@ READY_MS = 60_000
 LOAD_MS = 120_000           # generous: the check may share a busy machine
 SCENE_TAG = '<iframe class="liedyn-scene"'
 PLAY_S = 0.5
+PLAY_WAIT_MS = 10_000     # longest wait for the first animation frame
 
 
 def pixels_differ(png_a, png_b, threshold=0.002):
@@ -68,6 +69,12 @@ def check_scene(page, element, k):
     before = element.screenshot()
     frame.click("#play")
     frame.wait_for_timeout(int(PLAY_S * 1000))
+    try:                         # on a busy machine the first frames can come late: wait for
+        frame.wait_for_function(  # the readout to move (the assertions below are unchanged)
+            "(t) => document.querySelector('#time').innerText !== t", arg=before_text,
+            timeout=PLAY_WAIT_MS)
+    except Exception:  # noqa: BLE001 - reported below as "did not advance"
+        pass
     frame.click("#play")                            # pause, so the screenshot is stable
     after_text = frame.inner_text("#time")
     after = element.screenshot()
