@@ -14,25 +14,43 @@ STAMP := $(VENV)/.installed
 JB := $(VENV)/bin/jupyter-book
 FILTER := grep -v 'is ignored: it is neither a file nor a directory' || true
 
-.PHONY: book test unit notebooks check-book check-lab package chromium lab notebook pdf pdf-test bench clean
+.PHONY: book test unit nojit notebooks check-book check-scenes check-lab package chromium lab notebook pdf pdf-test bench clean
 
+# The venv: uv (from PyPI) installs the pinned requirements in seconds from its cache; pip is
+# the fallback when uv cannot run.
+UV_VERSION := 0.13.9
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
-	$(PY) -m pip install -q -r requirements.txt 2>&1 | $(FILTER)
-	$(PY) -m pip install -q --no-deps -e . 2>&1 | $(FILTER)
+	$(PY) -m pip install -q uv==$(UV_VERSION) 2>&1 | $(FILTER)
+	$(VENV)/bin/uv pip install -q --python $(PY) -r requirements.txt \
+		|| $(PY) -m pip install -q -r requirements.txt 2>&1 | $(FILTER)
+	$(VENV)/bin/uv pip install -q --python $(PY) --no-deps -e . \
+		|| $(PY) -m pip install -q --no-deps -e . 2>&1 | $(FILTER)
 	$(PY) -c "import liedyn, pinocchio, numpy; print('liedyn', liedyn.__version__, 'installed in $(VENV)')"
 	touch $(STAMP)
+
+# numba's cache of the compiled kernels, filled once (two processes, each its own drivers)
+# before the tests and notebooks that need it; a no-op when the cache is warm
+.PHONY: warm warm-rnea warm-aba
+warm: warm-rnea warm-aba
+warm-rnea warm-aba: $(STAMP)
+	$(PY) scripts/warm_kernels.py $(@:warm-%=%)
 
 _vendor/.stamp: scripts/vendor.sh
 	bash scripts/vendor.sh
 
 book: $(STAMP) _vendor/.stamp
+	$(MAKE) -j2 warm
+	$(PY) scripts/execute_notebooks.py
 	time $(JB) build . -W -n --keep-going
 
 unit: $(STAMP)
 	$(PY) -m pytest -q --ignore=tests/test_packaging.py
+
+# the core algorithm tests again with the same kernels uncompiled
+nojit: $(STAMP)
 	LIEDYN_DISABLE_JIT=1 $(PY) -m pytest -q -p no:cacheprovider tests/test_kernels.py \
-		tests/test_rnea.py tests/test_aba.py tests/test_crba.py    # the same kernels, uncompiled
+		tests/test_rnea.py tests/test_aba.py tests/test_crba.py
 
 notebooks: $(STAMP)
 	$(PY) -m pytest -q --nbval-lax --nbval-current-env -p no:cacheprovider book/
@@ -46,26 +64,30 @@ chromium:
 
 check-book: $(STAMP) chromium
 	$(PY) tests/browser/check_book.py
+
+check-scenes: $(STAMP) chromium
 	$(PY) tests/browser/check_scenes.py
 
 check-lab: $(STAMP) chromium
 	$(PY) tests/browser/check_lab.py
 
-# Two lanes side by side (two cores): the tests, the book and its browser check; the notebooks
-# under nbval, the JupyterLab check and the package check.
+# make test: the pieces below on two cores (make -j2 picks the next piece as a core frees up),
+# the book first since its browser checks wait for it. Each piece is also a target of its own.
+TEST_PIECES := t-check-book t-check-scenes t-unit t-check-lab t-notebooks t-package t-nojit
 test: $(STAMP) _vendor/.stamp chromium
-	$(MAKE) -j2 --output-sync=target lane-book lane-lab
+	$(MAKE) -j2 warm
+	$(MAKE) -j2 --output-sync=target $(TEST_PIECES)
+	@echo "make test: all passed"
 
-.PHONY: lane-book lane-lab
-lane-book:
-	$(MAKE) unit
+.PHONY: t-book $(TEST_PIECES)
+t-book:
 	$(MAKE) book
+t-check-book: t-book
 	$(MAKE) check-book
-
-lane-lab:
-	$(MAKE) notebooks
-	$(MAKE) check-lab
-	$(MAKE) package
+t-check-scenes: t-book
+	$(MAKE) check-scenes
+t-unit t-check-lab t-notebooks t-package t-nojit:
+	$(MAKE) $(@:t-%=%)
 
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 
@@ -78,9 +100,11 @@ notebook: $(STAMP)
 	$(VENV)/bin/jupyter notebook $(ALLOW_ROOT) --ServerApp.root_dir=$(CURDIR) book/
 
 # The whole book as one PDF (_build/pdf/liedyn.pdf): the book built as a single HTML page (every
-# notebook executed again), printed by Debian's chromium; see scripts/print_pdf.py.
+# notebook executed afresh), printed by Debian's chromium; see scripts/print_pdf.py.
 pdf: $(STAMP) _vendor/.stamp
 	command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
+	$(MAKE) -j2 warm
+	$(PY) scripts/execute_notebooks.py
 	$(JB) build . --builder singlehtml -W -n --keep-going
 	$(PY) scripts/print_pdf.py
 

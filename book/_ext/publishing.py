@@ -8,13 +8,17 @@
 - sphinx-thebe (pulled in by Jupyter Book) adds a Thebe configuration script to every page even
   though the book does not use Thebe; the script logs a console error. It is dropped.
 - The download button gives the notebook *with its outputs*: the executed copies replace the
-  output-free sources under _sources/.
+  output-free sources under _sources/. In the `cache` execution mode myst-nb writes the notebook
+  to jupyter_execute/ without the outputs it took from the jupyter-cache, so they are merged in
+  from the cache here.
 """
 import os
 import re
-import shutil
 import subprocess
+from contextlib import suppress
 from pathlib import Path
+
+import nbformat
 
 HOSTS = ("github.com", "gitlab.com", "codeberg.org", "bitbucket.org")
 SCP_LIKE = re.compile(r"^[\w.-]+@(?P<host>[\w.-]+):(?P<path>[\w./-]+?)(?:\.git)?/?$")
@@ -93,10 +97,19 @@ def executed_notebooks(app, exception):
         return
     executed = Path(app.outdir).parent / "jupyter_execute"
     sources = Path(app.outdir) / "_sources"
-    for nb in executed.rglob("*.ipynb"):
-        target = sources / nb.relative_to(executed)
-        if target.exists():
-            shutil.copyfile(nb, target)
+    cache = None
+    if app.config.nb_execution_mode == "cache":
+        from jupyter_cache import get_cache
+        cache = get_cache(str(Path(app.srcdir) / app.config.nb_execution_cache_path))
+    for path in executed.rglob("*.ipynb"):
+        target = sources / path.relative_to(executed)
+        if not target.exists():
+            continue
+        nb = nbformat.read(path, as_version=4)
+        if cache is not None:
+            with suppress(KeyError):             # not in the cache: executed by the build
+                _, nb = cache.merge_match_into_notebook(nb)
+        nbformat.write(nb, target)
 
 
 def setup(app):

@@ -1,6 +1,6 @@
 """Browser check of the built book: every page of `_toc.yml` opened in headless Chromium.
 
-    .venv/bin/python tests/browser/check_book.py [HTML_DIR] [--toc TOC]
+    .venv/bin/python tests/browser/check_book.py [HTML_DIR] [--toc TOC] [--full-page]
 
 HTML_DIR defaults to `_build/html`, TOC to `_toc.yml` (the root and every chapter are checked, so
 new chapters are picked up). The HTML is served on 127.0.0.1; a page fails on
@@ -23,7 +23,8 @@ new chapters are picked up). The HTML is served on 127.0.0.1; a page fails on
 * an output that prints a bare `True` (a check belongs in an `assert`), or a filesystem path of
   the build machine (this checkout or the Python installation, e.g. in a traceback);
 and the search page fails when a result snippet shows raw TeX.
-A full-page screenshot of each page goes to `screenshots/` next to HTML_DIR (`_build/screenshots`).
+A screenshot of each page's first screen (of the whole page with `--full-page`: slower, a tall
+chapter takes seconds to capture) goes to `screenshots/` next to HTML_DIR (`_build/screenshots`).
 Uses Debian's chromium (`apt-get install -y chromium`) through playwright; installs nothing.
 """
 import argparse
@@ -222,7 +223,6 @@ def check_links(links, html_dir, base):
 def check_layout(page):
     """Failures of the layout and output rules (phone width, code width, captions, outputs)."""
     failures = []
-    size = page.viewport_size
     out = page.evaluate(OUTPUTS_JS)
     failures += [f"figure without a caption: {src}" for src in out["uncaptioned"]]
     failures += [f"output prints a bare True/False: {t!r}" for t in out["bareTrue"]]
@@ -244,8 +244,7 @@ def check_layout(page):
     if phone["width"] > phone["viewport"] + 1:
         failures.append(f"page is {phone['width']} px wide at {PHONE} px; sticking out:")
         failures += [f"    {c}" for c in phone["culprits"][:5]]
-    page.set_viewport_size(size)
-    return failures
+    return failures  # the page is closed next: no need to restore its viewport
 
 
 WIDE_CODE = []  # code blocks that scroll at desktop width (listed at the end, not failures)
@@ -274,7 +273,7 @@ def check_search(context, base):
     return failures
 
 
-def check_page(context, base, html_dir, docname, shots):
+def check_page(context, base, html_dir, docname, shots, full_page=False):
     """Open one page; return (list of failures, summary of what was checked)."""
     problems, blocked = [], []
     page = context.new_page()
@@ -315,7 +314,7 @@ def check_page(context, base, html_dir, docname, shots):
         except Exception:  # noqa: BLE001 - reported below as "none rendered"
             pass
     info = page.evaluate(PAGE_JS, WIDGET_VIEW)
-    page.screenshot(path=str(shots / (docname.replace("/", "_") + ".png")), full_page=True,
+    page.screenshot(path=str(shots / (docname.replace("/", "_") + ".png")), full_page=full_page,
                     animations="disabled", timeout=SCREENSHOT_TIMEOUT_MS)
     layout = check_layout(page)
     page.close()
@@ -360,6 +359,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("html_dir", nargs="?", default=str(ROOT / "_build" / "html"))
     parser.add_argument("--toc", default=str(ROOT / "_toc.yml"))
+    parser.add_argument("--full-page", action="store_true", help="screenshots of whole pages")
     args = parser.parse_args()
     html_dir = Path(args.html_dir).resolve()
     if not CHROMIUM.exists():
@@ -376,14 +376,15 @@ def main():
     start = time.perf_counter()
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        context = browser.new_context(viewport={"width": DESKTOP, "height": 900})
         for docname in toc_pages(args.toc):
             t0 = time.perf_counter()
             if not (html_dir / f"{docname}.html").is_file():
                 failures, summary = [f"{docname}.html was not built"], "missing"
             else:
                 try:
-                    failures, summary = check_page(context, base, html_dir, docname, shots)
+                    failures, summary = check_page(context, base, html_dir, docname, shots,
+                                                   args.full_page)
                 except Exception as e:  # noqa: BLE001 - a page that hangs or crashes fails
                     failures, summary = [f"check crashed: {str(e).splitlines()[0]}"], "error"
             status = "FAIL" if failures else "ok  "

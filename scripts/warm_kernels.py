@@ -1,0 +1,63 @@
+"""Compile the kernels once, into numba's on-disk cache, before anything else needs them.
+
+    .venv/bin/python scripts/warm_kernels.py [GROUP ...]
+
+The compiled drivers of `liedyn._kernels` are cached next to the package (`__pycache__`). On
+a fresh clone the cache is empty, and every process that calls a driver first (the unit tests,
+each notebook's kernel under nbval, in the book build and in JupyterLab) would compile it
+again, seconds per driver and dtype. `make book` and `make test` run this script first: one
+call of each public function for each compiled dtype (float64 and complex128) compiles each
+driver once; every later process loads it from the cache.
+
+A driver's signature depends on the dtype only (the model travels as arrays, inputs are made
+C-contiguous), so a small model covers every robot. GROUPs (default: all) split the work
+between processes; each group owns its drivers, so two processes never write the same cache
+index.
+"""
+import sys
+import time
+
+import numpy as np
+
+from liedyn import _jit
+from liedyn.aba import aba
+from liedyn.crba import mass_matrix
+from liedyn.rnea import rnea
+from liedyn.robots import double_pendulum
+
+MODEL = double_pendulum()
+
+
+def _rnea(x):
+    rnea(MODEL, x, x, x)
+
+
+def _mass_matrix(x):
+    mass_matrix(MODEL, x)
+
+
+def _aba(x):
+    aba(MODEL, x, x, x)
+
+
+GROUPS = {"rnea": [_rnea, _mass_matrix], "aba": [_aba]}
+
+
+def main(groups):
+    if not _jit.ENABLED:
+        print("numba is not installed or is disabled: nothing to compile")
+        return
+    for name in groups:
+        for call in GROUPS[name]:
+            for dtype in (np.float64, np.complex128):
+                start = time.perf_counter()
+                call(np.full(MODEL.nq, 0.1, dtype=dtype))
+                print(f"{call.__name__[1:]} {np.dtype(dtype).name}: "
+                      f"{time.perf_counter() - start:.1f} s")
+
+
+if __name__ == "__main__":
+    unknown = set(sys.argv[1:]) - set(GROUPS)
+    if unknown:
+        sys.exit(f"unknown group(s) {sorted(unknown)}; groups: {sorted(GROUPS)}")
+    main(sys.argv[1:] or list(GROUPS))
