@@ -14,7 +14,7 @@ STAMP := $(VENV)/.installed
 JB := $(VENV)/bin/jupyter-book
 FILTER := grep -v 'is ignored: it is neither a file nor a directory' || true
 
-.PHONY: book test unit nojit notebooks check-book check-scenes check-lab package chromium lab notebook pdf pdf-test bench clean
+.PHONY: book html test unit nojit notebooks check-book check-scenes check-lab package chromium lab notebook pdf pdf-test bench clean
 
 # The venv: uv (from PyPI) installs the pinned requirements in seconds from its cache; pip is
 # the fallback when uv cannot run.
@@ -41,6 +41,10 @@ _vendor/.stamp: scripts/vendor.sh
 
 book: $(STAMP) _vendor/.stamp
 	$(MAKE) -j2 warm
+	$(MAKE) html
+
+# the notebooks executed (all cores) into the jupyter-cache, then the build, which reads it
+html: $(STAMP) _vendor/.stamp
 	$(PY) scripts/execute_notebooks.py
 	time $(JB) build . -W -n --keep-going
 
@@ -81,7 +85,7 @@ test: $(STAMP) _vendor/.stamp chromium
 
 .PHONY: t-book $(TEST_PIECES)
 t-book:
-	$(MAKE) book
+	$(MAKE) html
 t-check-book: t-book
 	$(MAKE) check-book
 t-check-scenes: t-book

@@ -174,7 +174,9 @@ def _coefficient(t2, exact, series):
     t2 = np.asarray(t2)
     small = t2.real < _SMALL_T2
     theta = np.sqrt(np.where(small, 1.0, t2))
-    approx = sum(c * t2 ** k for k, c in enumerate(series))
+    approx = series[-1]
+    for c in series[-2::-1]:                                   # Horner's rule
+        approx = approx * t2 + c
     return np.where(small, approx, exact(theta))
 
 
