@@ -67,19 +67,19 @@ def array(name, x, tail, dtype=None):
     try:
         x = np.asarray(x, dtype=dtype)
     except (TypeError, ValueError) as err:
-        raise TypeError(f"argument '{name}': could not convert to an array "
-                        f"({err})") from None
+        raise TypeError(f"argument '{name}': could not "
+                        f"convert to an array ({err})") from None
     kind = x.dtype.kind
     if kind == "b":
-        raise TypeError(f"argument '{name}': expected numbers, got booleans (dtype "
-                        "bool)")
+        raise TypeError(f"argument '{name}': expected "
+                        "numbers, got booleans (dtype bool)")
     if kind in "iu":
         x = x.astype(float)
     elif kind == "O":
         _numbers_only(name, x)
     elif kind not in "fc":
-        raise TypeError(f"argument '{name}': expected a numeric array, got dtype "
-                        f"{x.dtype}")
+        raise TypeError(f"argument '{name}': expected a "
+                        f"numeric array, got dtype {x.dtype}")
     k = len(tail)
     if x.ndim < k or x.shape[x.ndim - k:] != tail:
         raise ValueError(f"argument '{name}': expected shape {_shape_text(tail)}, "
@@ -163,8 +163,8 @@ def scalar(name, x, positive=False, integer=False, allow_none=False):
     if not integer:
         x = float(x)
         if not np.isfinite(x):
-            raise ValueError(f"argument '{name}': expected a finite number, got "
-                             f"{x!r}")
+            raise ValueError(f"argument '{name}': expected "
+                             f"a finite number, got {x!r}")
     if positive and x <= 0:
         raise ValueError(f"argument '{name}': expected a number > 0, got {x!r}")
     return x
@@ -190,10 +190,10 @@ def rotation(name, R, tol=ROTATION_TOL):
     det = np.linalg.det(Rr) if R.size else np.zeros(0)
     if np.any(orth > tol) or np.any(np.abs(det - 1.0) > tol):
         raise ValueError(
-            f"argument '{name}': not a rotation matrix (expected R^T R = 1 and det "
-            f"R = 1, got max |R^T R - I| = {np.max(orth):.3g}, det = "
-            f"{np.ravel(det)[np.argmax(np.abs(np.ravel(det) - 1))]:.6g}; tolerance "
-            f"{tol:g})")
+            f"argument '{name}': not a rotation matrix (expected R^T R = 1 and "
+            f"det R = 1, got max |R^T R - I| = {np.max(orth):.3g}, det = "
+            f"{np.ravel(det)[np.argmax(np.abs(np.ravel(det) - 1))]:.6g}; "
+            f"tolerance {tol:g})")
     return R
 
 
@@ -218,8 +218,8 @@ def choice(name, value, allowed):
     except TypeError:                      # unhashable values against a set or dict
         ok = False
     if not ok or isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"argument '{name}': expected one of {list(allowed)}, got "
-                         f"{value!r}")
+        raise ValueError(f"argument '{name}': expected one "
+                         f"of {list(allowed)}, got {value!r}")
     return value
 
 

@@ -202,8 +202,7 @@ def _plain(run, arrays, ws_shapes, out_len, batch, dtype):
         wdtype, trail = dtype, (B,)
         arrays = [
             np.moveaxis(np.asarray(x).reshape((B,) + x.shape[len(batch) :]), 0, -1)
-            for x in arrays
-        ]
+            for x in arrays]
     ws = tuple(np.zeros(s + trail, dtype=wdtype) for s in ws_shapes)
     out = np.zeros(out_len + trail, dtype=wdtype)
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -28,8 +28,7 @@ except ImportError:                                          # pragma: no cover
 ENABLED = (
     numba is not None
     and os.environ.get("LIEDYN_DISABLE_JIT", "0") in ("", "0")
-    and os.environ.get("NUMBA_DISABLE_JIT", "0") in ("", "0")
-)
+    and os.environ.get("NUMBA_DISABLE_JIT", "0") in ("", "0"))
 """True when the compiled executor is available and not disabled."""
 
 __all__ = ["ENABLED", "plain", "kernel", "compiled", "sin", "cos", "sqrt",

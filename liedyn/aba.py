@@ -247,15 +247,12 @@ def mass_matrix_factor(model, q):
     >>> bool(np.allclose(W @ W.T, mass_matrix(model, [0.3, 0.8]))), float(W[1, 0])
     (True, 0.0)
     """
-    branched = [
-        model.names[i]
-        for i in range(1, model.nbodies + 1)
-        if model.parent[i] != i - 1
-    ]
+    branched = [model.names[i] for i in range(1, model.nbodies + 1)
+                if model.parent[i] != i - 1]
     if branched:
-        raise ValueError("mass_matrix_factor needs a serial chain (parent[i] == i "
-                         f"- 1); model {model.name!r} branches at bodies "
-                         f"{branched}")
+        raise ValueError("mass_matrix_factor needs a serial chain "
+                         f"(parent[i] == i - 1); model {model.name!r} branches at "
+                         f"bodies {branched}")
     q = model.check_q(q)
     zero = np.zeros(model.nv)
     ap = aba_pass(model, q, zero, zero, dV0=np.zeros(6))

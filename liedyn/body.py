@@ -184,12 +184,12 @@ def body_acceleration(I, V, F):
     if I.dtype == object:
         import sympy
         batch = np.broadcast_shapes(I.shape[:-2], rhs.shape[:-1])
-        I, rhs = np.broadcast_to(I, batch + (6, 6)), np.broadcast_to(
-            rhs, batch + (6,))
+        I = np.broadcast_to(I, batch + (6, 6))
+        rhs = np.broadcast_to(rhs, batch + (6,))
         out = np.empty(rhs.shape, dtype=object)
         for idx in np.ndindex(I.shape[:-2]):
-            out[idx] = np.array(
-                sympy.Matrix(I[idx]).LUsolve(sympy.Matrix(rhs[idx]))).ravel()
+            x = sympy.Matrix(I[idx]).LUsolve(sympy.Matrix(rhs[idx]))
+            out[idx] = np.array(x).ravel()
         return out
     return np.linalg.solve(I, rhs[..., None])[..., 0]
 
@@ -355,8 +355,8 @@ def helical_group(pitch):
     pitch = float(_checks.array("pitch", pitch, ()))
     H = np.zeros((6, 1))
     H[2, 0], H[5, 0] = 1.0, pitch
-    return Group("H", H, (0,), f"helical motion along z, pitch {pitch:g}, v = "
-                               "(wz,)")
+    return Group("H", H, (0,), "helical motion along z, "
+                               f"pitch {pitch:g}, v = (wz,)")
 
 
 def _left_inverse(H):
@@ -548,8 +548,8 @@ def coriolis_index_formula(dS, p, form="from2012"):
     _checks.choice("form", form, ("from2012", "duindam2008"))
     if form == "from2012":
         # dS_ki/dphi_j = dS[j, k, i]
-        return np.einsum("jki,...k->...ij", dS, p) - np.einsum(
-            "ikj,...k->...ij", dS, p)
+        return (np.einsum("jki,...k->...ij", dS, p)
+                - np.einsum("ikj,...k->...ij", dS, p))
     # dS_ji/dphi_s = dS[s, j, i];  dS_js/dphi_i = dS[i, j, s]
     return np.einsum("sji,...s->...ij", dS, p) - np.einsum("ijs,...s->...ij", dS, p)
 
@@ -627,8 +627,8 @@ def _prepare(I, T, V, F, group_name, names=("T", "V")):
     if off > 1e-12 * max(1.0, np.max(np.abs(V), initial=0.0)):
         raise ValueError(f"argument '{names[1]}': has components outside the Lie "
                          f"algebra of {group(group_name).name} (largest "
-                         f"{off:.3g}); use V = H "
-                         "v")
+                         f"{off:.3g}); "
+                         "use V = H v")
     return I, T, V, F, H
 
 

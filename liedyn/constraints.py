@@ -79,8 +79,7 @@ class _Kinematics:
         self.batch = (
             q.shape[:-1]
             if dq is None
-            else np.broadcast_shapes(q.shape[:-1], dq.shape[:-1])
-        )
+            else np.broadcast_shapes(q.shape[:-1], dq.shape[:-1]))
         if fw is None and dq is None:                  # configuration only: T and S
             self.R, self.p = joint_transforms(model, q)
             self.S = [None] + [model.joints[i].S(q[..., model.q_slice[i]])
@@ -190,8 +189,7 @@ class LoopClosure:
                 isinstance(k, (bool, np.bool_))
                 or not isinstance(k, (int, np.integer))
                 or not 0 <= k < 6
-                for k in idx
-            )
+                for k in idx)
             or len(set(idx)) != len(idx)
         ):
             raise ValueError("argument 'axes': expected distinct names in "
@@ -330,8 +328,8 @@ class Pfaffian:
                 "drift", self._drift(model.check_q(q), model.check_v(dq)), (self.m,)
             )
         except (TypeError, ValueError) as err:
-            raise type(err)(f"Pfaffian: {err} (what drift(q, dq) returned; m = "
-                            f"{self.m})") \
+            raise type(err)(f"Pfaffian: {err} (what drift(q, "
+                            f"dq) returned; m = {self.m})") \
                 from None
 
     def _terms(self, model, kin, jacobian=False, drift=False, residual=False):
@@ -352,8 +350,8 @@ def _constraint_list(constraints, allow_empty=False):
     if not constraints and not allow_empty:
         raise ValueError("argument 'constraints': expected at least one "
                          "LoopClosure or Pfaffian constraint, got an empty "
-                         "sequence (without constraints use liedyn.aba.aba, rnea "
-                         "or hybrid)")
+                         "sequence (without constraints use "
+                         "liedyn.aba.aba, rnea or hybrid)")
     return constraints
 
 
@@ -422,8 +420,7 @@ def _check_rank(G, what):
             f"(smallest/largest singular value "
             f"{np.min(s[..., -1] / np.maximum(s[..., 0], 1e-300)):.2e}): the "
             "constraint Jacobian is rank deficient at this "
-            "configuration (redundant constraints or a singular pose)"
-        )
+            "configuration (redundant constraints or a singular pose)")
 
 
 def _check_velocity(A, dq, tol):
@@ -483,19 +480,15 @@ def _simplified_pass(model, record, torques, prescribed=None):
         prescribed)
     """
     fw, N = record.forward, model.nbodies
-    u = (
-        np.zeros(N + 1, bool)
-        if prescribed is None
-        else np.concatenate([[False], prescribed])
-    )
+    u = (np.zeros(N + 1, bool) if prescribed is None
+         else np.concatenate([[False], prescribed]))
     batch = np.broadcast_shapes(torques.shape[:-2], *(record.I_hat[i].shape[:-2]
                                                       for i in range(1, N + 1)))
     m = torques.shape[-1]
     # complex step passes
     dtype = np.result_type(torques, record.I_hat[N], fw.V[N], float)
-    # Ad_{T_{lambda(i),i}^-1}
+    # Ad_{T_{lambda(i),i}^-1} of all bodies at once
     X = Ad_inv_matrix(np.stack(np.broadcast_arrays(*fw.R[1:]), axis=-3),
-                      # of all bodies at once
                       np.stack(np.broadcast_arrays(*fw.p[1:]), axis=-2))
     X = [None] + [X[..., i, :, :] for i in range(N)]
     # I_hat_i S_i
@@ -620,14 +613,9 @@ def constrained_forward_kkt(model, constraints, q, dq, tau, f_ext=None,
     batch = np.broadcast_shapes(M.shape[:-2], A.shape[:-2])
     K = np.zeros(batch + (n + m, n + m), dtype=np.result_type(M, A, tau, b))
     K[..., :n, :n], K[..., :n, n:], K[..., n:, :n] = M, -_T(A), A
-    rhs = np.concatenate(
-        [
-            np.broadcast_to(tau - b, batch + (n,)),
-            -np.broadcast_to(_stabilised_rhs(A, drift, f, dq, baumgarte),
-                             batch + (m,)),
-        ],
-        axis=-1,
-    )
+    rhs_c = _stabilised_rhs(A, drift, f, dq, baumgarte)
+    rhs = np.concatenate([np.broadcast_to(tau - b, batch + (n,)),
+                          -np.broadcast_to(rhs_c, batch + (m,))], axis=-1)
     _check_rank(K, "the KKT matrix")
     x = np.linalg.solve(K, rhs[..., None])[..., 0]
     return x[..., :n], x[..., n:]
@@ -712,11 +700,8 @@ def constrained_inverse(model, constraints, q, dq, ddq, actuated, tau_passive=No
                          f"got a batch {q.shape}")
     A = _check_consistent(model, constraints, q, dq, ddq)
     tau_r = rnea(model, q, dq, ddq, f_ext)
-    tau_p = (
-        np.zeros(model.nv)
-        if tau_passive is None
-        else model.check_v(tau_passive, "tau_passive")
-    )
+    tau_p = (np.zeros(model.nv) if tau_passive is None
+             else model.check_v(tau_passive, "tau_passive"))
     m, n_p = A.shape[0], int(p.sum())
     Aa, Ap = A[:, a], A[:, p]
     if m < n_p:
@@ -731,8 +716,8 @@ def constrained_inverse(model, constraints, q, dq, ddq, actuated, tau_passive=No
     else:
         lam = np.linalg.pinv(Ap.T) @ r                             # (59) with s = 0
         residual = Ap.T @ lam - r
-        if np.max(np.abs(residual), initial=0.0) > 1e-8 * (
-            1 + np.max(np.abs(r), initial=0.0)):
+        scale = 1 + np.max(np.abs(r), initial=0.0)
+        if np.max(np.abs(residual), initial=0.0) > 1e-8 * scale:
             raise ValueError("A_p^T lambda = tau_pr - tau_p has no solution: A_p "
                              "is rank deficient at this configuration")
         if objective == "min_torque":
@@ -782,14 +767,14 @@ def constrained_hybrid(model, constraints, q, dq, ddq, tau, prescribed, f_ext=No
     m, n_v = sum(c.m for c in constraints), int(v.sum())
     if m > n_v:
         if q.ndim != 1:
-            raise ValueError("constrained_hybrid with m > n_v takes one state, not "
-                             "a batch")
+            raise ValueError("constrained_hybrid with m > "
+                             "n_v takes one state, not a batch")
         A, drift, _ = _evaluate(model, constraints, _Kinematics(model, q, dq),
                                 jacobian=True, drift=True)
         rhs = -(A[:, u] @ ddq[u] + drift)
         ddq_v = np.linalg.lstsq(A[:, v], rhs, rcond=None)[0]
-        if np.max(np.abs(A[:, v] @ ddq_v - rhs), initial=0.0) > 1e-8 * (
-            1 + np.max(np.abs(rhs))):
+        residual = np.max(np.abs(A[:, v] @ ddq_v - rhs), initial=0.0)
+        if residual > 1e-8 * (1 + np.max(np.abs(rhs))):
             raise ValueError(f"m = {m} constraints exceed the n_v = {n_v} "
                              "torque-given coordinates and the prescribed "
                              "accelerations admit no consistent motion (A_v ddq_v "
@@ -817,8 +802,8 @@ def constrained_hybrid(model, constraints, q, dq, ddq, tau, prescribed, f_ext=No
     lam = -np.linalg.solve(K, (matvec(A, ddq_r) + drift)[..., None])[..., 0]  # (76)
     ddq_out, tau_out = np.array(ddq_r), np.array(tau_r)
     ddq_out[..., v] = ddq_r[..., v] + matvec(Minv_AvT, lam)                   # (80)
-    tau_out[..., u] = (
-        tau_r[..., u] + matvec(tau_uc, lam) - matvec(_T(A[..., :, u]), lam))  # (79)
+    tau_out[..., u] = (tau_r[..., u] + matvec(tau_uc, lam)
+                       - matvec(_T(A[..., :, u]), lam))                      # (79)
     return tau_out, ddq_out, lam
 
 
@@ -861,8 +846,8 @@ def project(model, constraints, q, dq=None, tol=1e-12, max_iter=50):
     else:
         raise ValueError(f"project: Newton's method did not reach |f(q)| < {tol:g} "
                          f"in {max_iter} steps (|f| = {np.max(np.abs(f)):.2e}); is "
-                         "the configuration far from the constraint manifold or "
-                         "singular?")
+                         "the configuration far from the "
+                         "constraint manifold or singular?")
     if dq is None:
         return q
     A = constraint_jacobian(model, constraints, q)

@@ -300,8 +300,8 @@ def passivity_based(model, q, dq, q_d, dq_d, ddq_d, Lam, Kd):
     Lam, Kd = gain("Lam", Lam, model.nv), gain("Kd", Kd, model.nv)
     _, _, dq_r, ddq_r, s = _reference_velocity(model, q, dq, q_d, dq_d, ddq_d, Lam)
     C = coriolis_matrix(model, q, dq)
-    return (
-        rnea(model, q, np.zeros(model.nv), ddq_r) + matvec(C, dq_r) - matvec(Kd, s))
+    tau = rnea(model, q, np.zeros(model.nv), ddq_r)                 # M ddq_r + g
+    return tau + matvec(C, dq_r) - matvec(Kd, s)
 
 
 def passivity_lyapunov(model, q, dq, q_d, dq_d, Lam, Kd):
@@ -512,8 +512,7 @@ def point_task(model, q, dq, body, point=None):
     r = (
         np.zeros(3)
         if point is None
-        else _checks.array("point", point, (3,)).reshape(3)
-    )
+        else _checks.array("point", point, (3,)).reshape(3))
     dq = model.check_v(dq)
     T = forward_kinematics(model, q).T_world[..., i, :, :]
     R, p = T[..., :3, :3], T[..., :3, 3]

@@ -45,8 +45,8 @@ def composite_inertias(model, q):
     bodies = range(1, model.nbodies + 1)
     A = [None] + [Ad_inv_matrix(R[i], p[i]) for i in bodies]
     S = [None] + [model.joints[i].S(q[..., model.q_slice[i]]) for i in bodies]
-    Ic = [None] + [
-        np.broadcast_to(I, q.shape[:-1] + (6, 6)) for I in model.inertias[1:]]
+    batch = q.shape[:-1]
+    Ic = [None] + [np.broadcast_to(I, batch + (6, 6)) for I in model.inertias[1:]]
     for i in range(model.nbodies, 0, -1):
         for k in model.children[i]:
             Ic[i] = Ic[i] + _T(A[k]) @ Ic[k] @ A[k]

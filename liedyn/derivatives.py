@@ -73,19 +73,20 @@ def _optional(model, name, x, tail):
     return None if x is None else _checks.array(name, x, tail)
 
 
-def rnea_derivative(model, q, dq, ddq, delta_q=None, delta_dq=None, delta_ddq=None,
-                    delta_I=None, delta_f_ext=None, delta_X=None, f_ext=None):
+def rnea_derivative(model, q, dq, ddq, delta_q=None,
+                    delta_dq=None, delta_ddq=None,
+                    delta_I=None, delta_f_ext=None,
+                    delta_X=None, f_ext=None):
     """Directional derivative ``dtau/dp`` of inverse dynamics: Kim (2012), Table 5.
 
     Forward recursion (with ``A = Ad_{T^-1}``,
     ``dh_i = S_i delta_q_i + Ad_{J_i^-1} delta_X_i``):
     ``dV_i' = A dV'_lambda - ad_{dh_i} A V_lambda + S_i' dq_i + S_i delta_dq_i`` and
-    the derivative of Kim eq. (41); backward recursion: the derivative of Kim eq.
-    (42),
-    ``F_i' = I_i' dV_i + I_i dV_i' - ad*_{V_i'} I_i V_i``
-    ``- ad*_{V_i} (I_i' V_i + I_i V_i')
-    - F_i^ext' + sum_k Ad*_{T_{i,k}^-1} (F_k' - ad*_{dh_k} F_k)``, ``tau_i' = S_i'^T
-      F_i + S_i^T F_i'``.
+    the derivative of Kim eq. (41); backward recursion: the derivative of Kim
+    eq. (42), ``F_i' = I_i' dV_i + I_i dV_i' - ad*_{V_i'} I_i V_i``
+    ``- ad*_{V_i} (I_i' V_i + I_i V_i') - F_i^ext'``
+    ``+ sum_k Ad*_{T_{i,k}^-1} (F_k' - ad*_{dh_k} F_k)``,
+    ``tau_i' = S_i'^T F_i + S_i^T F_i'``.
     Primes are ``d/dp``; ``S_i' = dS(q_i, delta_q_i)``,
     ``dS_i' = d2S(q_i, dq_i, delta_q_i) + dS(q_i, delta_dq_i)``
     (:mod:`liedyn.joints`).
@@ -120,8 +121,8 @@ def rnea_derivative(model, q, dq, ddq, delta_q=None, delta_dq=None, delta_ddq=No
     dl_I = _optional(model, "delta_I", delta_I, (N, 6, 6))
     dl_f = _optional(model, "delta_f_ext", delta_f_ext, (N, 6))
     dl_X = _optional(model, "delta_X", delta_X, (N, 6))
-    fd = _table5_forward(model, nominal.forward, q, dq, ddq, delta_q, delta_dq,
-                         delta_ddq, dl_X)
+    fd = _table5_forward(model, nominal.forward, q, dq, ddq,
+                         delta_q, delta_dq, delta_ddq, dl_X)
     return _table5_backward(model, nominal, fd, q, dl_I, dl_f)
 
 
@@ -149,8 +150,7 @@ def _table5_forward(model, fw, q, dq, ddq, delta_q, delta_dq, delta_ddq, dl_X,
     dl_q, dl_dq, dl_ddq = (
         zero if x is None else model.check_v(x, n)
         for x, n in ((delta_q, "delta_q"), (delta_dq, "delta_dq"),
-                     (delta_ddq, "delta_ddq"))
-    )
+                     (delta_ddq, "delta_ddq")))
     dh, S_p, dV, ddV, xi = ([None], [None], [np.zeros(6)], [np.zeros(6)],
                             [np.zeros(6)])
     for i in range(1, model.nbodies + 1):
@@ -431,16 +431,14 @@ def hybrid_derivative(model, q, dq, ddq, tau, prescribed, delta_q=None,
     dl_ddq = (
         np.zeros(model.nv)
         if delta_ddq is None
-        else model.check_v(delta_ddq, "delta_ddq")
-    )
+        else model.check_v(delta_ddq, "delta_ddq"))
     dl_ddq = np.where(u, dl_ddq, 0.0)
     r = rnea_derivative(model, q, dq, ddq_out, delta_q, delta_dq, dl_ddq, delta_I,
                         delta_f_ext, delta_X, f_ext)
     dl_tau = (
         np.zeros(model.nv)
         if delta_tau is None
-        else model.check_v(delta_tau, "delta_tau")
-    )
+        else model.check_v(delta_tau, "delta_tau"))
     M = mass_matrix(model, q)
     batch = np.broadcast_shapes(r.shape[:-1], M.shape[:-2], dl_tau.shape[:-1])
     r, dl_tau = np.broadcast_to(r, batch + r.shape[-1:]), np.broadcast_to(
@@ -634,8 +632,7 @@ def _pfaffian_terms(model, c, lam_c, q, dq, ddq, baumgarte, h):
         dg.append(
             (c.drift(model, q, dq + h * e) - c.drift(model, q, dq - h * e))
             / (2 * h)
-            + 2 * alpha * matvec(A, np.broadcast_to(e, dq.shape))
-        )
+            + 2 * alpha * matvec(A, np.broadcast_to(e, dq.shape)))
     return np.stack(dAT_lam, axis=-2), np.stack(dg, axis=-2)
 
 

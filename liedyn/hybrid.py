@@ -74,49 +74,52 @@ def hybrid_pass(model, q, dq, ddq, tau, prescribed, f_ext=None, dV0=None):
     """
     u = check_prescribed(model, prescribed)
     batch, dtype, q, dq, ddq, tau, f_ext = state(
-        model, q, dq, ddq, tau, f_ext=f_ext, names=("dq", "ddq", "tau")
-    )
-    model.check_chart(q, bodies=~u)           # S is inverted on torque-given joints
+        model, q, dq, ddq, tau, f_ext=f_ext, names=("dq", "ddq", "tau"))
+    model.check_chart(q, bodies=~u)     # S is inverted where tau is given
     dV0 = gravity_acceleration(model) if dV0 is None else dV0
     fw = forward_pass(model, q, dq, None, dV0)
     N = model.nbodies
-    A = [None] + [Ad_inv_matrix(fw.R[i], fw.p[i]) for i in range(1, N + 1)]
-    eta = [None] + [fw.dV[i] - Ad_inv_mul(fw.R[i], fw.p[i], fw.dV[model.parent[i]])
+    A = [None] + [Ad_inv_matrix(fw.R[i], fw.p[i])
+                  for i in range(1, N + 1)]
+    eta = [None] + [fw.dV[i] - Ad_inv_mul(fw.R[i], fw.p[i],
+                                          fw.dV[model.parent[i]])
                     for i in range(1, N + 1)]
     I_hat, B_hat, Psi, Pi, beta = ([None] * (N + 1) for _ in range(5))
-    for i in range(N, 0, -1):                        # backward recursion, (51)-(52)
-        I, V, S, vi = model.inertias[i], fw.V[i], fw.S[i], model.v_slice[i]
+    for i in range(N, 0, -1):           # backward recursion, (51)-(52)
+        I, V, S = model.inertias[i], fw.V[i], fw.S[i]
+        vi = model.v_slice[i]
         Ih = np.broadcast_to(I, batch + (6, 6))
         Bh = -ad_star_mul(V, matvec(I, V)) - f_ext[..., i - 1, :]
         for k in model.children[i]:
             Ih = Ih + _T(A[k]) @ Pi[k] @ A[k]
             Bh = Bh + matvec(_T(A[k]), beta[k])
-        if u[i]:                                       # acceleration prescribed
+        if u[i]:                        # acceleration prescribed
             Pi[i] = Ih
             beta[i] = Bh + matvec(Ih, eta[i] + matvec(S, ddq[..., vi]))
-        else:                                          # torque given
+        else:                           # torque given
             IS = Ih @ S
             Psi[i] = _inv(_T(S) @ IS, model, i)
             Pi[i] = Ih - IS @ Psi[i] @ _T(IS)
             r = tau[..., vi] - matvec(_T(S), matvec(Ih, eta[i]) + Bh)
             beta[i] = Bh + matvec(Ih, eta[i] + matvec(S @ Psi[i], r))
         I_hat[i], B_hat[i] = Ih, Bh
-    tau_out = np.array(np.broadcast_to(tau, batch + (model.nv,)), dtype=dtype)
-    ddq_out = np.array(np.broadcast_to(ddq, batch + (model.nv,)), dtype=dtype)
+    shape = batch + (model.nv,)
+    tau_out = np.array(np.broadcast_to(tau, shape), dtype=dtype)
+    ddq_out = np.array(np.broadcast_to(ddq, shape), dtype=dtype)
     dV, F = [fw.dV[0]] + [None] * N, [None] * (N + 1)
-    for i in range(1, N + 1):                          # forward recursion
+    for i in range(1, N + 1):           # forward recursion
         S, vi = fw.S[i], model.v_slice[i]
         a = matvec(A[i], dV[model.parent[i]]) + eta[i]
         if not u[i]:
-            ddq_out[..., vi] = matvec(
-                Psi[i], tau[..., vi] - matvec(_T(S), matvec(I_hat[i], a) + B_hat[i])
-            )
+            Fa = matvec(I_hat[i], a) + B_hat[i]
+            r = tau[..., vi] - matvec(_T(S), Fa)
+            ddq_out[..., vi] = matvec(Psi[i], r)
         dV[i] = a + matvec(S, ddq_out[..., vi])
         F[i] = matvec(I_hat[i], dV[i]) + B_hat[i]
         if u[i]:
             tau_out[..., vi] = matvec(_T(S), F[i])
-    return HybridPass(fw, u[1:], eta, I_hat, B_hat, Psi, Pi, beta, dV, F, tau_out,
-                      ddq_out)
+    return HybridPass(fw, u[1:], eta, I_hat, B_hat, Psi, Pi, beta, dV, F,
+                      tau_out, ddq_out)
 
 
 def hybrid(model, q, dq, ddq, tau, prescribed, f_ext=None):
@@ -179,8 +182,7 @@ def hybrid_direct(model, q, dq, ddq, tau, prescribed, f_ext=None):
     """
     u_body = check_prescribed(model, prescribed)
     batch, dtype, q, dq, ddq, tau, f_ext = state(
-        model, q, dq, ddq, tau, f_ext=f_ext, names=("dq", "ddq", "tau")
-    )
+        model, q, dq, ddq, tau, f_ext=f_ext, names=("dq", "ddq", "tau"))
     model.check_chart(q, bodies=~u_body)
     u = np.zeros(model.nv, dtype=bool)
     for i in range(1, model.nbodies + 1):

@@ -120,8 +120,8 @@ def _check_rotational(name, Ic, tol, floor=0.0):
     if np.any(slack < -atol):
         raise ValueError(f"argument '{name}': principal moments violate the "
                          "triangle inequality J1 + J2 >= J3 (J1 + J2 - J3 = "
-                         f"{np.min(slack):.3g}); no mass distribution has this "
-                         "inertia")
+                         f"{np.min(slack):.3g}); no mass "
+                         "distribution has this inertia")
     return Ic
 
 
@@ -177,10 +177,10 @@ def spatial_inertia(mass, com, I_com, R=None):
     Ic = _checks.array("I_com", I_com, (3, 3))
     if R is not None:
         R = _checks.array("R", R, (3, 3))
-    batch = _batch_shape(
-        {"mass": m.shape, "com": p.shape[:-1], "I_com": Ic.shape[:-2],
-         **({} if R is None else {"R": R.shape[:-2]})}
-    )
+    shapes = {"mass": m.shape, "com": p.shape[:-1], "I_com": Ic.shape[:-2]}
+    if R is not None:
+        shapes["R"] = R.shape[:-2]
+    batch = _batch_shape(shapes)
     floor = 0.0 if object in (m.dtype, Ic.dtype) else _floor(1e-9, 0.0, m.real)
     Ic = _check_rotational("I_com", Ic, 1e-9, floor)
     if R is not None:

@@ -314,8 +314,7 @@ class Screw(Joint):
         G = (
             t[..., None, None] * np.eye(3)
             + np.asarray(1 - cos(t))[..., None, None] * A
-            + np.asarray(t - sin(t))[..., None, None] * (A @ A)
-        )
+            + np.asarray(t - sin(t))[..., None, None] * (A @ A))
         return homogeneous(_rotation_about(a, t), (G @ u[:, None])[..., 0])
 
 
@@ -354,15 +353,14 @@ class Universal(Joint):
 
     def transform(self, q):
         q = np.asarray(q)
-        R = _rotation_about(self.axis1, q[..., 0]) @ _rotation_about(
-            self.axis2, q[..., 1])
+        R = (_rotation_about(self.axis1, q[..., 0])
+             @ _rotation_about(self.axis2, q[..., 1]))
         return homogeneous(R, np.zeros(q.shape[:-1] + (3,)))
 
     def S(self, q):
         q = np.asarray(q)
-        a1 = (
-            np.swapaxes(_rotation_about(self.axis2, q[..., 1]), -1, -2) @ self.axis1
-        )
+        R2 = _rotation_about(self.axis2, q[..., 1])
+        a1 = np.swapaxes(R2, -1, -2) @ self.axis1
         S = np.zeros(q.shape[:-1] + (6, 2), dtype=np.result_type(q, float))
         S[..., :3, 0] = a1
         S[..., :3, 1] = self.axis2
@@ -383,8 +381,8 @@ class Universal(Joint):
         a1 = self.S(q)[..., :3, 0]
         shape = np.broadcast_shapes(q.shape, a.shape, b.shape)[:-1]
         d2S = np.zeros(shape + (6, 2), dtype=np.result_type(q, a, b, float))
-        d2S[..., :3, 0] = (a[..., 1:2] * b[..., 1:2]) * cross(
-            self.axis2, cross(self.axis2, a1))
+        a2 = self.axis2
+        d2S[..., :3, 0] = (a[..., 1:2] * b[..., 1:2]) * cross(a2, cross(a2, a1))
         return d2S
 
 
@@ -639,11 +637,8 @@ class SphericalExp(Joint):
             return phi
         dq = np.asarray(dq)
         radial = np.sum(q * dq, axis=-1, keepdims=True)
-        return (
-            phi,
-            (1 - 2 * np.pi * k / theta) * dq
-            + 2 * np.pi * k * q * radial / theta**3,
-        )
+        return phi, ((1 - 2 * np.pi * k / theta) * dq
+                     + 2 * np.pi * k * q * radial / theta ** 3)
 
     def difference(self, q0, q1):
         """``q1 - q0`` with ``q1`` in the chart nearest ``q0``:

@@ -6,10 +6,9 @@ once here, in :func:`forward_pass`, and shared by inverse dynamics, forward dyna
 and the Jacobians:
 
     ``T_{lambda(i),i} = X_i J_i(q_i)``
-    ``V_i  = Ad_{T^-1} V_{lambda(i)} + S_i dq_i``                                 
-    (37)
-    ``dV_i = Ad_{T^-1} dV_{lambda(i)} + ad_{V_i} S_i dq_i + dS_i dq_i + S_i ddq_i`` 
-     (41)
+    ``V_i  = Ad_{T^-1} V_{lambda(i)} + S_i dq_i``                             (37)
+    ``dV_i = Ad_{T^-1} dV_{lambda(i)} + S_i ddq_i``
+    ``       + ad_{V_i} S_i dq_i + dS_i dq_i``                                (41)
 
 Derived in :ref:`sec-multibody-models`.
 """

@@ -325,14 +325,14 @@ def log_so3(R):
     c = np.clip((np.trace(R, axis1=-2, axis2=-1) - 1) / 2, -1.0, 1.0)  # cos(t)
     sin_t = np.linalg.norm(s, axis=-1)
     t = np.arctan2(sin_t, c)
-    # Generic and small angles: w = t / sin(t) * s, with t/sin(t) = 1 + t^2/6 + 7
-    # t^4/360 + ... (sin(t) may be 0 at t = pi, where the near-pi branch below is
-    # used: divide by 1 there.)
+    # Generic and small angles: w = t / sin(t) * s, with
+    # t/sin(t) = 1 + t^2/6 + 7 t^4/360 + ... (sin(t) may be 0 at t = pi, where the
+    # near-pi branch below is used: divide by 1 there.)
     ratio = np.where(t < 1e-4, 1 + t**2 / 6,
                      t / np.where((t < 1e-4) | (c < -0.9), 1.0, sin_t))
     w_generic = ratio[..., None] * s
-    # Near pi: the column of a a^T with the largest diagonal entry, normalised, sign
-    # from s.
+    # Near pi: the column of a a^T with the largest diagonal entry, normalised;
+    # its sign from s.
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         aaT = (
             (R + np.swapaxes(R, -1, -2)) / 2 - c[..., None, None] * np.eye(3)
@@ -852,8 +852,7 @@ def quat_to_rot(q):
     return (
         _scale(w * w - np.sum(u * u, axis=-1), np.eye(3))
         + 2 * u[..., :, None] * u[..., None, :]
-        + 2 * w[..., None, None] * skew(u)
-    )
+        + 2 * w[..., None, None] * skew(u))
 
 
 def exp_quat(w):

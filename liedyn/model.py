@@ -28,8 +28,7 @@ __all__ = ["Model"]
 
 _TOPOLOGY = frozenset(
     {"parent", "joints", "names", "children", "q_slice", "v_slice", "nq", "nv",
-     "placements", "inertias"}
-)
+     "placements", "inertias"})
 
 
 def _frozen(a):
@@ -90,8 +89,8 @@ def _placement(body, X):
     try:
         X = _checks.homogeneous("placement", X)
         if X.shape != (4, 4):
-            raise ValueError("argument 'placement': expected shape (4, 4), got "
-                             f"{X.shape}")
+            raise ValueError("argument 'placement': expected "
+                             f"shape (4, 4), got {X.shape}")
     except (TypeError, ValueError) as err:
         raise type(err)(f"body {body!r}: {err}") from None
     return _frozen(np.array(X, dtype=np.result_type(X, float)))
@@ -105,8 +104,8 @@ def _inertia(body, I):
     try:
         I = _checks.array("inertia", I, (6, 6))
         if I.shape != (6, 6):
-            raise ValueError("argument 'inertia': expected shape (6, 6), got "
-                             f"{I.shape}")
+            raise ValueError("argument 'inertia': expected "
+                             f"shape (6, 6), got {I.shape}")
         if I.dtype == object or np.any(I):
             check_inertia(I, name="inertia")
     except (TypeError, ValueError) as err:
@@ -245,8 +244,8 @@ class Model:
             p = self.body(parent)
         except ValueError as err:
             raise ValueError(f"body {name!r}: argument 'parent' must be an "
-                             "existing body added earlier (topological order); "
-                             f"{err}") from None
+                             "existing body added earlier "
+                             f"(topological order); {err}") from None
         if not isinstance(joint, Joint):
             raise TypeError(f"body {name!r}: joint must be a liedyn.joints.Joint "
                             f"(argument 'joint'), got {type(joint).__name__}")

@@ -47,8 +47,7 @@ class _Stick:
         self.links = [
             ax.plot([], [], [], "-", color="0.25", lw=2.5, solid_capstyle="round")[
                 0]
-            for _ in range(n)
-        ]
+            for _ in range(n)]
         self.arms = [
             ax.plot([], [], [], "-", color="0.45", lw=1.2)[0] for _ in range(n)]
         big = max(self.mass.max(), 1e-12)
@@ -59,13 +58,10 @@ class _Stick:
             [
                 [
                     ax.plot([], [], [], "-", color=c, lw=1.2)[0]
-                    for c in _TRIAD_COLORS
-                ]
-                for _ in range(n + 1)
-            ]
+                    for c in _TRIAD_COLORS]
+                for _ in range(n + 1)]
             if frames
-            else []
-        )
+            else [])
 
     def points(self, Tw):
         """Frame origins and world centres of mass, (N+1, 3) each, for poses ``Tw``
@@ -91,8 +87,7 @@ class _Stick:
             self.links
             + self.arms
             + self.bobs
-            + [ln for t in self.triads for ln in t]
-        )
+            + [ln for t in self.triads for ln in t])
         return artists
 
 
@@ -128,8 +123,7 @@ def _frame_scale(model, Tw, com):
     size = (
         np.ptp(np.concatenate([Tw[:, :3, 3], com]), axis=0).max()
         if len(Tw) > 1
-        else 1.0
-    )
+        else 1.0)
     return 0.12 * max(float(size), 0.2)
 
 
@@ -186,7 +180,7 @@ def draw(model, q, ax=None, frames=True, title=None):
 # from a CDN; the book is read offline, so the icons become plain characters and the
 # stylesheet goes.
 _ICONS = [
-    ("fa fa-play " "fa-flip-horizontal", "&#9664;"),
+    ("fa fa-play fa-flip-horizontal", "&#9664;"),
     ("fa fa-fast-backward", "&#8676;"),
     ("fa fa-step-backward", "|&#9664;"),
     ("fa fa-pause", "&#10074;&#10074;"),
@@ -269,8 +263,8 @@ def animate(model, trajectory, stride=None, ax=None, frames=True, max_frames=50)
     if stride is None:
         stride = max(1, int(np.ceil(len(t) / max_frames)))
     if isinstance(stride, bool) or int(stride) != stride or stride < 1:
-        raise ValueError("argument 'stride': expected a positive integer, got "
-                         f"{stride!r}")
+        raise ValueError("argument 'stride': expected a "
+                         f"positive integer, got {stride!r}")
     stride = int(stride)
     idx = np.arange(0, len(t), stride)
     ax = _new_axes(ax)

@@ -154,9 +154,8 @@ def joint_torque_regressor(model, q, dq, ddq):
         # Kim eq. (31)
         Wi[..., 10 * (i - 1):10 * i] = _body_regressor(fw.V[i], fw.dV[i])
         for k in model.children[i]:
-            Wi = (
-                Wi + np.swapaxes(Ad_inv_matrix(fw.R[k], fw.p[k]), -1, -2) @ W[k]
-            )  # Kim eq. (42)
+            Ad_star_k = np.swapaxes(Ad_inv_matrix(fw.R[k], fw.p[k]), -1, -2)
+            Wi = Wi + Ad_star_k @ W[k]                             # Kim eq. (42)
         W[i] = Wi
         Y[..., model.v_slice[i], :] = np.swapaxes(fw.S[i], -1, -2) @ Wi      # S^T F
     return Y

@@ -62,8 +62,8 @@ def rnea_pass(model, q, dq, ddq, f_ext=None):
     tau = np.zeros(batch + (model.nv,), dtype=dtype)
     for i in range(model.nbodies, 0, -1):
         I, V, dV = model.inertias[i], fw.V[i], fw.dV[i]
-        # (42)
-        Fi = matvec(I, dV) - ad_star_mul(V, matvec(I, V)) - f_ext[..., i - 1, :]
+        Fi_ext = f_ext[..., i - 1, :]
+        Fi = matvec(I, dV) - ad_star_mul(V, matvec(I, V)) - Fi_ext            # (42)
         for k in model.children[i]:
             Fi = Fi + Ad_star_inv_mul(fw.R[k], fw.p[k], F[k])
         F[i] = Fi

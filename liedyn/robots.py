@@ -189,8 +189,8 @@ def _make_joint(kind, axis, pitch, axis2=None):
         return J.Free()
     if kind == "fixed":
         return J.Fixed()
-    raise ValueError(f"argument 'joint': expected one of {list(JOINT_TYPES)}, got "
-                     f"{kind!r}")
+    raise ValueError("argument 'joint': expected one of "
+                     f"{list(JOINT_TYPES)}, got {kind!r}")
 
 
 def _random_inertia(rng):
@@ -233,12 +233,11 @@ def random_tree(n_bodies, rng, joint_types=None, branching=0.5, gravity=9.81):
     kinds = (
         [k for k in JOINT_TYPES if k != "fixed"]
         if joint_types is None
-        else list(joint_types)
-    )
+        else list(joint_types))
     for k in kinds:
         _make_joint(k, np.array([0.0, 0.0, 1.0]), 0.0)     # validates the names
-    model = Model(gravity=(0.0, 0.0, -gravity), name=f"random tree ({n_bodies} "
-                                                     "bodies)")
+    model = Model(gravity=(0.0, 0.0, -gravity), name="random tree "
+                                                     f"({n_bodies} bodies)")
     for i in range(1, int(n_bodies) + 1):
         parent = int(rng.integers(0, i)) if rng.uniform() < branching else i - 1
         axis = rng.normal(size=3)

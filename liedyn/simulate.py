@@ -108,8 +108,8 @@ def _time_step(dt):
                         f"{type(dt).__name__}")
     dt = float(dt)
     if not np.isfinite(dt) or dt <= 0:
-        raise ValueError("argument 'dt': expected a finite time step > 0, got "
-                         f"{dt!r}")
+        raise ValueError("argument 'dt': expected a "
+                         f"finite time step > 0, got {dt!r}")
     return dt
 
 
@@ -144,8 +144,7 @@ def _energy_check(model, Q, T, U, dt, method):
     ref = (
         TU[0]
         + _potential_scale(model, Q[0]).reshape(-1)
-        + 1e-6 * np.max(TU, axis=0)
-    )
+        + 1e-6 * np.max(TU, axis=0))
     grown = np.abs(E - E[0]) > ENERGY_GROWTH * ref
     if np.any(grown):
         k = int(np.argmax(np.any(grown, axis=1)))
@@ -166,11 +165,11 @@ def _number_of_steps(steps, duration, dt):
     if steps is not None:
         if isinstance(steps, (bool, np.bool_)) or not isinstance(
             steps, numbers.Integral):
-            raise TypeError("argument 'steps': expected a positive integer, got "
-                            f"{steps!r}")
+            raise TypeError("argument 'steps': expected a "
+                            f"positive integer, got {steps!r}")
         if steps < 1:
-            raise ValueError("argument 'steps': expected a positive integer, got "
-                             f"{steps!r}")
+            raise ValueError("argument 'steps': expected a "
+                             f"positive integer, got {steps!r}")
         return int(steps)
     if isinstance(duration, (bool, np.bool_)) or not isinstance(
         duration, numbers.Real):
@@ -210,8 +209,8 @@ def _control(model, control, steps, batch):
     try:
         u = np.asarray(control, dtype=float)
     except (TypeError, ValueError):
-        raise TypeError("argument 'control': could not convert to a float "
-                        "array") from None
+        raise TypeError("argument 'control': could "
+                        "not convert to a float array") from None
     want = (steps,) + batch + (model.nv,)
     try:
         if u.ndim < 2 or u.shape[0] != steps or u.shape[-1] != model.nv:
@@ -219,8 +218,8 @@ def _control(model, control, steps, batch):
         u = np.broadcast_to(u, want)
     except ValueError:
         raise ValueError("argument 'control': expected an array of shape (steps, "
-                         f"nv) = {(steps, model.nv)} (or {want}), got "
-                         f"{u.shape}") from None
+                         f"nv) = {(steps, model.nv)} "
+                         f"(or {want}), got {u.shape}") from None
     if not np.all(np.isfinite(u)):
         raise ValueError("argument 'control': contains NaN or inf")
     return lambda k, t, q, dq: u[k]
@@ -251,8 +250,7 @@ def _dexp_inv_map(model):
         (model.v_slice[i],
          dexp_inv_so3 if isinstance(j, joints.Spherical) else dexp_inv)
         for i, j in enumerate(model.joints)
-        if isinstance(j, (joints.Spherical, joints.Free))
-    ]
+        if isinstance(j, (joints.Spherical, joints.Free))]
 
     def apply(theta, v):
         if not group:
@@ -412,12 +410,12 @@ def simulate(model, q0, dq0, dt, steps=None, duration=None, control=None,
                     f"simulate: {err} became NaN or inf during step {k} (t = "
                     f"{k * dt:.6g} s to {(k + 1) * dt:.6g} s) with method "
                     f"{method!r} and dt = {dt:g}; the "
-                    "motion is unstable or the time step too large: use a smaller "
-                    "dt") from None
+                    "motion is unstable or the time "
+                    "step too large: use a smaller dt") from None
             except _checks.ChartSingularityError as err:
                 raise _checks.ChartSingularityError(
-                    f"simulate: during step {k} (t = {k * dt:.6g} s): "
-                    f"{err}") from None
+                    f"simulate: during step {k} "
+                    f"(t = {k * dt:.6g} s): {err}") from None
             qs.append(q)
             dqs.append(dq)
     Q, DQ = np.stack(qs), np.stack(dqs)

@@ -171,8 +171,7 @@ def body_twist(T, q, dq):
     T = to_object_array(T)
     dT = sum(
         np.vectorize(lambda e, qi=qi: sympy.diff(e, qi), otypes=[object])(T) * dqi
-        for qi, dqi in zip(q, dq)
-    )
+        for qi, dqi in zip(q, dq))
     V = vee(inverse(T) @ dT)
 
     def simplify(e):

@@ -324,11 +324,11 @@ def _numbers(label, where, el, attribute, n=None, default=None):
         raise _checks.URDFError(label, where, f"expected numbers, got {text!r}",
                                 attribute) from None
     if n is not None and x.size != n:
-        raise _checks.URDFError(label, where, f"expected {n} numbers, got {x.size} "
-                                f"({text!r})", attribute)
+        raise _checks.URDFError(label, where, f"expected {n} numbers, "
+                                f"got {x.size} ({text!r})", attribute)
     if not np.all(np.isfinite(x)):
-        raise _checks.URDFError(label, where, "expected finite numbers, got "
-                                              f"{text!r}",
+        raise _checks.URDFError(label, where, "expected finite "
+                                              f"numbers, got {text!r}",
                                 attribute)
     return x
 
@@ -364,8 +364,8 @@ def _check_origins(label, owner, el):
 def _check_link(label, link):
     name = link.get("name")
     if not name:
-        raise _checks.URDFError(label, "<link>", "a <link> element has no name "
-                                                 "attribute",
+        raise _checks.URDFError(label, "<link>", "a <link> element "
+                                                 "has no name attribute",
                                 "name")
     owner = f"link {name!r}"
     _check_origins(label, owner, link)
@@ -379,10 +379,10 @@ def _check_link(label, link):
         raise _checks.URDFError(label, owner, "<inertial> needs <inertia>")
     missing = [a for a in _INERTIA_ATTRIBUTES if inertia.get(a) is None]
     if missing:
-        raise _checks.URDFError(label, owner, "<inertia> lacks the attribute(s) "
-                                              f"{missing} "
-                                f"(all six of {list(_INERTIA_ATTRIBUTES)} are "
-                                "required)")
+        raise _checks.URDFError(label, owner, "<inertia> lacks the "
+                                              f"attribute(s) {missing} "
+                                f"(all six of {list(_INERTIA_ATTRIBUTES)} "
+                                "are required)")
     m = _numbers(label, f"{owner} <mass>", mass, "value", 1)[0]
     if m < 0:
         raise _checks.URDFError(label, f"{owner} <mass>", "expected a number >= "
@@ -395,14 +395,14 @@ def _check_link(label, link):
 def _check_joint(label, joint):
     name = joint.get("name")
     if not name:
-        raise _checks.URDFError(label, "<joint>", "a <joint> element has no name "
-                                                  "attribute",
+        raise _checks.URDFError(label, "<joint>", "a <joint> element "
+                                                  "has no name attribute",
                                 "name")
     owner = f"joint {name!r}"
     kind = joint.get("type")
     if kind is None:
-        raise _checks.URDFError(label, owner, f"joint {name!r} has no type "
-                                              "attribute", "type")
+        raise _checks.URDFError(label, owner, f"joint {name!r} has "
+                                              "no type attribute", "type")
     if kind not in JOINT_TYPES:
         raise _checks.URDFError(label, owner, f"joint {name!r} has unknown type "
                                               f"{kind!r} (URDF "
@@ -410,26 +410,25 @@ def _check_joint(label, joint):
     for tag in ("parent", "child"):
         el = joint.find(tag)
         if el is None or not el.get("link"):
-            raise _checks.URDFError(label, owner, f"joint {name!r} needs <{tag} "
-                                                  "link=...>")
+            raise _checks.URDFError(label, owner, f"joint {name!r} needs "
+                                                  f"<{tag} link=...>")
     _check_origins(label, owner, joint)
     axis = joint.find("axis")
     if axis is not None:
         a = _numbers(label, f"{owner} <axis>", axis, "xyz", 3)
         if a is not None and kind != "fixed" and not np.any(a):
-            raise _checks.URDFError(label, f"{owner} <axis>", "the axis must be a "
-                                                              "finite "
+            raise _checks.URDFError(label, f"{owner} <axis>", "the axis must "
+                                                              "be a finite "
                                     f"non-zero vector, got {a.tolist()}", "xyz")
     limit = joint.find("limit")
     if limit is not None:
         where = f"{owner} <limit>"
         lo, up, effort, velocity = (
             _numbers(label, where, limit, a, 1)
-            for a in ("lower", "upper", "effort", "velocity")
-        )
+            for a in ("lower", "upper", "effort", "velocity"))
         if lo is not None and up is not None and lo[0] > up[0]:
-            raise _checks.URDFError(label, where, "expected lower <= upper, got "
-                                                  "lower = "
+            raise _checks.URDFError(label, where, "expected lower <= "
+                                                  "upper, got lower = "
                                     f"{lo[0]:g}, upper = {up[0]:g}", "lower")
         for attribute, x in (("effort", effort), ("velocity", velocity)):
             if x is not None and x[0] < 0:
@@ -458,15 +457,15 @@ def _check_xml(data, label, root_link=None):
     try:
         root = ET.fromstring(data)
     except ET.ParseError as err:
-        raise _checks.URDFError(label, "<robot>", "not well-formed XML "
-                                                  f"({err})") from None
+        raise _checks.URDFError(label, "<robot>", "not well-formed "
+                                                  f"XML ({err})") from None
     if root.tag != "robot":
-        raise _checks.URDFError(label, f"<{root.tag}>", "the root element must be "
-                                                        "<robot>, "
+        raise _checks.URDFError(label, f"<{root.tag}>", "the root element "
+                                                        "must be <robot>, "
                                 f"got <{root.tag}>")
     if not root.get("name"):
-        raise _checks.URDFError(label, "<robot>", "<robot> has no name "
-                                                  "attribute", "name")
+        raise _checks.URDFError(label, "<robot>", "<robot> has no "
+                                                  "name attribute", "name")
     _check_depth(root, label)
     for tag, check in (("link", _check_link), ("joint", _check_joint)):
         for el in root.findall(tag):
@@ -482,8 +481,7 @@ def _check_xml(data, label, root_link=None):
         SimpleNamespace(name=j.get("name"), type=j.get("type"),
                         parent=j.find("parent").get("link"),
                         child=j.find("child").get("link"))
-        for j in root.findall("joint")
-    ]
+        for j in root.findall("joint")]
     _tree(SimpleNamespace(links=links, joints=joints), label, root_link)
     return {j.name: j for j in joints}
 
@@ -518,8 +516,8 @@ def _tree(robot, label, root):
     for j in robot.joints:
         for role, link in (("parent", j.parent), ("child", j.child)):
             if link not in known:
-                raise _bad(label, f"joint {j.name!r}: {role} link {link!r} is not "
-                           f"defined")
+                raise _bad(label, f"joint {j.name!r}: {role} "
+                           f"link {link!r} is not defined")
         if j.child in parent_joint:
             raise _bad(label, f"link {j.child!r} is the child of two joints, "
                        f"{parent_joint[j.child].name!r} and {j.name!r}: a URDF "
@@ -570,8 +568,7 @@ def _link_inertia(link, label, policy):
     T = (
         np.eye(4)
         if inertial.origin is None
-        else np.asarray(inertial.origin, dtype=float)
-    )
+        else np.asarray(inertial.origin, dtype=float))
     R, c = T[:3, :3], T[:3, 3]
     Ic = R @ Ic @ R.T
     if m == 0 and not np.any(Ic):
@@ -588,15 +585,15 @@ def _link_inertia(link, label, policy):
         except ValueError as err:
             problem = str(err).replace("argument 'inertia': ", "")
     if problem is not None and policy != "ignore":
-        error = _checks.URDFError(label, f"link {link.name!r}", "<inertial> is not "
-                                                                "physically "
+        error = _checks.URDFError(label, f"link {link.name!r}", "<inertial> is "
+                                                                "not physically "
                                   f"consistent ({problem})")
         if policy == "raise":
             raise error
         warnings.warn(str(error) + "; loaded as given, as Pinocchio does "
                                    "(inertia_check='raise' "
-                      "refuses such files, 'ignore' silences this "
-                      "warning)", stacklevel=4)
+                      "refuses such files, 'ignore' "
+                      "silences this warning)", stacklevel=4)
     return I
 
 
@@ -639,8 +636,8 @@ def _joint(j, label):
     if j.type == "planar":
         n = np.linalg.norm(axis)
         if not np.isfinite(n) or n < 1e-12:
-            raise _bad(label, f"joint {j.name!r}: the axis must be a finite "
-                              "non-zero "
+            raise _bad(label, f"joint {j.name!r}: the axis "
+                              "must be a finite non-zero "
                        f"vector, got {axis.tolist()}")
         T = np.eye(4)
         T[:3, :3] = _align_z(axis / n)
@@ -663,13 +660,13 @@ def _locked(locked_joints, joints, label):
         locked_joints = {name: 0.0 for name in locked_joints}
     for name, value in locked_joints.items():
         if name not in joints:
-            raise ValueError(f"argument 'locked_joints': URDF {label} has no joint "
-                             f"{name!r}")
+            raise ValueError("argument 'locked_joints': URDF "
+                             f"{label} has no joint {name!r}")
         if joints[name].type not in ("revolute", "continuous", "prismatic"):
             raise ValueError(f"argument 'locked_joints': joint {name!r} is "
                              f"{joints[name].type}; "
-                             "only revolute, continuous and prismatic joints can "
-                             "be locked")
+                             "only revolute, continuous and "
+                             "prismatic joints can be locked")
         try:
             _checks.scalar("locked_joints", value)
         except (TypeError, ValueError):
@@ -741,8 +738,8 @@ def load_urdf(path_or_xml, floating_base=False, root=None, inertia_check="warn",
     _checks.choice("inertia_check", inertia_check, ("warn", "raise", "ignore"))
     floating_base = _checks.boolean("floating_base", floating_base)
     if root is not None and not isinstance(root, str):
-        raise TypeError("argument 'root': expected a link name (str) or None, got "
-                        f"{root!r}")
+        raise TypeError("argument 'root': expected a link "
+                        f"name (str) or None, got {root!r}")
     data, label = _read(path_or_xml)
     locked = _locked(locked_joints, _check_xml(data, label, root), label)
     robot = _parse(data, label)
@@ -825,8 +822,8 @@ def load_urdf(path_or_xml, floating_base=False, root=None, inertia_check="warn",
             warnings.warn(f"URDF {label}: joint {j.name!r}: <mimic "
                           f"joint={leader!r}> does not "
                           "name a moving joint of the tree; the mimic tag is "
-                          "ignored (the joint is independent "
-                          "anyway)", stacklevel=2)
+                          "ignored (the joint "
+                          "is independent anyway)", stacklevel=2)
             continue
         mult = 1.0 if j.mimic.multiplier is None else float(j.mimic.multiplier)
         offset = 0.0 if j.mimic.offset is None else float(j.mimic.offset)

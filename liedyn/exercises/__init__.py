@@ -57,12 +57,12 @@ def check(exercise, answer):
     try:
         module = importlib.import_module(f"liedyn.exercises.ch{chapter:02d}")
     except ModuleNotFoundError:
-        raise ValueError(f"argument 'exercise': chapter {chapter} has no "
-                         "exercises") from None
+        raise ValueError("argument 'exercise': chapter "
+                         f"{chapter} has no exercises") from None
     checker = getattr(module, f"ex{number}", None)
     if checker is None:
-        raise ValueError(f"argument 'exercise': chapter {chapter} has no exercise "
-                         f"{number}")
+        raise ValueError("argument 'exercise': chapter "
+                         f"{chapter} has no exercise {number}")
     if answer is None or answer is Ellipsis:
         print(f"{exercise}: not attempted yet. Write your answer in the cell above "
               "(answer = ...) and run both cells.")

@@ -87,8 +87,8 @@ def ex1(answer):
                   "has its zero block in the upper right."),
         (Ad_inv(T), "this is Ad of the inverse, Ad_{T^-1} = [[R^T, 0], [-R^T [p], "
                     "R^T]]. Use R and p of T itself."),
-        (_P @ right @ _P, "your blocks are in (v, w) order, [[R, [p] R], [0, R]]. "
-                          "" + _ORDER),
+        (_P @ right @ _P, "your blocks are in (v, w) order, "
+                          "[[R, [p] R], [0, R]]. " + _ORDER),
         (np.block([[R, Z], [R @ P, R]]), "the lower-left block is [p] R, not R "
                                          "[p]: the rotation acts first, then the "
                                          "cross product with p."),
@@ -102,8 +102,8 @@ def ex1(answer):
                                                "the orientation of {B} relative to "
                                                "{A}."),
     ]
-    return _diagnose(a, right, wrong, "Ad_T", "Ad_T = [[R, 0], [[p] R, R]] (Kim "
-                                              "eq. (7)).")
+    return _diagnose(a, right, wrong, "Ad_T", "Ad_T = [[R, 0], [[p] "
+                                              "R, R]] (Kim eq. (7)).")
 
 
 # ----------------------------------------------------------------------------------
@@ -190,8 +190,8 @@ def ex4(answer):
                                         "screw with axis point q and pitch h)."),
         (_P @ right, _ORDER),
         (np.concatenate([np.degrees(w), right[3:]]), "the angle must be in "
-                                                     "radians: |w| = pi/2, not "
-                                                     "90."),
+                                                     "radians: |w| "
+                                                     "= pi/2, not 90."),
         (right * np.array([1, 1, 1, -1, -1, 1]), "sign error in v: for a rotation "
                                                  "about an axis through q, v = -w "
                                                  "x q = q x w."),
@@ -200,8 +200,8 @@ def ex4(answer):
                                                       "points along +w."),
         (-right, "this is the log of T^-1: the motion turns +90 degrees about +z."),
     ]
-    return _diagnose(a, right, wrong, "xi", "use the closed form v = -w x q + h w "
-                                            "or log_se3.")
+    return _diagnose(a, right, wrong, "xi", "use the closed form v = "
+                                            "-w x q + h w or log_se3.")
 
 
 # ----------------------------------------------------------------------------------
@@ -231,8 +231,8 @@ def ex5(answer):
         (np.zeros(6), "Y is constant in the inertial frame (d/dt Y = 0), but its "
                       "components in the moving body frame change: dY = ad*_V Y."),
     ]
-    return _diagnose(a, right, wrong, "dY", "Lemma 2 (Kim eq. (28)) with d/dt Y = "
-                                            "0.")
+    return _diagnose(a, right, wrong, "dY", "Lemma 2 (Kim eq. "
+                                            "(28)) with d/dt Y = 0.")
 
 
 # ----------------------------------------------------------------------------------

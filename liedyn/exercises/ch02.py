@@ -65,8 +65,8 @@ def ex1(answer):
         raise WrongAnswer("this is the (v, w) ordering of Murray and Pinocchio; "
                           "liedyn puts the angular part first, V = (w, v).")
     expect_close(answer, expected, "the generalized inertia",
-                 hint="use Kim eq. (22) with p = (0, 0, l/2) and the cylinder's "
-                      "I_c.")
+                 hint="use Kim eq. (22) with p = (0, "
+                      "0, l/2) and the cylinder's I_c.")
 
 
 V_EX2 = np.array([1.0, 0.0, 3.0, 0.0, 0.5, 0.0])
@@ -147,8 +147,8 @@ def ex4(answer):
     if _same(answer, I @ DV_EX4 - bias):
         raise WrongAnswer("the velocity term has the wrong sign: F = I dV - ad*_V "
                           "I V, and -ad*_V L = (w x L_m + v x L_f, w x L_f).")
-    expect_close(answer, I @ DV_EX4 + bias, "the wrench F", hint="use Kim eq. "
-                                                                 "(31).")
+    expect_close(answer, I @ DV_EX4 + bias, "the wrench F", hint="use Kim "
+                                                                 "eq. (31).")
 
 
 J_EX5 = np.array([4.0, 2.0, 3.0])
@@ -178,8 +178,8 @@ def ex6(answer):
     a = float(expect_shape(answer, (), "the growth rate"))
     if np.isclose(a, sigma ** 2):
         raise WrongAnswer("this is sigma^2, the coefficient of the linearized "
-                          "equation d^2/dt^2 w1 = sigma^2 w1; take its square "
-                          "root.")
+                          "equation d^2/dt^2 w1 = sigma^2 "
+                          "w1; take its square root.")
     if np.isclose(a, sigma / OMEGA_EX6):
         raise WrongAnswer("the rate scales with the spin rate: multiply by Omega.")
     expect_close(a, sigma, "the growth rate", tol=1e-6,

@@ -37,8 +37,8 @@ def ex1(answer):
         raise WrongAnswer("the azimuth phi moves the bob on a circle of radius l "
                           "sin(theta), so M_22 = m l^2 sin^2(theta).")
     if _same(answer, m * l ** 2 * np.diag([1.0, np.sin(th)])):
-        raise WrongAnswer("M_22 has sin(theta) squared: the speed is l sin(theta) "
-                          "dphi.")
+        raise WrongAnswer("M_22 has sin(theta) squared: "
+                          "the speed is l sin(theta) dphi.")
     expect_close(answer, expected, "M(theta)")
 
 

@@ -104,10 +104,10 @@ def ex2(answer):
         raise WrongAnswer("S of a universal joint is not constant: the first axis, "
                           "seen from the child, turns with the second rotation q2.")
     if _same(answer, np.vstack([expected[3:], expected[:3]])):
-        raise WrongAnswer("this is the (v, w) order; liedyn puts the angular part "
-                          "first.")
-    expect_close(answer, expected, "S", hint="S = [(exp(-[a2] q2) a1, 0), (a2, "
-                                             "0)].")
+        raise WrongAnswer("this is the (v, w) order; liedyn "
+                          "puts the angular part first.")
+    expect_close(answer, expected, "S", hint="S = [(exp(-[a2] q2) "
+                                             "a1, 0), (a2, 0)].")
 
 
 def ex3(answer):
@@ -123,13 +123,13 @@ def ex3(answer):
                           "(exercise 2), so it changes when q2 moves (Kim's remark "
                           "after Kim eq. (41)).")
     if _same(answer, -expected):
-        raise WrongAnswer("wrong sign: d/dt exp(-[a2] q2) a1 = -dq2 [a2] exp(-[a2] "
-                          "q2) a1.")
+        raise WrongAnswer("wrong sign: d/dt exp(-[a2] q2) "
+                          "a1 = -dq2 [a2] exp(-[a2] q2) a1.")
     if _same(answer, expected / DQ_EX3[1]):
-        raise WrongAnswer("this is dS/dq2; the time derivative is dS/dq2 times "
-                          "dq2.")
-    expect_close(answer, expected, "dS", hint="differentiate the first column of S "
-                                              "in time.")
+        raise WrongAnswer("this is dS/dq2; the time "
+                          "derivative is dS/dq2 times dq2.")
+    expect_close(answer, expected, "dS", hint="differentiate the first "
+                                              "column of S in time.")
 
 
 def _planar_body_jacobian_2(q, L):
@@ -159,8 +159,8 @@ def ex4(answer):
                           "frame). The body Jacobian gives V_2 in {2}: V_2 = J_2 "
                           "dq.")
     if _same(answer, np.vstack([expected[3:], expected[:3]])):
-        raise WrongAnswer("this is the (v, w) order; liedyn puts the angular part "
-                          "first.")
+        raise WrongAnswer("this is the (v, w) order; liedyn "
+                          "puts the angular part first.")
     expect_close(answer, expected, "J_2", hint="column j is Ad_{T_{j,2}^-1} S_j.")
 
 
@@ -195,8 +195,8 @@ def ex6(answer):
     a = expect_shape(answer, (2,), "(nq, nv)")
     if a[1] == nv and a[0] == nv:
         raise WrongAnswer("nv is right, but nq counts a unit quaternion with 4 "
-                          "numbers: a spherical joint has nq = 4, a free joint nq "
-                          "= 7.")
+                          "numbers: a spherical joint has "
+                          "nq = 4, a free joint nq = 7.")
     if a[1] == nv + 1 or a[0] == nq + 1:
         raise WrongAnswer("a fixed joint has no coordinates: nq = nv = 0.")
     if a[0] == nv and a[1] == nq:

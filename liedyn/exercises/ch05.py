@@ -62,8 +62,8 @@ def ex1(answer):
                           "(0, -g), so that every body feels gravity as if the "
                           "ground were still.")
     if _same(answer, np.concatenate([-GRAVITY_EX1, np.zeros(3)])):
-        raise WrongAnswer("this is the (v, w) order; liedyn puts the angular part "
-                          "first.")
+        raise WrongAnswer("this is the (v, w) order; liedyn "
+                          "puts the angular part first.")
     expect_close(answer, expected, "dV_0")
 
 
@@ -82,8 +82,8 @@ def ex2(answer):
         raise WrongAnswer("cos instead of sin: q = 0 hangs straight down, where "
                           "gravity has no lever arm.")
     if np.isclose(a, _pendulum_tau(p, gravity=False)):
-        raise WrongAnswer("gravity is missing: the model's gravity enters as dV_0 "
-                          "= (0, -g).")
+        raise WrongAnswer("gravity is missing: the model's "
+                          "gravity enters as dV_0 = (0, -g).")
     if np.isclose(a, m * l ** 2 * p["ddq"] - m * g * l * np.sin(p["q"])):
         raise WrongAnswer("wrong sign of the gravity torque: holding the pendulum "
                           "at q > 0 needs a positive torque.")
@@ -106,8 +106,7 @@ def _arm_terms(q, dq):
     c = np.array([h * (2 * dq[0] * dq[1] + dq[1] ** 2), -h * dq[0] ** 2])
     grav = np.array(
         [(m * lc + m * L) * g * np.cos(q[0]) + m * lc * g * np.cos(q[0] + q[1]),
-         m * lc * g * np.cos(q[0] + q[1])]
-    )
+         m * lc * g * np.cos(q[0] + q[1])])
     return M, c, grav
 
 
@@ -119,8 +118,8 @@ def ex3(answer):
         raise WrongAnswer("each column still contains the gravity torque: rnea(q, "
                           "0, e_j) = M e_j + g(q). Subtract rnea(q, 0, 0), or use "
                           "a model without gravity.")
-    expect_close(answer, M, "M", hint="column j is rnea(q, 0, e_j) - rnea(q, 0, "
-                                      "0).")
+    expect_close(answer, M, "M", hint="column j is rnea(q, 0, "
+                                      "e_j) - rnea(q, 0, 0).")
 
 
 def ex4(answer):
@@ -132,8 +131,8 @@ def ex4(answer):
         raise WrongAnswer("this is only the velocity part; b(q, dq) = rnea(q, dq, "
                           "0) also holds the gravity torque (Kim, eq. (32)).")
     if _same(answer, grav):
-        raise WrongAnswer("this is only the gravity torque; pass the velocity dq "
-                          "as well.")
+        raise WrongAnswer("this is only the gravity torque; "
+                          "pass the velocity dq as well.")
     if _same(answer, -(c + grav)):
         raise WrongAnswer("wrong sign: b is on the left of M ddq + b = tau.")
     expect_close(answer, c + grav, "b", hint="b = rnea(q, dq, 0).")
@@ -168,8 +167,8 @@ def ex5(answer):
         raise WrongAnswer("the force acts at the tip, (L, 0, 0) in {2}, not at the "
                           "origin of {2}: the wrench has a moment r x f.")
     if _same(answer, grav):
-        raise WrongAnswer("the external force is missing: pass f_ext with one row "
-                          "per body.")
+        raise WrongAnswer("the external force is missing: "
+                          "pass f_ext with one row per body.")
     s2, c2 = np.sin(Q_EX3[1]), np.cos(Q_EX3[1])
     # tip velocity in {2}
     J2_tip = np.array([[L * s2, 0.0], [L * c2 + L, L], [0.0, 0.0]])

@@ -60,8 +60,8 @@ def ex1(answer):
     expect_shape(answer, (2, 2), "M(q)")
     if _same(answer, M + _arm_g(Q_EX1)[:, None]):
         raise WrongAnswer("every column carries the gravity torque g(q): subtract "
-                          "rnea(q, 0, 0) from rnea(q, 0, e_j) (or switch gravity "
-                          "off).")
+                          "rnea(q, 0, 0) from rnea(q, 0, "
+                          "e_j) (or switch gravity off).")
     if _same(answer, _arm_g(Q_EX1)[:, None] * np.ones(2)):
         raise WrongAnswer("these are gravity torques: the unit accelerations e_j "
                           "are missing.")
@@ -100,8 +100,8 @@ def ex2(answer):
                           "visits, one triangle; M is symmetric, so count the "
                           "other triangle too.")
     if a == n * (n + 1) / 2:
-        raise WrongAnswer("that is the lower triangle of a chain; the tree has "
-                          "branches.")
+        raise WrongAnswer("that is the lower triangle of "
+                          "a chain; the tree has branches.")
     if a != expected:
         raise WrongAnswer(f"{a:g} is not the count. Entry (i, j) can be non-zero "
                           "only if body i is on the path from the ground to body "
@@ -208,13 +208,13 @@ def ex5(answer):
                           f"{type(answer).__name__}") from None
     if abs(a - dq @ (tau - _arm_g(q))) < 1e-8:
         raise WrongAnswer("that is the rate of the kinetic energy only; the "
-                          "potential energy changes too: use the full tau, gravity "
-                          "included.")
+                          "potential energy changes too: use "
+                          "the full tau, gravity included.")
     if abs(a - dq @ (_arm_M(q) @ ddq)) < 1e-8:
         raise WrongAnswer("the velocity terms C dq are missing, and gravity too.")
     expect_close(a, expected, "d/dt (T + U)", tol=1e-6,
-                 hint="the power of the joint torques is dq^T tau, tau = rnea(q, "
-                      "dq, ddq).")
+                 hint="the power of the joint torques is "
+                      "dq^T tau, tau = rnea(q, dq, ddq).")
 
 
 def ex6(answer):
@@ -234,5 +234,5 @@ def ex6(answer):
                           "first moments of link 1 show up separately.")
     if a != 6:
         raise WrongAnswer(f"{a:g} is not the rank; compute np.linalg.matrix_rank "
-                          "of the stacked regressor, of shape (2 K, 20) for K "
-                          "states.")
+                          "of the stacked regressor, of "
+                          "shape (2 K, 20) for K states.")

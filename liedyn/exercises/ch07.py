@@ -68,8 +68,7 @@ def _pendulum_terms(q, dq, g=GRAVITY, velocity=True):
     h = m2 * l1 * l2 * s2 if velocity else 0.0
     grav = g * np.array(
         [(m1 + m2) * l1 * np.sin(q[0]) + m2 * l2 * np.sin(q[0] + q[1]),
-         m2 * l2 * np.sin(q[0] + q[1])]
-    )
+         m2 * l2 * np.sin(q[0] + q[1])])
     return (
         M, np.array([-h * (2 * dq[0] * dq[1] + dq[1] ** 2), h * dq[0] ** 2]) + grav)
 
@@ -105,24 +104,24 @@ def ex2(answer):
     M, b = _pendulum_terms(Q, DQ)
     expected = np.linalg.solve(M, TAU - b)
     for kw, text in [({"g": 0.0}, "you left out gravity: it enters as the ground "
-                                  "acceleration dV_0 = (0, -g) (Kim's footnote "
-                                  "6)."),
+                                  "acceleration dV_0 = (0, "
+                                  "-g) (Kim's footnote 6)."),
                      ({"velocity": False}, "you left out the velocity terms: eta_i "
                                            "= ad_{V_i} "
-                                           "S_i dq_i + dS_i dq_i and -ad*_V I V in "
-                                           "B_hat.")]:
+                                           "S_i dq_i + dS_i dq_i "
+                                           "and -ad*_V I V in B_hat.")]:
         M0, b0 = _pendulum_terms(Q, DQ, **kw)
         if _same(a, np.linalg.solve(M0, TAU - b0)):
             raise WrongAnswer(text)
     if _same(a, np.linalg.solve(M, TAU + b)):
-        raise WrongAnswer("sign of the bias force: M ddq + b = tau, so ddq = M^-1 "
-                          "(tau - b).")
+        raise WrongAnswer("sign of the bias force: M ddq + "
+                          "b = tau, so ddq = M^-1 (tau - b).")
     if _same(a, np.linalg.solve(M, TAU)):
-        raise WrongAnswer("M^-1 tau leaves out b(q, dq): gravity and the velocity "
-                          "terms.")
+        raise WrongAnswer("M^-1 tau leaves out b(q, dq): "
+                          "gravity and the velocity terms.")
     expect_close(a, expected, "ddq", tol=1e-8,
-                 hint="liedyn.aba.aba(model, Q, DQ, TAU) with the model of "
-                      "PENDULUM.")
+                 hint="liedyn.aba.aba(model, Q, DQ, "
+                      "TAU) with the model of PENDULUM.")
 
 
 def ex3(answer):
@@ -139,8 +138,8 @@ def ex3(answer):
                           "articulated-body sweep eliminates from the tip, which "
                           "gives an upper-triangular W with W_22 = sqrt(D_2).")
     if _same(a, expected.T) or _same(a, L.T):
-        raise WrongAnswer("transposed: W is upper triangular and M = W W^T (not "
-                          "W^T W).")
+        raise WrongAnswer("transposed: W is upper triangular "
+                          "and M = W W^T (not W^T W).")
     if _same(np.abs(a), expected) and not _same(a, expected):
         raise WrongAnswer("M = W W^T holds for every choice of signs of the "
                           "diagonal; choose the positive one, W_ii = +sqrt(D_i).")
@@ -172,8 +171,7 @@ def _floating_com_velocity():
     vc1 = (
         v0
         + np.cross(w0, f["joint_offset"] + f["bob_com"])
-        + np.cross(f["w_joint"], f["bob_com"])
-    )
+        + np.cross(f["w_joint"], f["bob_com"]))
     return (f["base_mass"] * vc0 + f["bob_mass"] * vc1) / (
         f["base_mass"] + f["bob_mass"])
 
@@ -219,8 +217,8 @@ def ex5(answer):
         raise WrongAnswer("close in spirit, but compute it: the one-step matrix of "
                           "symplectic Euler on x'' = -omega^2 x has determinant 1; "
                           "it is stable while its trace 2 - (omega h)^2 stays "
-                          "strictly inside (-2, 2) (at -2 the solution grows "
-                          "linearly).")
+                          "strictly inside (-2, 2) (at -2 "
+                          "the solution grows linearly).")
     expect_close(a, 2 / omega, "the largest stable time step", tol=2e-3,
                  hint="linearise: x'' = -omega^2 x with omega^2 = g / l.")
 

@@ -57,8 +57,7 @@ def _arm_terms(q, dq, g=GRAVITY, velocity=True):
     h = m * l * lc * s2 if velocity else 0.0
     grav = np.array(
         [(m * lc + m * l) * g * np.cos(q[0]) + m * lc * g * np.cos(q[0] + q[1]),
-         m * lc * g * np.cos(q[0] + q[1])]
-    )
+         m * lc * g * np.cos(q[0] + q[1])])
     b = np.array([-h * (2 * dq[0] * dq[1] + dq[1] ** 2), h * dq[0] ** 2]) + grav
     return M, b
 
@@ -79,8 +78,8 @@ def _arm_hints(a, u, ddq_u, order):
     tau_u, ddq_v = _hybrid_2r(u, ddq_u)
     right = np.array([tau_u, ddq_v] if order == "tau, ddq" else [ddq_v, tau_u])
     if _same(a, right[::-1]):
-        raise WrongAnswer("the two numbers are in the wrong order: give "
-                          f"({order}).")
+        raise WrongAnswer("the two numbers are in the "
+                          f"wrong order: give ({order}).")
     for kw, text in [({"g": 0.0}, "you left out gravity: b(q, dq) contains the "
                                   "gravity torques "
                                    "(the arm moves in a vertical plane)."),
@@ -97,8 +96,8 @@ def _arm_hints(a, u, ddq_u, order):
                           "every torque zero; but the prescribed joint is driven: "
                           "its acceleration is given and its torque is an unknown. "
                           "Use Kim eq. (34) with the coupling term.")
-    expect_close(a, right, f"({order})", hint="partition M and b into u and v (Kim "
-                                              "eq. (33)), "
+    expect_close(a, right, f"({order})", hint="partition M and b into "
+                                              "u and v (Kim eq. (33)), "
                  "solve Kim eq. (34) for the passive acceleration, then the u-rows "
                  "for the torque.")
 
@@ -174,8 +173,8 @@ def ex4(answer):
     if np.isclose(a, np.degrees(expected), rtol=1e-6):
         raise WrongAnswer("give the angle in radians.")
     expect_close(a, expected, "the base rotation", tol=1e-6,
-                 hint="write the angular momentum about the joint axis and set it "
-                      "to zero.")
+                 hint="write the angular momentum about "
+                      "the joint axis and set it to zero.")
 
 
 def ex5(answer):
@@ -187,8 +186,8 @@ def ex5(answer):
         raise WrongAnswer("wrong sign: gravity pulls the centre of mass down (-z).")
     if _same(a, np.zeros(3), tol=1e-5):
         raise WrongAnswer("nothing holds the robot up: no contact, a passive free "
-                          "joint (tau_base = 0), so only gravity acts on the whole "
-                          "system.")
+                          "joint (tau_base = 0), so only "
+                          "gravity acts on the whole system.")
     expect_close(a, g, "the centre-of-mass acceleration", tol=1e-5,
                  hint="the only external force is gravity; the joint torques are "
                       "internal. Compute d/dt of the world linear momentum "
@@ -216,11 +215,11 @@ def ex6(answer):
                           "rod's centre of mass accelerates downward (3g/4), so "
                           "the base carries less.")
     if _same(a, [0, 0, 0, 0, m / 4 * g, 0]):
-        raise WrongAnswer("the base is held against its own weight too: add m_base "
-                          "g.")
+        raise WrongAnswer("the base is held against its "
+                          "own weight too: add m_base g.")
     if _same(a, -expected):
         raise WrongAnswer("wrong sign: tau_base is the wrench the support applies "
                           "to the base (upward, +y).")
     expect_close(a, expected, "tau_base", tol=1e-6,
-                 hint="the rod swings about the pivot with angular acceleration "
-                      "3g/(2l).")
+                 hint="the rod swings about the pivot "
+                      "with angular acceleration 3g/(2l).")

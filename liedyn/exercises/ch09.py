@@ -205,8 +205,8 @@ def ex1(answer):
                           "3); transpose it.")
     a = expect_shape(answer, (2, 3), "d f_w / dq")
     if _same(a, -J):
-        raise WrongAnswer("wrong sign: f_w is the coupler's tip minus the rocker's "
-                          "tip.")
+        raise WrongAnswer("wrong sign: f_w is the coupler's "
+                          "tip minus the rocker's tip.")
     body = _rot(q[2]).T @ J
     for cand in (-body, body):
         if _same(a, cand):
@@ -214,10 +214,10 @@ def ex1(answer):
                               "frame {b} "
                               "(liedyn's A, which constrains the relative twist in "
                               "{b}); the "
-                              "exercise asks for the world frame: multiply by "
-                              "R(q_3).")
-    expect_close(a, J, "d f_w / dq", hint="differentiate a cos q1 + b cos(q1 + q2) "
-                                          "- d - "
+                              "exercise asks for the world "
+                              "frame: multiply by R(q_3).")
+    expect_close(a, J, "d f_w / dq", hint="differentiate a cos q1 "
+                                          "+ b cos(q1 + q2) - d - "
                  "c cos q3 and a sin q1 + b sin(q1 + q2) - c sin q3 with respect "
                  "to q1, q2, q3.")
 
@@ -250,8 +250,8 @@ def ex2(answer):
     if np.isclose(a, m / l**2 * g * y, rtol=1e-8) or np.isclose(
         a, -m / l**2 * g * y, rtol=1e-8):
         raise WrongAnswer("you left out the drift term dA dq = dx^2 + dy^2: the "
-                          "moving mass needs a centripetal force m v^2 / l as "
-                          "well.")
+                          "moving mass needs a centripetal "
+                          "force m v^2 / l as well.")
     if np.isclose(abs(a), abs(right) * l, rtol=1e-8):
         raise WrongAnswer("this is the tension |A^T lambda| = l |lambda| (N); the "
                           "exercise asks for lambda itself, with A = (x, y).")
@@ -281,8 +281,8 @@ def ex3(answer):
                           "eq. (57)) first, then tau_a = tau_ar - A_a^T lambda "
                           "(Kim eq. (58)).")
     expect_close(a, right, "tau_1", tol=1e-8,
-                 hint="static: tau + A^T lambda = g(q) with tau = (tau_1, 0, 0); m "
-                      "= n_p = 2.")
+                 hint="static: tau + A^T lambda = g(q) with "
+                      "tau = (tau_1, 0, 0); m = n_p = 2.")
 
 
 def ex4(answer):
@@ -330,19 +330,19 @@ def ex5(answer):
                      "makes the disk's centre move at r dphi, so Kim eq. (54) "
                      "projected on the allowed motion has (I_2 + m r^2) ddphi = "
                      "tau_phi (Murray's rolling disk)."),
-            ((m + mc) * r ** 2, "you left out the disk's own spin inertia I_2 = m "
-                                "r^2 / 2."),
-            (m * r ** 2 / 4 + (m + mc) * r ** 2, "the disk spins about its axis of "
-                                                 "symmetry: "
-                                                  "I_2 = m r^2 / 2, not m r^2 / "
-                                                  "4."),
+            ((m + mc) * r ** 2, "you left out the disk's own "
+                                "spin inertia I_2 = m r^2 / 2."),
+            (m * r ** 2 / 4 + (m + mc) * r ** 2, "the disk spins about "
+                                                 "its axis of symmetry: "
+                                                  "I_2 = m r^2 / "
+                                                  "2, not m r^2 / 4."),
             (I_spin + m * r ** 2, "the carrier moves with the disk: its mass (1 g) "
                                   "counts in the translational inertia too.")]:
         if np.isclose(a, speed(inertia), rtol=1e-9):
             raise WrongAnswer(text)
     if np.isclose(a, right / r, rtol=1e-9):
-        raise WrongAnswer("this is the spin rate dphi (rad/s); the forward speed "
-                          "is r dphi.")
+        raise WrongAnswer("this is the spin rate dphi (rad/s); "
+                          "the forward speed is r dphi.")
     expect_close(a, right, "the forward speed", tol=1e-8,
                  hint="ddphi = tau_phi / (I_2 + m r^2) is constant; v = r ddphi T.")
 
@@ -366,8 +366,8 @@ def ex6(answer):
     right = np.array([x[0], x[2]])
     a = expect_shape(answer, (2,), "(tau_1, ddq_3)")
     if _same(a, right[::-1]):
-        raise WrongAnswer("the two numbers are in the wrong order: give (tau_1, "
-                          "ddq_3).")
+        raise WrongAnswer("the two numbers are in the "
+                          "wrong order: give (tau_1, ddq_3).")
     free = np.linalg.solve(np.block([[M, -J.T], [J, np.zeros((m, m))]]),
                            np.concatenate([-grav, np.zeros(m)]))[:n]
     if np.isclose(a[1], free[2], rtol=1e-8):

@@ -142,8 +142,8 @@ def ex2(answer):
         (-AdsT @ ad(dh).T, "this is Kim's eq. (88) as printed, -Ad*_T ad*_{dh}. It "
                            "holds for Ad*_{T^-1}, not for Ad*_T: differentiate "
                            "Ad_T = (Ad_{T^-1})^-1 "
-                           "or transpose Lemma 3 instead (see the errata "
-                           "appendix)."),
+                           "or transpose Lemma 3 instead "
+                           "(see the errata appendix)."),
         (ad(XI) @ Ad(T), "this is d/dp Ad_T; the coadjoint Ad*_T = Ad_T^T needs "
                          "its transpose."),
         (-AdsT @ ad(XI).T, "sign error: Lemma 3 gives d/dp Ad_T = +ad_{dT T^-1} "
@@ -195,14 +195,14 @@ def ex3(answer):
                  "of the other).",
         same + up: "you counted only one triangle (j an ancestor of i, or only "
                    "descendants): tau_i depends on the joints above it (through "
-                   "V_i, dV_i) and below it (through the wrenches F_k of its "
-                   "subtree).",
+                   "V_i, dV_i) and below it (through "
+                   "the wrenches F_k of its subtree).",
         bodies: "you counted pairs of bodies; every pair (i, j) contributes n_i x "
-                "n_j entries (the spherical joint has 3 coordinates, the universal "
-                "2).",
+                "n_j entries (the spherical joint "
+                "has 3 coordinates, the universal 2).",
         same: "only the diagonal blocks? q_j moves every body below joint j, and "
-              "gravity and the velocities of every body below an ancestor change "
-              "with it.",
+              "gravity and the velocities of every "
+              "body below an ancestor change with it.",
     }
     if a in hints:
         raise WrongAnswer(hints[a])
@@ -274,8 +274,7 @@ def ex5(answer):
         [
             _complex_step(lambda x: _pendulum_ddq(Q_EX5 + x * e, DQ_EX5, TAU_EX5),
                           0.0)
-            for e in np.eye(2)
-        ],
+            for e in np.eye(2)],
         axis=-1,
     )
     ddq = _pendulum_ddq(Q_EX5, DQ_EX5, TAU_EX5)
@@ -287,8 +286,7 @@ def ex5(answer):
                 _complex_step(
                     lambda x: _pendulum_tau(Q_EX5 + x * e, DQ_EX5, acc, l1, l1)[0],
                     0.0)
-                for e in np.eye(2)
-            ],
+                for e in np.eye(2)],
             axis=-1,
         )
     wrong = [
@@ -326,14 +324,12 @@ def _arm_tau(q, dq, ddq, masses):
         + M12 * ddq[..., 1]
         - h * (2 * dq[..., 0] * dq[..., 1] + dq[..., 1] ** 2)
         + (m1 * lc + m2 * l) * g * np.cos(c1)
-        + m2 * lc * g * np.cos(c2_)
-    )
+        + m2 * lc * g * np.cos(c2_))
     t2 = (
         M12 * ddq[..., 0]
         + M22 * ddq[..., 1]
         + h * dq[..., 0] ** 2
-        + m2 * lc * g * np.cos(c2_)
-    )
+        + m2 * lc * g * np.cos(c2_))
     return np.stack([t1, t2], axis=-1)
 
 
@@ -353,8 +349,8 @@ def ex6(answer):
     a = expect_shape(answer, (2,), "(m_1, m_2)")
     right = _MASSES_EX6
     wrong = [
-        (right[::-1], "the masses are in the wrong order: (m_1, m_2), link 1 "
-                      "first."),
+        (right[::-1], "the masses are in the wrong "
+                      "order: (m_1, m_2), link 1 first."),
         (np.array([1.0, 1.0]), "these are the nominal masses of planar_arm(2): fit "
                                "them to the measured torques."),
     ]

@@ -44,8 +44,7 @@ PAYLOAD_EX4 = {"mass": 2.0, "link": "panda_hand",
 
 Q_EX5 = np.concatenate(
     [[0.0, 0.0, 0.3, 1.0, 0.0, 0.0, 0.0],
-     [0.3, 1.0, -1.2, 0.0, 0.4, -0.8, 0.2, -0.3, 0.9, -0.1, -0.9, 1.7]]
-)
+     [0.3, 1.0, -1.2, 0.0, 0.4, -0.8, 0.2, -0.3, 0.9, -0.1, -0.9, 1.7]])
 """Solo12 (floating base) for exercise 5, base 0.3 m up and level, legs in an uneven
 stance."""
 
@@ -141,8 +140,8 @@ def ex1(answer):
                           "joints panda_joint8 and panda_hand_joint), so its mass "
                           "is merged into body 7's inertia.")
     expect_close(a, expected, "the mass", tol=1e-9,
-                 hint="the mass of body i is model.inertias[i][3, 3] (Kim eq. "
-                      "(22)).")
+                 hint="the mass of body i is "
+                      "model.inertias[i][3, 3] (Kim eq. (22)).")
 
 
 def ex2(answer):
@@ -183,8 +182,8 @@ def ex4(answer):
     expect_shape(answer, (model.nv,), "the torques")
     if _same(answer, arm):
         raise WrongAnswer("these hold the arm alone: add the payload's weight as "
-                          "an external wrench on the body that carries panda_hand "
-                          "(f_ext).")
+                          "an external wrench on the body "
+                          "that carries panda_hand (f_ext).")
     if _same(answer, 2 * arm - full):
         raise WrongAnswer("the payload's wrench has the wrong sign: f_ext is what "
                           "the environment applies to the body; the weight m g "
@@ -200,8 +199,8 @@ def ex4(answer):
         raise WrongAnswer("the moment is missing: the force acts at the point r of "
                           "the body frame, so the wrench is (r x f, f).")
     expect_close(answer, full, "the torques", tol=1e-7,
-                 hint="rnea(model, q, 0, 0, f_ext) with one non-zero row, (r x f, "
-                      "f).")
+                 hint="rnea(model, q, 0, 0, f_ext) with "
+                      "one non-zero row, (r x f, f).")
 
 
 def ex5(answer):
@@ -250,8 +249,8 @@ def ex6(answer):
     a = float(expect_shape(answer, (), "the work"))
     tol = 1e-4 * abs(expected)
     if abs(a + expected) < tol:
-        raise WrongAnswer("wrong sign: the motors' power is dq . tau, with tau "
-                          "from rnea.")
+        raise WrongAnswer("wrong sign: the motors' power "
+                          "is dq . tau, with tau from rnea.")
     if abs(a - dK) < tol:
         raise WrongAnswer("this is the change of kinetic energy only: the motors "
                           "also lift the arm; keep gravity in the model's rnea.")

@@ -117,8 +117,7 @@ def _rest_without_compensation():
         c1, c12 = np.cos(q[0]), np.cos(q[0] + q[1])
         dN = GRAVITY * np.array(
             [[(m1 + m2) * l1 * c1 + m2 * l2 * c12, m2 * l2 * c12],
-             [m2 * l2 * c12, m2 * l2 * c12]]
-        )
+             [m2 * l2 * c12, m2 * l2 * c12]])
         q = q - np.linalg.solve(np.diag(KP) + dN, KP * (q - Q_SET) + N)
     return q
 
@@ -130,8 +129,8 @@ def ex2(answer):
     if _same(a, Q_SET, tol=1e-4):
         raise WrongAnswer("that is where PD + gravity compensation stops. Without "
                           "N(q), the pendulum comes to rest where the spring "
-                          "Kp (q - q_set) balances gravity: Kp (q - q_set) + N(q) "
-                          "= 0.")
+                          "Kp (q - q_set) balances gravity: "
+                          "Kp (q - q_set) + N(q) = 0.")
     expect_close(a, _rest_without_compensation(), "the final "
                                                   "configuration", tol=1e-4,
                  hint="solve Kp (q - q_set) + N(q) = 0 (e.g. by Newton's method), "
@@ -185,8 +184,8 @@ def ex5(answer):
         raise WrongAnswer("Lambda = (J M^-1 J^T)^-1: the inverse of M, not M, sits "
                           "between the Jacobians.")
     expect_close(a, np.linalg.inv(A), "Lambda", tol=1e-8,
-                 hint="J is the Jacobian of the second bob's (x, y) in the ground "
-                      "frame.")
+                 hint="J is the Jacobian of the second "
+                      "bob's (x, y) in the ground frame.")
 
 
 def ex6(answer):
@@ -199,5 +198,5 @@ def ex6(answer):
                           "dde + 2 omega de + omega^2 e = 0 has the double root "
                           "-omega: e = (c1 + c2 t) exp(-omega t).")
     expect_close(a, (e0 + (de0 + w * e0) * t) * np.exp(-w * t), "e(T)", tol=1e-6,
-                 hint="fit c1 and c2 of (c1 + c2 t) exp(-omega t) to e(0) and "
-                      "de(0).")
+                 hint="fit c1 and c2 of (c1 + c2 t) "
+                      "exp(-omega t) to e(0) and de(0).")
