@@ -82,9 +82,9 @@ def ex1(answer):
     P = np.array([[0.0, -p[2], p[1]], [p[2], 0.0, -p[0]], [-p[1], p[0], 0.0]])
     Z = np.zeros((3, 3))
     wrong = [
-        (right.T, "this is the transpose of Ad_T, i.e. the coadjoint Ad*_T of Kim "
-                  "eq. (8), which acts on wrenches. Ad_T = [[R, 0], [[p] R, R]] "
-                  "has its zero block in the upper right."),
+        (right.T, "this is the transpose of Ad_T, i.e. the coadjoint Ad*_T of "
+                  "Kim eq. (8), which acts on wrenches. Ad_T = [[R, 0], [[p] R, "
+                  "R]] has its zero block in the upper right."),
         (Ad_inv(T), "this is Ad of the inverse, Ad_{T^-1} = [[R^T, 0], [-R^T [p], "
                     "R^T]]. Use R and p of T itself."),
         (_P @ right @ _P, "your blocks are in (v, w) order, "

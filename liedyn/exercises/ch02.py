@@ -115,8 +115,8 @@ def ex3(answer):
     if _same(answer, A_inv.T @ I_a @ A_inv):
         raise WrongAnswer("you transformed with T_ba = T_ab^-1. For I_a given in "
                           "{a}, "
-                          "I_b = Ad*_{T_ab} I_a Ad_{T_ab} with T_ab = T_EX3 (Kim "
-                          "eq. (21)).")
+                          "I_b = Ad*_{T_ab} I_a Ad_{T_ab} with T_ab = T_EX3 "
+                          "(Kim eq. (21)).")
     if _same(answer, A @ I_a @ A.T):
         raise WrongAnswer("Ad and Ad* are in the wrong places: I_b = Ad_{T_ab}^T "
                           "I_a Ad_{T_ab} "
@@ -147,8 +147,8 @@ def ex4(answer):
     if _same(answer, I @ DV_EX4 - bias):
         raise WrongAnswer("the velocity term has the wrong sign: F = I dV - ad*_V "
                           "I V, and -ad*_V L = (w x L_m + v x L_f, w x L_f).")
-    expect_close(answer, I @ DV_EX4 + bias, "the wrench F", hint="use Kim "
-                                                                 "eq. (31).")
+    expect_close(answer, I @ DV_EX4 + bias, "the wrench F",
+                 hint="use Kim eq. (31).")
 
 
 J_EX5 = np.array([4.0, 2.0, 3.0])

@@ -128,9 +128,9 @@ def ex5(answer):
     expected = -_ad(V_EX5).T @ I_EX5 @ V_EX5
     expect_shape(answer, (6,), "C(v) v")
     if _same(answer, -_ad(I_EX5 @ V_EX5).T @ V_EX5):
-        raise WrongAnswer("this is Duindam and Stramigioli's C = -ad_{Mv}^T (From "
-                          "eqs. (36)-(37)), which treats the momentum as a twist; "
-                          "From eq. (57) gives -ad_v^T M v.")
+        raise WrongAnswer("this is Duindam and Stramigioli's C = -ad_{Mv}^T "
+                          "(From eqs. (36)-(37)), which treats the momentum as a "
+                          "twist; From eq. (57) gives -ad_v^T M v.")
     if _same(answer, _ad(V_EX5).T @ I_EX5 @ V_EX5):
         raise WrongAnswer("the sign is flipped: M dv + C(v) v = tau with C(v) v = "
                           "-ad_v^T M v.")

@@ -16,14 +16,14 @@ id       task                                                     answer
 =======  =======================================================  ==================
 ch9.ex1  world-frame Jacobian of the four-bar's loop equations    (2, 3) array
 ch9.ex2  the multiplier of the Cartesian pendulum (Kim's sign)    scalar ``lambda``
-ch9.ex3  crank torque that holds the four-bar still (Kim eq.      scalar ``tau_1``
-         (58))
-ch9.ex4  least torques holding the fully actuated five-bar (Kim   (5,) array
-         eq. (65))
+ch9.ex3  crank torque that holds the four-bar still             scalar ``tau_1``
+         (Kim eq. (58))
+ch9.ex4  least torques holding the fully actuated five-bar       (5,) array
+         (Kim eq. (65))
 ch9.ex5  forward speed of the rolling disk after a constant       scalar (m/s)
          torque
-ch9.ex6  five-bar, crank held still, the rest released (Kim eq.   ``(tau_1, ddq_3)``
-         (76))
+ch9.ex6  five-bar, crank held still, the rest released           ``(tau_1, ddq_3)``
+         (Kim eq. (76))
 =======  =======================================================  ==================
 
 Examples
@@ -277,9 +277,9 @@ def ex3(answer):
     if np.isclose(a, grav[0], rtol=1e-8):
         raise WrongAnswer("this is the open-chain gravity torque tau_r1 of the "
                           "crank and coupler alone (lambda = 0): the loop carries "
-                          "part of the weight. Solve A_p^T lambda = tau_pr (Kim "
-                          "eq. (57)) first, then tau_a = tau_ar - A_a^T lambda "
-                          "(Kim eq. (58)).")
+                          "part of the weight. Solve A_p^T lambda = tau_pr "
+                          "(Kim eq. (57)) first, then tau_a = tau_ar - A_a^T "
+                          "lambda (Kim eq. (58)).")
     expect_close(a, right, "tau_1", tol=1e-8,
                  hint="static: tau + A^T lambda = g(q) with "
                       "tau = (tau_1, 0, 0); m = n_p = 2.")
