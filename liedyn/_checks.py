@@ -1,36 +1,40 @@
 """Input validation shared by every liedyn module: one vocabulary of errors.
 
-Every message has the form ``argument 'NAME': expected WHAT, got RECEIVED`` (the received
-shape, dtype or value), so that the user sees which of the arguments they wrote is at fault.
-The exception types (listed in the book's appendix "Errors"):
+Every message has the form ``argument 'NAME': expected WHAT, got RECEIVED`` (the
+received shape, dtype or value), so that the user sees which of the arguments they
+wrote is at fault. The exception types (listed in the book's appendix "Errors"):
 
-* ``TypeError``: the argument has the wrong kind (a string, ``None``, booleans where numbers are
-  expected, a single constraint where a sequence is expected, ...);
-* ``ValueError``: right kind, wrong value (shape, NaN or inf, not a rotation, non-physical
-  inertia, inconsistent model or state);
+* ``TypeError``: the argument has the wrong kind (a string, ``None``, booleans where
+  numbers are expected, a single constraint where a sequence is expected, ...);
+* ``ValueError``: right kind, wrong value (shape, NaN or inf, not a rotation,
+  non-physical inertia, inconsistent model or state);
 * ``ChartSingularityError`` (a ``ValueError``): a configuration at or within
   :data:`liedyn.joints.CHART_TOL` of the singular set of a joint's coordinates;
 * ``URDFError`` (a ``ValueError``): a malformed URDF, naming the file, element and
   attribute;
 * ``NonFiniteResultError`` (a ``FloatingPointError``): finite inputs gave NaN or inf
   (overflow);
-* ``DivergenceError`` (a ``FloatingPointError``): a simulation blew up, naming the step.
+* ``DivergenceError`` (a ``FloatingPointError``): a simulation blew up, naming the
+  step.
 
-Object (sympy) arrays skip the numeric checks (finiteness, orthogonality). The checks are cheap
-(a few dtype and shape tests and one ``isfinite`` reduction per array): they run at the first
-lines of every public function.
+Object (sympy) arrays skip the numeric checks (finiteness, orthogonality). The
+checks are cheap (a few dtype and shape tests and one ``isfinite`` reduction per
+array): they run at the first lines of every public function.
 """
 import math
 import numbers
 
 import numpy as np
 
-from .errors import ChartSingularityError, DivergenceError, NonFiniteResultError, URDFError
+from .errors import (ChartSingularityError, DivergenceError, NonFiniteResultError,
+                     URDFError)
 
-__all__ = ["ChartSingularityError", "DivergenceError", "NonFiniteResultError", "URDFError"]
+__all__ = ["ChartSingularityError", "DivergenceError", "NonFiniteResultError",
+           "URDFError"]
 
 ROTATION_TOL = 1e-6
-"""Tolerance on ``||R^T R - I||_max`` and ``|det R - 1|`` for a matrix to count as a rotation."""
+"""Tolerance on ``||R^T R - I||_max`` and ``|det R - 1|`` for a matrix to count as a
+rotation."""
 
 
 def _shape_text(tail):
@@ -38,58 +42,68 @@ def _shape_text(tail):
 
 
 def _numbers_only(name, x):
-    """Object arrays may hold numbers and sympy expressions, nothing else (None, str, bool)."""
+    """Object arrays may hold numbers and sympy expressions, nothing else (None,
+    str, bool)."""
     for v in x.flat:
         if isinstance(v, (bool, np.bool_)) or not (isinstance(v, numbers.Number)
                                                    or hasattr(v, "free_symbols")):
-            raise TypeError(f"argument '{name}': expected numbers (or sympy expressions), got "
-                            f"an element {v!r} of type {type(v).__name__}")
+            raise TypeError(f"argument '{name}': expected numbers (or sympy "
+                            f"expressions), got an element {v!r} of type "
+                            f"{type(v).__name__}")
 
 
 def array(name, x, tail, dtype=None):
     """Convert ``x`` to an array whose trailing shape is ``tail`` (a tuple of ints).
 
-    Integer input is promoted to float; float, complex and object (sympy) arrays are kept.
-    Raises ``TypeError`` naming ``name`` for ``None``, strings, booleans and objects that are not
-    numbers, ``ValueError`` for a wrong shape and for NaN/inf entries.
+    Integer input is promoted to float; float, complex and object (sympy) arrays are
+    kept. Raises ``TypeError`` naming ``name`` for ``None``, strings, booleans and
+    objects that are not numbers, ``ValueError`` for a wrong shape and for NaN/inf
+    entries.
     """
     if x is None:
-        raise TypeError(f"argument '{name}': expected an array of shape {_shape_text(tail)}, "
+        raise TypeError(f"argument '{name}': expected an array of shape "
+                        f"{_shape_text(tail)}, "
                         "got None")
     try:
         x = np.asarray(x, dtype=dtype)
     except (TypeError, ValueError) as err:
-        raise TypeError(f"argument '{name}': could not convert to an array ({err})") from None
+        raise TypeError(f"argument '{name}': could not "
+                        f"convert to an array ({err})") from None
     kind = x.dtype.kind
     if kind == "b":
-        raise TypeError(f"argument '{name}': expected numbers, got booleans (dtype bool)")
+        raise TypeError(f"argument '{name}': expected "
+                        "numbers, got booleans (dtype bool)")
     if kind in "iu":
         x = x.astype(float)
     elif kind == "O":
         _numbers_only(name, x)
     elif kind not in "fc":
-        raise TypeError(f"argument '{name}': expected a numeric array, got dtype {x.dtype}")
+        raise TypeError(f"argument '{name}': expected a "
+                        f"numeric array, got dtype {x.dtype}")
     k = len(tail)
     if x.ndim < k or x.shape[x.ndim - k:] != tail:
-        raise ValueError(f"argument '{name}': expected shape {_shape_text(tail)}, got {x.shape}")
+        raise ValueError(f"argument '{name}': expected shape {_shape_text(tail)}, "
+                         f"got {x.shape}")
     return finite(name, x)
 
 
 def finite(name, x):
-    """Raise ``ValueError`` if a numeric array has NaN or inf entries (naming the first)."""
+    """Raise ``ValueError`` if a numeric array has NaN or inf entries (naming the
+    first)."""
     if not all_finite(x):
         bad = np.argwhere(~np.isfinite(x))[0]
         where = f" at index {tuple(int(k) for k in bad)}" if x.ndim else ""
-        raise ValueError(f"argument '{name}': contains NaN or inf (expected finite numbers, "
-                         f"got {x[tuple(bad)]!r}{where})")
+        raise ValueError(f"argument '{name}': contains NaN or inf (expected finite "
+                         f"numbers, got {x[tuple(bad)]!r}{where})")
     return x
 
 
 def all_finite(x):
-    """``True`` unless a float or complex array has NaN or inf entries (object arrays: True).
+    """``True`` unless a float or complex array has NaN or inf entries (object
+    arrays: True).
 
-    The fast test is one dot product (a NaN or inf anywhere makes it non-finite); only when it
-    overflows is every entry looked at.
+    The fast test is one dot product (a NaN or inf anywhere makes it non-finite);
+    only when it overflows is every entry looked at.
     """
     if x.dtype.kind == "f":
         flat = x.reshape(-1)
@@ -99,7 +113,8 @@ def all_finite(x):
 
 
 def finite_result(function, result, **inputs):
-    """``result`` of ``function`` if it is finite; else raise :func:`overflow`'s error.
+    """``result`` of ``function`` if it is finite; else raise :func:`overflow`'s
+    error.
 
     >>> finite_result("f", np.ones(2), x=1.0)
     array([1., 1.])
@@ -110,28 +125,34 @@ def finite_result(function, result, **inputs):
 
 
 def overflow(function, **inputs):
-    """The :class:`NonFiniteResultError` of ``function`` whose finite inputs gave NaN or inf.
+    """The :class:`NonFiniteResultError` of ``function`` whose finite inputs gave
+    NaN or inf.
 
-    ``inputs`` (argument name -> value) let the message name the largest input, the likely
-    cause of the overflow. Use: ``if not all_finite(y): raise overflow("f", x=x, ...)``.
+    ``inputs`` (argument name -> value) let the message name the largest input, the
+    likely cause of the overflow. Use:
+    ``if not all_finite(y): raise overflow("f", x=x, ...)``.
     """
     size = {}
     for name, value in inputs.items():
         try:
-            size[name] = float(np.max(np.abs(np.asarray(value, dtype=complex)), initial=0.0))
+            size[name] = float(
+                np.max(np.abs(np.asarray(value, dtype=complex)), initial=0.0))
         except (TypeError, ValueError):
             continue
     cause = ""
     if size:
         name = max(size, key=size.get)
-        cause = f"; the largest input is argument '{name}' (max |{name}| = {size[name]:.3g})"
-    return NonFiniteResultError(f"{function}: the result contains NaN or inf although every "
-                                f"input is finite (an overflow){cause}; scale the inputs down "
-                                "(e.g. other units)")
+        cause = (f"; the largest input is argument '{name}' "
+                 f"(max |{name}| = {size[name]:.3g})")
+    return NonFiniteResultError(f"{function}: the result contains NaN or inf "
+                                "although every input is finite (an "
+                                f"overflow){cause}; scale the "
+                                "inputs down (e.g. other units)")
 
 
 def scalar(name, x, positive=False, integer=False, allow_none=False):
-    """A real number (``bool`` refused); ``positive`` demands ``> 0``, ``integer`` an int."""
+    """A real number (``bool`` refused); ``positive`` demands ``> 0``, ``integer``
+    an int."""
     if x is None and allow_none:
         return None
     kind = numbers.Integral if integer else numbers.Real
@@ -142,14 +163,16 @@ def scalar(name, x, positive=False, integer=False, allow_none=False):
     if not integer:
         x = float(x)
         if not np.isfinite(x):
-            raise ValueError(f"argument '{name}': expected a finite number, got {x!r}")
+            raise ValueError(f"argument '{name}': expected "
+                             f"a finite number, got {x!r}")
     if positive and x <= 0:
         raise ValueError(f"argument '{name}': expected a number > 0, got {x!r}")
     return x
 
 
 def boolean(name, x):
-    """``True`` or ``False`` (also numpy booleans); no truthiness of strings or numbers."""
+    """``True`` or ``False`` (also numpy booleans); no truthiness of strings or
+    numbers."""
     if not isinstance(x, (bool, np.bool_)):
         raise TypeError(f"argument '{name}': expected True or False, got {x!r} "
                         f"(type {type(x).__name__})")
@@ -157,7 +180,8 @@ def boolean(name, x):
 
 
 def rotation(name, R, tol=ROTATION_TOL):
-    """Raise ``ValueError`` unless every ``R`` in the batch is a rotation to within ``tol``."""
+    """Raise ``ValueError`` unless every ``R`` in the batch is a rotation to within
+    ``tol``."""
     if R.dtype == object:
         return R
     Rr = R.real
@@ -166,20 +190,23 @@ def rotation(name, R, tol=ROTATION_TOL):
     det = np.linalg.det(Rr) if R.size else np.zeros(0)
     if np.any(orth > tol) or np.any(np.abs(det - 1.0) > tol):
         raise ValueError(
-            f"argument '{name}': not a rotation matrix (expected R^T R = 1 and det R = 1, got "
-            f"max |R^T R - I| = {np.max(orth):.3g}, det = "
-            f"{np.ravel(det)[np.argmax(np.abs(np.ravel(det) - 1))]:.6g}; tolerance {tol:g})")
+            f"argument '{name}': not a rotation matrix (expected R^T R = 1 and "
+            f"det R = 1, got max |R^T R - I| = {np.max(orth):.3g}, det = "
+            f"{np.ravel(det)[np.argmax(np.abs(np.ravel(det) - 1))]:.6g}; "
+            f"tolerance {tol:g})")
     return R
 
 
 def homogeneous(name, T, tol=ROTATION_TOL):
-    """Validate a batch of 4x4 homogeneous transforms: shape, finite, rotation block, last row."""
+    """Validate a batch of 4x4 homogeneous transforms: shape, finite, rotation
+    block, last row."""
     T = array(name, T, (4, 4))
     if T.dtype != object:
         last = T[..., 3, :].real
         if np.any(np.abs(last - np.array([0.0, 0.0, 0.0, 1.0])) > tol):
-            raise ValueError(f"argument '{name}': last row of a homogeneous transform must be "
-                             f"(0, 0, 0, 1), got {last.reshape(-1, 4)[0]}")
+            raise ValueError(f"argument '{name}': last row of a homogeneous "
+                             "transform must be (0, 0, 0, 1), got "
+                             f"{last.reshape(-1, 4)[0]}")
     rotation(name + "[..., :3, :3]", T[..., :3, :3], tol)
     return T
 
@@ -188,21 +215,26 @@ def choice(name, value, allowed):
     """Raise ``ValueError`` unless ``value`` is one of ``allowed``."""
     try:
         ok = value in allowed
-    except TypeError:                       # unhashable values against a set or dict
+    except TypeError:                      # unhashable values against a set or dict
         ok = False
     if not ok or isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"argument '{name}': expected one of {list(allowed)}, got {value!r}")
+        raise ValueError(f"argument '{name}': expected one "
+                         f"of {list(allowed)}, got {value!r}")
     return value
 
 
 def sequence(name, x, kinds, what):
     """A list of objects of ``kinds`` (a single object or a string is refused)."""
-    if isinstance(x, kinds) or isinstance(x, (str, bytes)) or not hasattr(x, "__iter__"):
+    if (
+        isinstance(x, kinds)
+        or isinstance(x, (str, bytes))
+        or not hasattr(x, "__iter__")
+    ):
         raise TypeError(f"argument '{name}': expected a sequence of {what}, got "
                         f"{type(x).__name__} (wrap a single one in a list)")
     x = list(x)
     for k, item in enumerate(x):
         if not isinstance(item, kinds):
-            raise TypeError(f"argument '{name}': expected a sequence of {what}, got "
-                            f"{type(item).__name__} at position {k}")
+            raise TypeError(f"argument '{name}': expected a sequence of {what}, "
+                            f"got {type(item).__name__} at position {k}")
     return x

@@ -1,18 +1,20 @@
 """The three executors of the per-state kernels in :mod:`liedyn._kernels`.
 
 The public functions (:func:`liedyn.rnea.rnea`, :func:`liedyn.crba.mass_matrix`,
-:func:`liedyn.aba.aba`) call the functions here, which pick how to run the one source:
+:func:`liedyn.aba.aba`) call the functions here, which pick how to run the one
+source:
 
-* float64 / complex128 input and numba available: the compiled drivers, looping over the
-  leading batch dimensions flattened into one;
-* other numeric input, or numba absent or disabled (:data:`liedyn._jit.ENABLED`): plain Python,
-  on numpy arrays holding one component over the whole batch (batch on the last axis), or on
-  Python numbers for a single state;
+* float64 / complex128 input and numba available: the compiled drivers, looping over
+  the leading batch dimensions flattened into one;
+* other numeric input, or numba absent or disabled (:data:`liedyn._jit.ENABLED`):
+  plain Python, on numpy arrays holding one component over the whole batch (batch on
+  the last axis), or on Python numbers for a single state;
 * sympy (object) input: plain Python on the expressions.
 
-Each returns ``None`` when it cannot handle a case (a joint type without a kernel, or input
-that the compiled checks reject); the public function then runs its reference implementation,
-which computes the same result or raises the clear error naming the argument.
+Each returns ``None`` when it cannot handle a case (a joint type without a kernel,
+or input that the compiled checks reject); the public function then runs its
+reference implementation, which computes the same result or raises the clear error
+naming the argument.
 """
 import math
 
@@ -27,13 +29,13 @@ __all__ = ["flat_model", "use_kernels", "rnea", "mass_matrix", "aba"]
 
 _CODES = {J.Fixed: K.FIXED, J.Revolute: K.REVOLUTE, J.Prismatic: K.PRISMATIC,
           J.Helical: K.HELICAL, J.Screw: K.SCREW, J.Universal: K.UNIVERSAL,
-          J.Planar: K.PLANAR, J.Spherical: K.SPHERICAL, J.SphericalZYX: K.SPHERICAL_ZYX,
-          J.Free: K.FREE}
+          J.Planar: K.PLANAR, J.Spherical: K.SPHERICAL,
+          J.SphericalZYX: K.SPHERICAL_ZYX, J.Free: K.FREE}
 
 
 def _joint_parameters(joint):
-    """The joint's entries of the ``body`` array: axes ``a`` (0-2), ``b`` (3-5), ``k`` (6),
-    pitch (7)."""
+    """The joint's entries of the ``body`` array: axes ``a`` (0-2), ``b`` (3-5),
+    ``k`` (6), pitch (7)."""
     par = np.zeros(12)
     if isinstance(joint, (J.Revolute, J.Helical)):
         par[0:3] = joint.axis
@@ -56,17 +58,18 @@ _KERNELS = [True]
 
 
 def use_kernels(on):
-    """Switch the kernels off (``False``) or on again: off, the public functions run their
-    numpy reference implementations, the code the chapters list (e.g. to time one algorithm
-    against another on equal terms)."""
+    """Switch the kernels off (``False``) or on again: off, the public functions run
+    their numpy reference implementations, the code the chapters list (e.g. to time
+    one algorithm against another on equal terms)."""
     _KERNELS[0] = bool(on)
 
 
 def _key(model):
     """What the flattened model depends on; a change of any entry rebuilds it."""
     p, j, X, I = model.parent, model.joints, model.placements, model.inertias
-    try:                                                  # lists that count their changes
-        counts = (id(p), p.changes, id(j), j.changes, id(X), X.changes, id(I), I.changes)
+    try:                                            # lists that count their changes
+        counts = (id(p), p.changes, id(j), j.changes, id(X), X.changes, id(I),
+                  I.changes)
     except AttributeError:
         counts = tuple(tuple(map(id, x)) for x in (p, j, X, I))
     return (len(model.names), model.gravity.tobytes()) + counts
@@ -75,13 +78,14 @@ def _key(model):
 def flat_model(model):
     """The arrays the kernels read, built once and cached on the model.
 
-    Returns ``(topo, body, no_f_ext)``: ``topo`` (N+1, 5) int64 with the parent, joint code and
-    the offsets and sizes of each body's coordinates; ``body`` (N+1, 60) with joint parameters,
-    placement ``X_i`` and inertia ``I_i`` (row 0: ``dV_0 = (0, -g)``); zero external wrenches
-    (N, 6). ``None`` if some joint has no kernel or some inertia or placement is not real
-    (then the reference implementation runs). The cache is keyed by gravity and by the
-    per-body lists of the model, which count their edits (``model.inertias[i] = ...``
-    rebuilds it); editing an inertia array in place is not noticed.
+    Returns ``(topo, body, no_f_ext)``: ``topo`` (N+1, 5) int64 with the parent,
+    joint code and the offsets and sizes of each body's coordinates; ``body`` (N+1,
+    60) with joint parameters, placement ``X_i`` and inertia ``I_i`` (row 0:
+    ``dV_0 = (0, -g)``); zero external wrenches (N, 6). ``None`` if some joint has
+    no kernel or some inertia or placement is not real (then the reference
+    implementation runs). The cache is keyed by gravity and by the per-body lists of
+    the model, which count their edits (``model.inertias[i] = ...`` rebuilds it);
+    editing an inertia array in place is not noticed.
     """
     if not _KERNELS[0]:
         return None
@@ -98,8 +102,9 @@ def _flatten(model):
     N = model.nbodies
     if any(type(j) not in _CODES for j in model.joints[1:]):
         return None
-    if any(np.asarray(x).dtype.kind != "f" for x in model.inertias + model.placements):
-        return None                   # complex or symbolic model parameters: reference path
+    if any(
+        np.asarray(x).dtype.kind != "f" for x in model.inertias + model.placements):
+        return None           # complex or symbolic model parameters: reference path
     topo = np.zeros((N + 1, 5), dtype=np.int64)
     body = np.zeros((N + 1, K.BODY_COLUMNS))
     for i in range(1, N + 1):
@@ -110,21 +115,24 @@ def _flatten(model):
         body[i, K.PAR:K.PAR + 12] = _joint_parameters(j)
         body[i, K.RX:K.RX + 9] = X[:3, :3].ravel()
         body[i, K.PX:K.PX + 3] = X[:3, 3]
-        body[i, K.INERTIA:K.INERTIA + 36] = np.asarray(model.inertias[i], dtype=float).ravel()
+        body[i, K.INERTIA : K.INERTIA + 36] = np.asarray(model.inertias[i],
+                                                         dtype=float).ravel()
     topo[0, K.PARENT] = -1
     body[0, 3:6] = -np.asarray(model.gravity, dtype=float)        # dV_0 = (0, -g)
     return topo, body, np.zeros((N, 6))
 
 
-# --- preparing the input ------------------------------------------------------------------
+# --- preparing the input
+# ------------------------------------------------------------------
 _F64 = np.dtype(np.float64)
 _COMPILED_DTYPES = (_F64, np.dtype(np.complex128))
 
 
 def _as_batches(arrays, tails, dtype):
-    """Reshape every array to (B_k, *tail), B_k either 1 or the common flattened batch B,
-    C-contiguous, writable and of ``dtype`` (one array type per dtype: each driver compiles
-    once). Returns ``(batch_shape, arrays)``, or ``None`` for a wrong trailing shape."""
+    """Reshape every array to (B_k, *tail), B_k either 1 or the common flattened
+    batch B, C-contiguous, writable and of ``dtype`` (one array type per dtype: each
+    driver compiles once). Returns ``(batch_shape, arrays)``, or ``None`` for a
+    wrong trailing shape."""
     batches = []
     for x, tail in zip(arrays, tails):
         k = len(tail)
@@ -152,7 +160,7 @@ def _compiled_inputs(model, arrays, tails):
     """The arrays in one compiled dtype with a flattened batch, or ``None``."""
     if not _jit.ENABLED:
         return None
-    single = []                      # the common case first: one state, float64 arrays
+    single = []                   # the common case first: one state, float64 arrays
     for x, tail in zip(arrays, tails):
         if type(x) is not np.ndarray or x.dtype is not _F64 or x.shape != tail:
             break
@@ -164,9 +172,10 @@ def _compiled_inputs(model, arrays, tails):
         return (), _F64, single
     try:
         arrays = [x if type(x) is np.ndarray else np.asarray(x) for x in arrays]
-    except (TypeError, ValueError):                   # ragged or odd: the reference path says
+    except (TypeError, ValueError):         # ragged or odd: the reference path says
         return None
-    if any(x.dtype.kind not in "iufc" for x in arrays):   # bool, str, object: refused there
+    # bool, str, object: refused there
+    if any(x.dtype.kind not in "iufc" for x in arrays):
         return None
     if all(x.dtype == _F64 for x in arrays):
         dtype = _F64
@@ -182,16 +191,18 @@ def _compiled_inputs(model, arrays, tails):
 
 
 def _plain(run, arrays, ws_shapes, out_len, batch, dtype):
-    """Run a per-state kernel in plain Python: on Python numbers (or sympy expressions) for
-    one state, on numpy arrays holding one component over the whole batch otherwise."""
+    """Run a per-state kernel in plain Python: on Python numbers (or sympy
+    expressions) for one state, on numpy arrays holding one component over the whole
+    batch otherwise."""
     B = int(np.prod(batch))
     if batch == ():
         wdtype, trail = object, ()
         arrays = [np.asarray(x).astype(object) for x in arrays]
     else:
         wdtype, trail = dtype, (B,)
-        arrays = [np.moveaxis(np.asarray(x).reshape((B,) + x.shape[len(batch):]), 0, -1)
-                  for x in arrays]
+        arrays = [
+            np.moveaxis(np.asarray(x).reshape((B,) + x.shape[len(batch) :]), 0, -1)
+            for x in arrays]
     ws = tuple(np.zeros(s + trail, dtype=wdtype) for s in ws_shapes)
     out = np.zeros(out_len + trail, dtype=wdtype)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -201,19 +212,23 @@ def _plain(run, arrays, ws_shapes, out_len, batch, dtype):
     return np.moveaxis(out, -1, 0).reshape(batch + out_len)
 
 
-# --- the algorithms --------------------------------------------------------------------------
+# --- the algorithms
+# ----------------------------------------------------------------------------------
 def rnea(model, q, dq, ddq, f_ext=None):
-    """``tau`` by the kernels (Kim (2012), Table 2), or ``None`` to use the reference path."""
+    """``tau`` by the kernels (Kim (2012), Table 2), or ``None`` to use the
+    reference path."""
     flat = flat_model(model)
     if flat is None:
         return None
     topo, body, no_f_ext = flat
     N, nv = model.nbodies, model.nv
     fe = no_f_ext if f_ext is None else f_ext
-    prepared = _compiled_inputs(model, (q, dq, ddq, fe), ((model.nq,), (nv,), (nv,), (N, 6)))
+    prepared = _compiled_inputs(model, (q, dq, ddq, fe),
+                                ((model.nq,), (nv,), (nv,), (N, 6)))
     if prepared is not None:
         batch, dtype, (q, dq, ddq, fe) = prepared
-        tau = np.empty((max(q.shape[0], dq.shape[0], ddq.shape[0], fe.shape[0]), nv), dtype)
+        tau = np.empty(
+            (max(q.shape[0], dq.shape[0], ddq.shape[0], fe.shape[0]), nv), dtype)
         if K.rnea_loop(topo, body, q, dq, ddq, fe, tau):
             return None
         return tau.reshape(batch + (nv,))
@@ -253,24 +268,28 @@ def mass_matrix(model, q):
 
 
 def aba(model, q, dq, tau, f_ext=None):
-    """``ddq`` by the kernels (Kim (2012), Table 3), or ``None`` to use the reference path."""
+    """``ddq`` by the kernels (Kim (2012), Table 3), or ``None`` to use the
+    reference path."""
     flat = flat_model(model)
     if flat is None:
         return None
     topo, body, no_f_ext = flat
     N, nv = model.nbodies, model.nv
     fe = no_f_ext if f_ext is None else f_ext
-    prepared = _compiled_inputs(model, (q, dq, tau, fe), ((model.nq,), (nv,), (nv,), (N, 6)))
+    prepared = _compiled_inputs(model, (q, dq, tau, fe),
+                                ((model.nq,), (nv,), (nv,), (N, 6)))
     if prepared is not None:
         batch, dtype, (q, dq, tau, fe) = prepared
-        ddq = np.empty((max(q.shape[0], dq.shape[0], tau.shape[0], fe.shape[0]), nv), dtype)
+        ddq = np.empty(
+            (max(q.shape[0], dq.shape[0], tau.shape[0], fe.shape[0]), nv), dtype)
         if K.aba_loop(topo, body, q, dq, tau, fe, ddq):
             return None
         return ddq.reshape(batch + (nv,))
-    batch, dtype, q, dq, tau, fe = state(model, q, dq, tau, f_ext=f_ext, names=("dq", "tau"))
+    batch, dtype, q, dq, tau, fe = state(model, q, dq, tau, f_ext=f_ext,
+                                         names=("dq", "tau"))
     nb = N + 1
-    ws = ((nb, 3, 3), (nb, 3), (nv, 6), (nv, 6), (nb, 6), (nb, 6), (nb, 6), (nb, 6, 6),
-          (nb, 6), (nv, 6), (nv, 6), (nv, 6), (nv,))
+    ws = ((nb, 3, 3), (nb, 3), (nv, 6), (nv, 6), (nb, 6), (nb, 6), (nb, 6),
+          (nb, 6, 6), (nb, 6), (nv, 6), (nv, 6), (nv, 6), (nv,))
     g = body[0, :6].tolist()
 
     def run(a, w, out):

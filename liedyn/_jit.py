@@ -1,14 +1,16 @@
 """The tiny dispatch layer that lets one source run compiled, batched or symbolic.
 
-The per-state kernels of :mod:`liedyn._kernels` are ordinary Python functions. Decorated with
-:func:`kernel` they stay ordinary Python (a plain call runs them on floats, on numpy arrays
-holding one component over a whole batch, or on sympy expressions), and numba compiles them
-when a compiled driver calls them. The elementary functions they need (``sin``, ``cos``,
-``sqrt``) are here too, each with a compiled twin.
+The per-state kernels of :mod:`liedyn._kernels` are ordinary Python functions.
+Decorated with :func:`kernel` they stay ordinary Python (a plain call runs them on
+floats, on numpy arrays holding one component over a whole batch, or on sympy
+expressions), and numba compiles them when a compiled driver calls them. The
+elementary functions they need (``sin``, ``cos``, ``sqrt``) are here too, each with
+a compiled twin.
 
-numba is optional (``pip install liedyn[fast]``). Without it, or with the environment variable
-``LIEDYN_DISABLE_JIT=1`` (or numba's own ``NUMBA_DISABLE_JIT=1``), :data:`ENABLED` is False
-and the public functions use the plain-Python executors.
+numba is optional (``pip install liedyn[fast]``). Without it, or with the
+environment variable ``LIEDYN_DISABLE_JIT=1`` (or numba's own
+``NUMBA_DISABLE_JIT=1``), :data:`ENABLED` is False and the public functions use the
+plain-Python executors.
 """
 import contextlib
 import os
@@ -23,8 +25,10 @@ try:
 except ImportError:                                          # pragma: no cover
     numba = None
 
-ENABLED = (numba is not None and os.environ.get("LIEDYN_DISABLE_JIT", "0") in ("", "0")
-           and os.environ.get("NUMBA_DISABLE_JIT", "0") in ("", "0"))
+ENABLED = (
+    numba is not None
+    and os.environ.get("LIEDYN_DISABLE_JIT", "0") in ("", "0")
+    and os.environ.get("NUMBA_DISABLE_JIT", "0") in ("", "0"))
 """True when the compiled executor is available and not disabled."""
 
 __all__ = ["ENABLED", "plain", "kernel", "compiled", "sin", "cos", "sqrt",
@@ -33,8 +37,8 @@ __all__ = ["ENABLED", "plain", "kernel", "compiled", "sin", "cos", "sqrt",
 
 @contextlib.contextmanager
 def plain():
-    """Within this block the public functions use the plain-Python executors (for tests and
-    the benchmark's side-by-side comparison)."""
+    """Within this block the public functions use the plain-Python executors (for
+    tests and the benchmark's side-by-side comparison)."""
     global ENABLED
     saved, ENABLED = ENABLED, False
     try:
@@ -44,24 +48,26 @@ def plain():
 
 
 def kernel(f):
-    """Mark a per-state kernel: plain Python when called directly, compiled inside a driver."""
+    """Mark a per-state kernel: plain Python when called directly, compiled inside a
+    driver."""
     if numba is None:
         return f
     return register_jitable(f)
 
 
 def compiled(f):
-    """Compile a driver (the loop over a flattened batch), cached on disk; ``None`` if disabled.
+    """Compile a driver (the loop over a flattened batch), cached on disk; ``None``
+    if disabled.
 
-    ``error_model="numpy"`` makes a division by zero give inf/nan (as numpy does) instead of
-    raising; the drivers report non-finite results and the public function re-runs the
-    reference path, which raises the clear error.
+    ``error_model="numpy"`` makes a division by zero give inf/nan (as numpy does)
+    instead of raising; the drivers report non-finite results and the public
+    function re-runs the reference path, which raises the clear error.
     """
     if not ENABLED:
         return None
     try:
         return numba.njit(cache=True, error_model="numpy", nogil=True)(f)
-    except RuntimeError:                    # no writable cache directory: compile per process
+    except RuntimeError:          # no writable cache directory: compile per process
         return numba.njit(error_model="numpy", nogil=True)(f)
 
 
@@ -76,15 +82,18 @@ def cos(x):
 
 
 def sqrt(x):
-    """``sqrt`` of a float, a complex number, a numpy array or a sympy expression."""
+    """``sqrt`` of a float, a complex number, a numpy array or a sympy
+    expression."""
     return _math.sqrt(x)
 
 
 def normalise_quaternion(w, x, y, z):
-    """``(w, x, y, z) / |(w, x, y, z)|`` for numbers; symbolic quaternions are left alone.
+    """``(w, x, y, z) / |(w, x, y, z)|`` for numbers; symbolic quaternions are left
+    alone.
 
     Quaternions reach the kernels already checked to be unit to within ``QUAT_TOL``
-    (:mod:`liedyn.joints`); normalising removes that small error, as ``Joint.transform`` does.
+    (:mod:`liedyn.joints`); normalising removes that small error, as
+    ``Joint.transform`` does.
     """
     if _math.is_symbolic(w) or _math.is_symbolic(x) or _math.is_symbolic(y) \
             or _math.is_symbolic(z):

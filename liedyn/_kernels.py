@@ -1,23 +1,27 @@
 """The recursive algorithms written once, per state, on 3-vectors and 3x3 blocks.
 
 This is the single source of the fast paths of :func:`liedyn.rnea.rnea`,
-:func:`liedyn.crba.mass_matrix` and :func:`liedyn.aba.aba`. Every function here handles one
-state: a twist is a pair ``(w, v)`` of 3-tuples, a rotation a 3-tuple of rows, a generalized
-inertia the blocks ``(A, B, C)`` of ``[[A, B], [B^T, C]]``. Because only ``+``, ``-``, ``*``,
-``/``, indexing and the functions of :mod:`liedyn._jit` are used, the same code runs
+:func:`liedyn.crba.mass_matrix` and :func:`liedyn.aba.aba`. Every function here
+handles one state: a twist is a pair ``(w, v)`` of 3-tuples, a rotation a 3-tuple of
+rows, a generalized inertia the blocks ``(A, B, C)`` of ``[[A, B], [B^T, C]]``.
+Because only ``+``, ``-``, ``*``, ``/``, indexing and the functions of
+:mod:`liedyn._jit` are used, the same code runs
 
-* compiled by numba, on float64 or complex128 numbers (the drivers in :mod:`liedyn._exec`
-  loop over a flattened batch),
-* in plain Python on numpy arrays holding one component over a whole batch (batch last),
+* compiled by numba, on float64 or complex128 numbers (the drivers in
+  :mod:`liedyn._exec` loop over a flattened batch),
+* in plain Python on numpy arrays holding one component over a whole batch (batch
+  last),
 * in plain Python on sympy expressions.
 
-The model arrives flattened (:func:`liedyn._exec.flat_model`): ``topo[i]`` holds the parent,
-joint code, and the offsets and sizes of body ``i``'s coordinates; ``body[i]`` its joint
-parameters, placement ``X_i`` and inertia ``I_i``; ``body[0, :6]`` is the ground acceleration
-``dV_0 = (0, -g)`` (Kim (2012), footnote 6). Results go into workspaces: ``R[i], p[i]``
-(``T_{lambda(i),i}``), ``S[k], dS[k]`` (one row per velocity coordinate ``k``), ``V[i]``,
-``dV[i]``, ``F[i]`` etc.; row 0 of ``V`` is the ground's twist, zero, and also serves as the
-zero of the right type (float, complex, batch array or sympy) wherever one is needed.
+The model arrives flattened (:func:`liedyn._exec.flat_model`): ``topo[i]`` holds the
+parent, joint code, and the offsets and sizes of body ``i``'s coordinates;
+``body[i]`` its joint parameters, placement ``X_i`` and inertia ``I_i``;
+``body[0, :6]`` is the ground acceleration ``dV_0 = (0, -g)`` (Kim (2012), footnote
+6). Results go into workspaces: ``R[i], p[i]`` (``T_{lambda(i),i}``),
+``S[k], dS[k]`` (one row per velocity coordinate ``k``), ``V[i]``, ``dV[i]``,
+``F[i]`` etc.; row 0 of ``V`` is the ground's twist, zero, and also serves as the
+zero of the right type (float, complex, batch array or sympy) wherever one is
+needed.
 """
 import numpy as np
 
@@ -30,11 +34,12 @@ PARENT, JOINT, QI, VI, NV = 0, 1, 2, 3, 4
 PAR, RX, PX, INERTIA = 0, 12, 21, 24
 BODY_COLUMNS = 60
 # joint codes
-FIXED, REVOLUTE, PRISMATIC, HELICAL, SCREW, UNIVERSAL, PLANAR, SPHERICAL, SPHERICAL_ZYX, \
-    FREE = range(10)
+(FIXED, REVOLUTE, PRISMATIC, HELICAL, SCREW, UNIVERSAL, PLANAR, SPHERICAL,
+ SPHERICAL_ZYX, FREE) = range(10)
 
 
-# --- 3-vectors and 3x3 matrices ---------------------------------------------------------
+# --- 3-vectors and 3x3 matrices
+# ---------------------------------------------------------
 @kernel
 def vadd(a, b):
     return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
@@ -62,7 +67,8 @@ def dot(a, b):
 
 @kernel
 def cross(a, b):
-    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2],
+            a[0] * b[1] - a[1] * b[0])
 
 
 @kernel
@@ -115,23 +121,31 @@ def skew_mul(p, A):
 
 @kernel
 def rotation_about(a, s, c):
-    """``exp([a] t) = c 1 + s [a] + (1 - c) a a^T`` for a unit axis ``a``, ``s, c = sin, cos t``."""
+    """``exp([a] t) = c 1 + s [a] + (1 - c) a a^T`` for a unit axis ``a``,
+    ``s, c = sin, cos t``."""
     t = 1 - c
-    return ((c + t * a[0] * a[0], t * a[0] * a[1] - s * a[2], t * a[0] * a[2] + s * a[1]),
-            (t * a[1] * a[0] + s * a[2], c + t * a[1] * a[1], t * a[1] * a[2] - s * a[0]),
-            (t * a[2] * a[0] - s * a[1], t * a[2] * a[1] + s * a[0], c + t * a[2] * a[2]))
+    return (
+        (c + t * a[0] * a[0], t * a[0] * a[1] - s * a[2],
+         t * a[0] * a[2] + s * a[1]),
+        (t * a[1] * a[0] + s * a[2], c + t * a[1] * a[1],
+         t * a[1] * a[2] - s * a[0]),
+        (t * a[2] * a[0] - s * a[1], t * a[2] * a[1] + s * a[0],
+         c + t * a[2] * a[2]),
+    )
 
 
 @kernel
 def quaternion_rotation(w, x, y, z):
-    """``R = (w^2 - |u|^2) 1 + 2 u u^T + 2 w [u]`` for a unit quaternion ``(w, u)``."""
+    """``R = (w^2 - |u|^2) 1 + 2 u u^T + 2 w [u]`` for a unit quaternion
+    ``(w, u)``."""
     d = w * w - (x * x + y * y + z * z)
     return ((d + 2 * x * x, 2 * (x * y - w * z), 2 * (x * z + w * y)),
             (2 * (x * y + w * z), d + 2 * y * y, 2 * (y * z - w * x)),
             (2 * (x * z - w * y), 2 * (y * z + w * x), d + 2 * z * z))
 
 
-# --- twists, wrenches and inertias (Kim (2012), Section 1) -------------------------------
+# --- twists, wrenches and inertias (Kim (2012), Section 1)
+# -------------------------------
 @kernel
 def sadd(X, Y):
     return (vadd(X[0], Y[0]), vadd(X[1], Y[1]))
@@ -155,14 +169,16 @@ def sdot(X, F):
 
 @kernel
 def Ad_inv_mul(R, p, V):
-    """``Ad_{T^-1} V = (R^T w, R^T (v - p x w))`` for ``T = (R, p)``, Kim (2012), eq. (7)."""
+    """``Ad_{T^-1} V = (R^T w, R^T (v - p x w))`` for ``T = (R, p)``, Kim (2012),
+    eq. (7)."""
     w, v = V
     return (rot_T(R, w), rot_T(R, vsub(v, cross(p, w))))
 
 
 @kernel
 def Ad_star_inv_mul(R, p, F):
-    """``Ad*_{T^-1} F = (R m + p x R f, R f)``: a wrench in the child frame, in the parent's."""
+    """``Ad*_{T^-1} F = (R m + p x R f, R f)``: a wrench in the child frame, in the
+    parent's."""
     m, f = F
     Rf = rot(R, f)
     return (vadd(rot(R, m), cross(p, Rf)), Rf)
@@ -170,14 +186,16 @@ def Ad_star_inv_mul(R, p, F):
 
 @kernel
 def ad_mul(V, X):
-    """``ad_V X = (w x w', v x w' + w x v')``, the Lie bracket, Kim (2012), eq. (9)."""
+    """``ad_V X = (w x w', v x w' + w x v')``, the Lie bracket, Kim (2012), eq.
+    (9)."""
     w, v = V
     return (cross(w, X[0]), vadd(cross(v, X[0]), cross(w, X[1])))
 
 
 @kernel
 def ad_star_mul(V, F):
-    """``ad*_V F = ad_V^T F = (-(w x m) - v x f, -(w x f))``, Kim (2012), eq. (10)."""
+    """``ad*_V F = ad_V^T F = (-(w x m) - v x f, -(w x f))``, Kim (2012), eq.
+    (10)."""
     w, v = V
     m, f = F
     return (vneg(vadd(cross(w, m), cross(v, f))), vneg(cross(w, f)))
@@ -198,7 +216,8 @@ def inertia_add(I, J):
 
 @kernel
 def inertia_sub_outer(I, s, X, Y):
-    """``I - s X Y^T`` (blocks ``A, B, C``); summed over a symmetric ``s`` it stays symmetric."""
+    """``I - s X Y^T`` (blocks ``A, B, C``); summed over a symmetric ``s`` it stays
+    symmetric."""
     A, B, C = I
     return (msub(A, outer(s, X[0], Y[0])), msub(B, outer(s, X[0], Y[1])),
             msub(C, outer(s, X[1], Y[1])))
@@ -207,21 +226,26 @@ def inertia_sub_outer(I, s, X, Y):
 @kernel
 def congruence(R, p, I):
     """``Ad*_{T^-1} I Ad_{T^-1}``: an inertia of the child frame, in the parent's
-    (Kim (2012), eq. (21); the articulated inertias of Kim (2012), eq. (49) move alike).
+    (Kim (2012), eq. (21); the articulated inertias of Kim (2012), eq. (49) move
+    alike).
 
     With ``Ad_{T^-1} = diag(R^T, R^T) [[1, 0], [-[p], 1]]`` and the rotated blocks
-    ``A' = R A R^T``, ``B' = R B R^T``, ``C' = R C R^T``: ``[[A' + [p] B'^T - (B' + [p] C') [p],
-    B' + [p] C'], [., C']]``, where ``-B'' [p] = ([p] B''^T)^T`` for ``B'' = B' + [p] C'``.
+    ``A' = R A R^T``, ``B' = R B R^T``, ``C' = R C R^T``:
+    ``[[A' + [p] B'^T - (B' + [p] C') [p], B' + [p] C'], [., C']]``, where
+    ``-B'' [p] = ([p] B''^T)^T`` for ``B'' = B' + [p] C'``.
     """
     A, B, C = I
     Rt = transpose(R)
-    A1, B1, C1 = matmul(matmul(R, A), Rt), matmul(matmul(R, B), Rt), matmul(matmul(R, C), Rt)
+    A1, B1, C1 = (matmul(matmul(R, A), Rt), matmul(matmul(R, B), Rt),
+                  matmul(matmul(R, C), Rt))
     B2 = madd(B1, skew_mul(p, C1))
-    A2 = madd(madd(A1, skew_mul(p, transpose(B1))), transpose(skew_mul(p, transpose(B2))))
+    A2 = madd(madd(A1, skew_mul(p, transpose(B1))),
+              transpose(skew_mul(p, transpose(B2))))
     return (A2, B2, C1)
 
 
-# --- workspaces and the flattened model ---------------------------------------------------
+# --- workspaces and the flattened model
+# ---------------------------------------------------
 @kernel
 def load3(W, i):
     return (W[i, 0], W[i, 1], W[i, 2])
@@ -240,7 +264,8 @@ def store6(W, i, X):
 
 @kernel
 def load_rotation(W, i):
-    return ((W[i, 0, 0], W[i, 0, 1], W[i, 0, 2]), (W[i, 1, 0], W[i, 1, 1], W[i, 1, 2]),
+    return ((W[i, 0, 0], W[i, 0, 1], W[i, 0, 2]),
+            (W[i, 1, 0], W[i, 1, 1], W[i, 1, 2]),
             (W[i, 2, 0], W[i, 2, 1], W[i, 2, 2]))
 
 
@@ -306,18 +331,21 @@ def placement(body, i):
 
 @kernel
 def S_mul(S, v, n, x, zero):
-    """``S_i x_i = sum_r S[v + r] x[v + r]`` over the ``n`` coordinates of joint ``i``."""
+    """``S_i x_i = sum_r S[v + r] x[v + r]`` over the ``n`` coordinates of joint
+    ``i``."""
     out = ((zero, zero, zero), (zero, zero, zero))
     for r in range(n):
         out = sadd(out, sscale(x[v + r], load6(S, v + r)))
     return out
 
 
-# --- joints: T_{lambda(i),i} = X_i J_i(q_i), S_i and dS_i per joint code ----------------
+# --- joints: T_{lambda(i),i} = X_i J_i(q_i), S_i and dS_i per joint code
+# ----------------
 @kernel
 def jcalc(topo, body, i, q, S, zero):
     """Joint ``i``: write the columns of ``S_i`` (Kim (2012), eq. (37)) and return
-    ``T_{lambda(i),i} = X_i J_i(q_i)`` as ``(R, p)``. Joints as in :mod:`liedyn.joints`."""
+    ``T_{lambda(i),i} = X_i J_i(q_i)`` as ``(R, p)``. Joints as in
+    :mod:`liedyn.joints`."""
     code, k, v = topo[i, JOINT], topo[i, QI], topo[i, VI]
     a = (body[i, PAR], body[i, PAR + 1], body[i, PAR + 2])
     b = (body[i, PAR + 3], body[i, PAR + 4], body[i, PAR + 5])
@@ -335,7 +363,7 @@ def jcalc(topo, body, i, q, S, zero):
         RJ = rotation_about(a, sin(q[k]), cos(q[k]))
         pJ = vscale(body[i, PAR + 7] * q[k], a)
         store6(S, v, (a, vscale(body[i, PAR + 7], a)))
-    elif code == SCREW:                                  # J = exp(A q), S = A = k (a, u)
+    elif code == SCREW:                             # J = exp(A q), S = A = k (a, u)
         kk = body[i, PAR + 6]
         if kk == 0.0:
             pJ = vscale(q[k], b)
@@ -345,9 +373,10 @@ def jcalc(topo, body, i, q, S, zero):
             s, c = sin(t), cos(t)
             RJ = rotation_about(a, s, c)
             au = cross(a, b)
-            pJ = vadd(vadd(vscale(t, b), vscale(1 - c, au)), vscale(t - s, cross(a, au)))
+            pJ = vadd(vadd(vscale(t, b), vscale(1 - c, au)),
+                      vscale(t - s, cross(a, au)))
             store6(S, v, (vscale(kk, a), vscale(kk, b)))
-    elif code == UNIVERSAL:                              # R = exp([a1] q1) exp([a2] q2)
+    elif code == UNIVERSAL:                          # R = exp([a1] q1) exp([a2] q2)
         R2 = rotation_about(b, sin(q[k + 1]), cos(q[k + 1]))
         RJ = matmul(rotation_about(a, sin(q[k]), cos(q[k])), R2)
         store6(S, v, (rot_T(R2, a), o))
@@ -359,7 +388,7 @@ def jcalc(topo, body, i, q, S, zero):
         store6(S, v, (o, (c, -s, zero)))                 # R^T e_x
         store6(S, v + 1, (o, (s, c, zero)))              # R^T e_y
         store6(S, v + 2, ((zero, zero, one), o))
-    elif code == SPHERICAL or code == FREE:              # unit quaternion (w, x, y, z)
+    elif code == SPHERICAL or code == FREE:           # unit quaternion (w, x, y, z)
         j = k + 3 if code == FREE else k
         w, x, y, z = normalise_quaternion(q[j], q[j + 1], q[j + 2], q[j + 3])
         RJ = quaternion_rotation(w, x, y, z)
@@ -381,8 +410,8 @@ def jcalc(topo, body, i, q, S, zero):
 
 @kernel
 def joint_dS(topo, body, i, q, dq, dS, zero):
-    """Write ``dS_i = dS_i/dt`` along ``dq`` (Kim (2012), eq. (41)) for joints whose ``S``
-    depends on ``q``; the rows of the other joints stay zero."""
+    """Write ``dS_i = dS_i/dt`` along ``dq`` (Kim (2012), eq. (41)) for joints whose
+    ``S`` depends on ``q``; the rows of the other joints stay zero."""
     code, k, v = topo[i, JOINT], topo[i, QI], topo[i, VI]
     o = (zero, zero, zero)
     if code == UNIVERSAL:                                # d/dt exp(-[a2] q2) a1
@@ -397,18 +426,28 @@ def joint_dS(topo, body, i, q, dq, dS, zero):
     elif code == SPHERICAL_ZYX:
         sb, cb, sc, cc = sin(q[k + 1]), cos(q[k + 1]), sin(q[k + 2]), cos(q[k + 2])
         db, dc = dq[v + 1], dq[v + 2]
-        store6(dS, v, ((-cb * db, cc * cb * dc - sc * sb * db, -sc * cb * dc - cc * sb * db),
-                       o))
+        store6(
+            dS,
+            v,
+            (
+                (-cb * db, cc * cb * dc - sc * sb * db,
+                 -sc * cb * dc - cc * sb * db),
+                o,
+            ),
+        )
         store6(dS, v + 1, ((zero, -sc * dc, -cc * dc), o))
 
 
-# --- the recursions ----------------------------------------------------------------------
+# --- the recursions
+# ----------------------------------------------------------------------------------
 @kernel
 def velocity_pass(topo, body, q, dq, R, p, S, dS, V, eta):
-    """Forward recursion of Kim (2012), Tables 2 and 3: ``T_{lambda(i),i}``, ``S_i``, ``dS_i``,
+    """Forward recursion of Kim (2012), Tables 2 and 3: ``T_{lambda(i),i}``,
+    ``S_i``, ``dS_i``,
 
-    ``V_i = Ad_{T^-1} V_{lambda(i)} + S_i dq_i`` (37) and the velocity-product acceleration
-    ``eta_i = ad_{V_i} S_i dq_i + dS_i dq_i`` (the part of (41) without ``ddq``).
+    ``V_i = Ad_{T^-1} V_{lambda(i)} + S_i dq_i`` (37) and the velocity-product
+    acceleration ``eta_i = ad_{V_i} S_i dq_i + dS_i dq_i`` (the part of (41) without
+    ``ddq``).
     """
     zero = V[0, 0]
     for i in range(1, topo.shape[0]):
@@ -417,17 +456,19 @@ def velocity_pass(topo, body, q, dq, R, p, S, dS, V, eta):
         joint_dS(topo, body, i, q, dq, dS, zero)
         store_transform(R, p, i, Ri, pi)
         Sdq = S_mul(S, v, n, dq, zero)
-        Vi = sadd(Ad_inv_mul(Ri, pi, load6(V, lam)), Sdq)                         # (37)
+        Vi = sadd(Ad_inv_mul(Ri, pi, load6(V, lam)), Sdq)                     # (37)
         store6(V, i, Vi)
         store6(eta, i, sadd(ad_mul(Vi, Sdq), S_mul(dS, v, n, dq, zero)))
 
 
 @kernel
 def rnea_state(topo, body, q, dq, ddq, f_ext, dV0, ws, tau):
-    """Kim (2012), Table 2: inverse dynamics of one state (``f_ext`` (N, 6), in body frames).
+    """Kim (2012), Table 2: inverse dynamics of one state (``f_ext`` (N, 6), in body
+    frames).
 
     ``dV_i = Ad_{T^-1} dV_{lambda(i)} + eta_i + S_i ddq_i`` (41);
-    ``F_i = I_i dV_i - ad*_{V_i} I_i V_i - F_i^ext + sum_{k in mu(i)} Ad*_{T_{i,k}^-1} F_k``
+    ``F_i = I_i dV_i - ad*_{V_i} I_i V_i - F_i^ext``
+    ``+ sum_{k in mu(i)} Ad*_{T_{i,k}^-1} F_k``
     (42), each body adding its term to its parent's sum; ``tau_i = S_i^T F_i``.
     """
     R, p, S, dS, V, eta, dV, F = ws
@@ -437,17 +478,22 @@ def rnea_state(topo, body, q, dq, ddq, f_ext, dV0, ws, tau):
     for i in range(1, topo.shape[0]):
         Ri, pi = load_transform(R, p, i)
         v, n = topo[i, VI], topo[i, NV]
-        dVi = sadd(sadd(Ad_inv_mul(Ri, pi, load6(dV, topo[i, PARENT])), load6(eta, i)),
-                   S_mul(S, v, n, ddq, zero))                                     # (41)
+        dVi = sadd(
+            sadd(Ad_inv_mul(Ri, pi, load6(dV, topo[i, PARENT])), load6(eta, i)),
+            S_mul(S, v, n, ddq, zero))  # (41)
         store6(dV, i, dVi)
         I, Vi = body_inertia(body, i), load6(V, i)
-        store6(F, i, ssub(ssub(inertia_mul(I, dVi), ad_star_mul(Vi, inertia_mul(I, Vi))),
-                          load6(f_ext, i - 1)))                                   # (42)
+        store6(
+            F,
+            i,
+            ssub(ssub(inertia_mul(I, dVi), ad_star_mul(Vi, inertia_mul(I, Vi))),
+                 load6(f_ext, i - 1)),
+        )  # (42)
     for i in range(topo.shape[0] - 1, 0, -1):
-        Fi = load6(F, i)                                    # complete: children come later
+        Fi = load6(F, i)                             # complete: children come later
         v = topo[i, VI]
         for r in range(topo[i, NV]):
-            tau[v + r] = sdot(load6(S, v + r), Fi)                               # S^T F
+            tau[v + r] = sdot(load6(S, v + r), Fi)                           # S^T F
         lam = topo[i, PARENT]
         if lam > 0:
             Ri, pi = load_transform(R, p, i)
@@ -456,11 +502,12 @@ def rnea_state(topo, body, q, dq, ddq, f_ext, dV0, ws, tau):
 
 @kernel
 def crba_state(topo, body, q, ws, M):
-    """The composite-rigid-body algorithm for one state (Featherstone (2008), Table 6.2).
+    """The composite-rigid-body algorithm for one state (Featherstone (2008), Table
+    6.2).
 
     ``I^c_i = I_i + sum_{k in mu(i)} Ad*_{T_{i,k}^-1} I^c_k Ad_{T_{i,k}^-1}``;
-    ``M_ii = S_i^T I^c_i S_i``; then ``F <- Ad*_{T_{lambda(j),j}^-1} F`` up the tree and
-    ``M_{j,i} = S_j^T F``. ``M`` must start at zero.
+    ``M_ii = S_i^T I^c_i S_i``; then ``F <- Ad*_{T_{lambda(j),j}^-1} F`` up the tree
+    and ``M_{j,i} = S_j^T F``. ``M`` must start at zero.
     """
     R, p, S, V, Ic = ws
     zero = V[0, 0]
@@ -472,15 +519,19 @@ def crba_state(topo, body, q, ws, M):
         lam = topo[i, PARENT]
         if lam > 0:
             Ri, pi = load_transform(R, p, i)
-            store_inertia(Ic, lam, inertia_add(load_inertia(Ic, lam),
-                                               congruence(Ri, pi, load_inertia(Ic, i))))
+            store_inertia(
+                Ic,
+                lam,
+                inertia_add(load_inertia(Ic, lam),
+                            congruence(Ri, pi, load_inertia(Ic, i))),
+            )
     for i in range(1, topo.shape[0]):
         v = topo[i, VI]
         Ici = load_inertia(Ic, i)
         for r in range(topo[i, NV]):
             F = inertia_mul(Ici, load6(S, v + r))                    # I^c_i S_i
             for c in range(topo[i, NV]):
-                M[v + c, v + r] = sdot(load6(S, v + c), F)           # M_ii = S_i^T I^c_i S_i
+                M[v + c, v + r] = sdot(load6(S, v + c), F)  # M_ii = S_i^T I^c_i S_i
             j = i
             while topo[j, PARENT] > 0:
                 Rj, pj = load_transform(R, p, j)
@@ -488,14 +539,15 @@ def crba_state(topo, body, q, ws, M):
                 j = topo[j, PARENT]
                 vj = topo[j, VI]
                 for c in range(topo[j, NV]):
-                    M[vj + c, v + r] = sdot(load6(S, vj + c), F)     # M_ji = S_j^T F
+                    M[vj + c, v + r] = sdot(load6(S, vj + c), F)    # M_ji = S_j^T F
                     M[v + r, vj + c] = M[vj + c, v + r]
 
 
 @kernel
 def invert(D, v, n, Psi):
-    """``Psi = D^-1`` for the symmetric positive definite ``n x n`` block in rows ``v..v+n-1``
-    (Gauss-Jordan without pivoting; ``D`` is overwritten). One DOF: a reciprocal."""
+    """``Psi = D^-1`` for the symmetric positive definite ``n x n`` block in rows
+    ``v..v+n-1`` (Gauss-Jordan without pivoting; ``D`` is overwritten). One DOF: a
+    reciprocal."""
     if n == 1:
         Psi[v, 0] = 1 / D[v, 0]
         return
@@ -518,12 +570,17 @@ def invert(D, v, n, Psi):
 
 @kernel
 def aba_state(topo, body, q, dq, tau, f_ext, dV0, ws, ddq):
-    """Kim (2012), Table 3 (corrected, see :mod:`liedyn.aba`): forward dynamics of one state.
+    """Kim (2012), Table 3 (corrected, see :mod:`liedyn.aba`): forward dynamics of
+    one state.
 
-    Backward: ``I_hat_i = I_i + sum Ad*_{T^-1} Pi_k Ad_{T^-1}``, ``B_hat_i = -ad*_{V_i} I_i V_i
-    - F_i^ext + sum Ad*_{T^-1} beta_k`` (49)-(50), ``Psi_i = (S_i^T I_hat_i S_i)^-1``,
-    ``Pi_i = I_hat_i - I_hat_i S_i Psi_i S_i^T I_hat_i``, ``beta_i = B_hat_i + I_hat_i (eta_i
-    + S_i Psi_i (tau_i - S_i^T (I_hat_i eta_i + B_hat_i)))``. Forward: ``ddq_i = Psi_i (tau_i
+    Backward: ``I_hat_i = I_i + sum Ad*_{T^-1} Pi_k Ad_{T^-1}``,
+    ``B_hat_i = -ad*_{V_i} I_i V_i
+    - F_i^ext + sum Ad*_{T^-1} beta_k`` (49)-(50), ``Psi_i = (S_i^T I_hat_i
+      S_i)^-1``,
+    ``Pi_i = I_hat_i - I_hat_i S_i Psi_i S_i^T I_hat_i``,
+    ``beta_i = B_hat_i + I_hat_i (eta_i + S_i Psi_i (tau_i - S_i^T (I_hat_i eta_i``
+    ``+ B_hat_i)))``.
+    Forward: ``ddq_i = Psi_i (tau_i
     - S_i^T (I_hat_i (Ad_{T^-1} dV_{lambda(i)} + eta_i) + B_hat_i))`` (45),
     ``dV_i = Ad_{T^-1} dV_{lambda(i)} + eta_i + S_i ddq_i`` (41).
     """
@@ -534,23 +591,26 @@ def aba_state(topo, body, q, dq, tau, f_ext, dV0, ws, ddq):
     for i in range(1, N + 1):
         I, Vi = body_inertia(body, i), load6(V, i)
         store_inertia(I_hat, i, I)
-        store6(B_hat, i, ssub(vneg_s(ad_star_mul(Vi, inertia_mul(I, Vi))), load6(f_ext, i - 1)))
-    for i in range(N, 0, -1):                        # complete: children pushed their terms
+        store6(
+            B_hat, i,
+            ssub(vneg_s(ad_star_mul(Vi, inertia_mul(I, Vi))), load6(f_ext, i - 1)))
+    for i in range(N, 0, -1):                # complete: children pushed their terms
         Ih, Bh, eta_i = load_inertia(I_hat, i), load6(B_hat, i), load6(eta, i)
         v, n = topo[i, VI], topo[i, NV]
         Ih_eta_Bh = sadd(inertia_mul(Ih, eta_i), Bh)
         for r in range(n):
-            store6(U, v + r, inertia_mul(Ih, load6(S, v + r)))              # U = I_hat S
+            store6(U, v + r, inertia_mul(Ih, load6(S, v + r)))         # U = I_hat S
             u[v + r] = tau[v + r] - sdot(load6(S, v + r), Ih_eta_Bh)
         for r in range(n):
             for c in range(n):
-                D[v + r, c] = sdot(load6(S, v + r), load6(U, v + c))      # S^T I_hat S
+                D[v + r, c] = sdot(load6(S, v + r), load6(U, v + c))   # S^T I_hat S
         invert(D, v, n, Psi)
         Pi, beta = Ih, sadd(Bh, inertia_mul(Ih, eta_i))
         for r in range(n):
             Psi_u = zero
             for c in range(n):
-                Pi = inertia_sub_outer(Pi, Psi[v + r, c], load6(U, v + r), load6(U, v + c))
+                Pi = inertia_sub_outer(Pi, Psi[v + r, c], load6(U, v + r),
+                                       load6(U, v + c))
                 Psi_u = Psi_u + Psi[v + r, c] * u[v + c]
             beta = sadd(beta, sscale(Psi_u, load6(U, v + r)))
         lam = topo[i, PARENT]
@@ -558,7 +618,8 @@ def aba_state(topo, body, q, dq, tau, f_ext, dV0, ws, ddq):
             Ri, pi = load_transform(R, p, i)
             store_inertia(I_hat, lam, inertia_add(load_inertia(I_hat, lam),
                                                   congruence(Ri, pi, Pi)))
-            store6(B_hat, lam, sadd(load6(B_hat, lam), Ad_star_inv_mul(Ri, pi, beta)))
+            store6(B_hat, lam,
+                   sadd(load6(B_hat, lam), Ad_star_inv_mul(Ri, pi, beta)))
     store6(dV, 0, dV0)
     for i in range(1, N + 1):
         Ri, pi = load_transform(R, p, i)
@@ -571,8 +632,8 @@ def aba_state(topo, body, q, dq, tau, f_ext, dV0, ws, ddq):
             x = zero
             for c in range(n):
                 x = x + Psi[v + r, c] * u[v + c]
-            ddq[v + r] = x                                                       # (45)
-        store6(dV, i, sadd(a, S_mul(S, v, n, ddq, zero)))                       # (41)
+            ddq[v + r] = x                                                    # (45)
+        store6(dV, i, sadd(a, S_mul(S, v, n, ddq, zero)))                     # (41)
 
 
 @kernel
@@ -580,8 +641,9 @@ def vneg_s(X):
     return (vneg(X[0]), vneg(X[1]))
 
 
-# --- drivers: the loop over a flattened batch, compiled when numba is available -----------
-# Inputs have a leading batch axis of length 1 (shared by every state) or B.
+# --- drivers: the loop over a flattened batch, compiled when numba is available
+# ----------- Inputs have a leading batch axis of length 1 (shared by every state)
+# or B.
 @kernel
 def _at(x, b):
     return x[b] if x.shape[0] > 1 else x[0]
@@ -597,7 +659,8 @@ def all_finite(x):
 
 @kernel
 def unit_quaternions(topo, q, tol):
-    """True if every quaternion of a spherical or free joint has unit norm to within ``tol``."""
+    """True if every quaternion of a spherical or free joint has unit norm to within
+    ``tol``."""
     for b in range(q.shape[0]):
         for i in range(1, topo.shape[0]):
             code = topo[i, JOINT]
@@ -613,9 +676,9 @@ def unit_quaternions(topo, q, tol):
 
 @kernel
 def bad_input(topo, q, x, y, z, quat_tol):
-    """The input checks of the public functions, compiled: 1 if some entry is NaN or inf or
-    some quaternion is not unit (the public function then re-runs the reference path, which
-    raises the error naming the argument), else 0."""
+    """The input checks of the public functions, compiled: 1 if some entry is NaN or
+    inf or some quaternion is not unit (the public function then re-runs the
+    reference path, which raises the error naming the argument), else 0."""
     ok = all_finite(q) and all_finite(x) and all_finite(y) and all_finite(z)
     return 0 if ok and unit_quaternions(topo, q, quat_tol) else 1
 
@@ -627,9 +690,10 @@ def _rnea_loop(topo, body, q, dq, ddq, f_ext, tau):
     ws = (np.zeros((nb, 3, 3), dt), np.zeros((nb, 3), dt), np.zeros((nv, 6), dt),
           np.zeros((nv, 6), dt), np.zeros((nb, 6), dt), np.zeros((nb, 6), dt),
           np.zeros((nb, 6), dt), np.zeros((nb, 6), dt))
-    g = load6(body, 0)                          # row 0: the ground acceleration (0, -g)
+    g = load6(body, 0)                      # row 0: the ground acceleration (0, -g)
     for b in range(tau.shape[0]):
-        rnea_state(topo, body, _at(q, b), _at(dq, b), _at(ddq, b), _at(f_ext, b), g, ws, tau[b])
+        rnea_state(topo, body, _at(q, b), _at(dq, b), _at(ddq, b), _at(f_ext, b), g,
+                   ws, tau[b])
     return 0
 
 
@@ -653,10 +717,12 @@ def _aba_loop(topo, body, q, dq, tau, f_ext, ddq):
           np.zeros((nb, 6), dt), np.zeros((nb, 6, 6), dt), np.zeros((nb, 6), dt),
           np.zeros((nv, 6), dt), np.zeros((nv, 6), dt), np.zeros((nv, 6), dt),
           np.zeros(nv, dt))
-    g = load6(body, 0)                          # row 0: the ground acceleration (0, -g)
+    g = load6(body, 0)                      # row 0: the ground acceleration (0, -g)
     for b in range(ddq.shape[0]):
-        aba_state(topo, body, _at(q, b), _at(dq, b), _at(tau, b), _at(f_ext, b), g, ws, ddq[b])
+        aba_state(topo, body, _at(q, b), _at(dq, b), _at(tau, b), _at(f_ext, b), g,
+                  ws, ddq[b])
     return 0 if all_finite(ddq) else 2
 
 
-rnea_loop, crba_loop, aba_loop = (compiled(f) for f in (_rnea_loop, _crba_loop, _aba_loop))
+rnea_loop, crba_loop, aba_loop = (
+    compiled(f) for f in (_rnea_loop, _crba_loop, _aba_loop))

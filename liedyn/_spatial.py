@@ -1,9 +1,10 @@
 """Structure-exploiting spatial products used inside the recursive algorithms.
 
-The 6x6 matrices of :mod:`liedyn.lie` are what the book writes; inside the recursions the same
-products are computed from ``R`` and ``p`` directly, which avoids building 6x6 matrices and
-skips the input validation that the public functions do (the algorithms validate their inputs
-once, at the entry). Every function is batched over leading dimensions and dtype-generic.
+The 6x6 matrices of :mod:`liedyn.lie` are what the book writes; inside the
+recursions the same products are computed from ``R`` and ``p`` directly, which
+avoids building 6x6 matrices and skips the input validation that the public
+functions do (the algorithms validate their inputs once, at the entry). Every
+function is batched over leading dimensions and dtype-generic.
 
 With ``T = (R, p)``:
 
@@ -18,17 +19,21 @@ import numpy as np
 
 
 def cross(a, b):
-    """Cross product of (..., 3) arrays: ``(a x b)_i = a_{i+1} b_{i+2} - a_{i+2} b_{i+1}``.
+    """Cross product of (..., 3) arrays:
+    ``(a x b)_i = a_{i+1} b_{i+2} - a_{i+2} b_{i+1}``.
 
-    Written out (``np.cross`` costs about 40 us on small arrays here); single vectors go through
-    Python scalars, which also works for complex and sympy entries.
+    Written out (``np.cross`` costs about 40 us on small arrays here); single
+    vectors go through Python scalars, which also works for complex and sympy
+    entries.
     """
     if a.ndim == 1 and b.ndim == 1:
         return _out(_c(a.tolist(), b.tolist()), a, b)
-    # batched: component by component into one output (fancy indexing would copy, 6x slower)
+    # batched: component by component into one output (fancy indexing would copy, 6x
+    # slower)
     a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
     b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
-    out = np.empty(np.broadcast_shapes(a.shape, b.shape), dtype=np.result_type(a, b))
+    out = np.empty(np.broadcast_shapes(a.shape, b.shape),
+                   dtype=np.result_type(a, b))
     np.subtract(a1 * b2, a2 * b1, out=out[..., 0])
     np.subtract(a2 * b0, a0 * b2, out=out[..., 1])
     np.subtract(a0 * b1, a1 * b0, out=out[..., 2])
@@ -48,13 +53,15 @@ def rot_T(R, x):
 
 
 def _single(matrices, vectors):
-    """One unbatched state (2-D matrices, 1-D vectors): then Python lists beat numpy calls."""
+    """One unbatched state (2-D matrices, 1-D vectors): then Python lists beat numpy
+    calls."""
     return all(M.ndim == 2 for M in matrices) and all(x.ndim == 1 for x in vectors)
 
 
 def _c(a, b):
     """``a x b`` on lists."""
-    return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+    return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2],
+            a[0] * b[1] - a[1] * b[0]]
 
 
 def _r(R, x):
@@ -95,7 +102,8 @@ def Ad_mul(R, p, V):
 
 
 def Ad_star_inv_mul(R, p, F):
-    """``Ad*_{T^-1} F`` for ``T = (R, p)``: a wrench in the child frame, expressed in the parent."""
+    """``Ad*_{T^-1} F`` for ``T = (R, p)``: a wrench in the child frame, expressed
+    in the parent."""
     if _single([R], [p, F]):
         Rl = R.tolist()
         Rf = _r(Rl, F[3:].tolist())
@@ -113,30 +121,35 @@ def Ad_star_mul(R, p, F):
 def ad_mul(V, X):
     """``ad_V X``, the Lie bracket ``[V, X]``."""
     if _single([], [V, X]):
-        w, v, wx, vx = V[:3].tolist(), V[3:].tolist(), X[:3].tolist(), X[3:].tolist()
+        w, v, wx, vx = (V[:3].tolist(), V[3:].tolist(), X[:3].tolist(),
+                        X[3:].tolist())
         return _out(_c(w, wx) + _add(_c(v, wx), _c(w, vx)), V, X)
     w, v = V[..., :3], V[..., 3:]
-    return np.concatenate([cross(w, X[..., :3]), cross(v, X[..., :3]) + cross(w, X[..., 3:])],
-                          axis=-1)
+    return np.concatenate(
+        [cross(w, X[..., :3]), cross(v, X[..., :3]) + cross(w, X[..., 3:])], axis=-1
+    )
 
 
 def ad_star_mul(V, F):
     """``ad*_V F = ad_V^T F``."""
     if _single([], [V, F]):
         w, v, m, f = V[:3].tolist(), V[3:].tolist(), F[:3].tolist(), F[3:].tolist()
-        return _out([-x for x in _add(_c(w, m), _c(v, f))] + [-x for x in _c(w, f)], V, F)
+        return _out([-x for x in _add(_c(w, m), _c(v, f))] + [-x for x in _c(w, f)],
+                    V, F)
     w, v = V[..., :3], V[..., 3:]
     m, f = F[..., :3], F[..., 3:]
     return np.concatenate([-cross(w, m) - cross(v, f), -cross(w, f)], axis=-1)
 
 
 def Ad_matrix(R, p):
-    """The 6x6 matrix ``Ad_T = [[R, 0], [[p] R, R]]`` from ``R`` and ``p`` (no validation)."""
+    """The 6x6 matrix ``Ad_T = [[R, 0], [[p] R, R]]`` from ``R`` and ``p`` (no
+    validation)."""
     return _lower_blocks(R, skew(p) @ R)
 
 
 def Ad_inv_matrix(R, p):
-    """The 6x6 matrix ``Ad_{T^-1} = [[R^T, 0], [-R^T [p], R^T]]`` from ``R`` and ``p``."""
+    """The 6x6 matrix ``Ad_{T^-1} = [[R^T, 0], [-R^T [p], R^T]]`` from ``R`` and
+    ``p``."""
     Rt = np.swapaxes(R, -1, -2)
     return _lower_blocks(Rt, -Rt @ skew(p))
 
@@ -159,7 +172,8 @@ def _lower_blocks(A, C):
 
 
 def homogeneous(R, p):
-    """The 4x4 matrices ``[[R, p], [0, 1]]`` from (..., 3, 3) and (..., 3) arrays (no validation)."""
+    """The 4x4 matrices ``[[R, p], [0, 1]]`` from (..., 3, 3) and (..., 3) arrays
+    (no validation)."""
     T = np.zeros(np.broadcast_shapes(R.shape[:-2], p.shape[:-1]) + (4, 4),
                  dtype=np.result_type(R, p))
     T[..., :3, :3], T[..., :3, 3], T[..., 3, 3] = R, p, 1
@@ -167,23 +181,32 @@ def homogeneous(R, p):
 
 
 def inverse(T):
-    """``T^-1 = [[R^T, -R^T p], [0, 1]]`` (Kim (2012), eq. (4)) without validation."""
+    """``T^-1 = [[R^T, -R^T p], [0, 1]]`` (Kim (2012), eq. (4)) without
+    validation."""
     Rt = np.swapaxes(T[..., :3, :3], -1, -2)
     return homogeneous(Rt, -matvec(Rt, T[..., :3, 3]))
 
 
 def compose(R1, p1, R2, p2):
-    """``T1 T2`` for ``T1 = (R1, p1)``, ``T2 = (R2, p2)``: returns ``(R1 R2, R1 p2 + p1)``."""
+    """``T1 T2`` for ``T1 = (R1, p1)``, ``T2 = (R2, p2)``: returns
+    ``(R1 R2, R1 p2 + p1)``."""
     return R1 @ R2, rot(R1, p2) + p1
 
 
 def matvec(A, x):
-    """``A x`` for (..., m, n) and (..., n), with fast paths when either is unbatched.
+    """``A x`` for (..., m, n) and (..., n), with fast paths when either is
+    unbatched.
 
-    Stacks of small matrices go through ``einsum``, about twice as fast as ``matmul`` there.
+    Stacks of small matrices go through ``einsum``, about twice as fast as
+    ``matmul`` there.
     """
-    if A.ndim > 2 and A.size and A.shape[:-2] == x.shape[:-1] and not any(A.strides[:-2]):
-        A = A[(0,) * (A.ndim - 2)]                 # one matrix broadcast over x's batch
+    if (
+        A.ndim > 2
+        and A.size
+        and A.shape[:-2] == x.shape[:-1]
+        and not any(A.strides[:-2])
+    ):
+        A = A[(0,) * (A.ndim - 2)]             # one matrix broadcast over x's batch
     if A.ndim == 2:
         return x @ A.T
     if x.ndim == 1 and A.dtype != object:

@@ -1,21 +1,25 @@
-"""Dynamics of a single rigid body: Kim (2012), Section 1.5, and From (2012), Sections 3-4.
+"""Dynamics of a single rigid body: Kim (2012), Section 1.5, and From (2012),
+Sections 3-4.
 
 Conventions:
 
-* ``V = (w, v)`` is the body twist (Kim eqs. (9)-(10)), ``F = (m, f)`` the net wrench on the body,
-  ``I`` the generalized inertia, all expressed in the same body frame;
+* ``V = (w, v)`` is the body twist (Kim eqs. (9)-(10)), ``F = (m, f)`` the net
+  wrench on the body, ``I`` the generalized inertia, all expressed in the same body
+  frame;
 * the equation of motion is ``F = I dV - ad*_V I V`` (Kim eq. (31)), with ``dV`` the
   component-wise derivative of ``V``;
-* the single-body models of From (2012) are subgroups of SE(3) whose twists are ``V = H v``
-  with a constant selection matrix ``H`` (6 x m). From orders twists ``(v, w)``; here the
-  reduced velocity ``v`` keeps liedyn's angular-first order, and :data:`GROUPS` records the
-  permutation to From's order;
-* the integrators advance ``(T, V)`` on SE(3) x se(3), or on one of From's subgroups with
-  ``V = H v``; ``T`` stays on the group exactly (it is only ever multiplied by exponentials).
+* the single-body models of From (2012) are subgroups of SE(3) whose twists are
+  ``V = H v`` with a constant selection matrix ``H`` (6 x m). From orders twists
+  ``(v, w)``; here the reduced velocity ``v`` keeps liedyn's angular-first order,
+  and :data:`GROUPS` records the permutation to From's order;
+* the integrators advance ``(T, V)`` on SE(3) x se(3), or on one of From's subgroups
+  with ``V = H v``; ``T`` stays on the group exactly (it is only ever multiplied by
+  exponentials).
 
 Every function accepts leading batch dimensions. ``newton_euler``, ``bias_force``,
-``ad_tilde``, ``reduced_inertia``, ``coriolis_matrix`` and ``coriolis_index_formula`` run on
-numpy object arrays of sympy expressions too (validation is skipped for them).
+``ad_tilde``, ``reduced_inertia``, ``coriolis_matrix`` and
+``coriolis_index_formula`` run on numpy object arrays of sympy expressions too
+(validation is skipped for them).
 
 Derived in :ref:`sec-rigid-body-dynamics` and :ref:`sec-lagrangian`.
 """
@@ -27,28 +31,28 @@ from . import _checks
 from .inertia import _batch_shape, check_inertia
 from .lie import Ad_star, ad_star, dexp, dexp_inv, exp_se3, inverse, skew
 
-__all__ = [
-    "newton_euler", "bias_force", "body_acceleration", "spatial_momentum",
-    "kirchhoff", "Group", "GROUPS", "group", "helical_group", "reduced_inertia",
-    "ad_tilde", "coriolis_matrix",
-    "velocity_map", "velocity_map_derivative", "coriolis_index_formula",
-    "lie_euler_step", "rkmk4_step", "simulate",
-]
+__all__ = ["newton_euler", "bias_force", "body_acceleration", "spatial_momentum",
+           "kirchhoff", "Group", "GROUPS", "group", "helical_group",
+           "reduced_inertia", "ad_tilde", "coriolis_matrix", "velocity_map",
+           "velocity_map_derivative", "coriolis_index_formula", "lie_euler_step",
+           "rkmk4_step", "simulate"]
 
 
-# ---------------------------------------------------------------------------------------------
+# ----------------------------------------------------------------------------------
 # The equation of motion (31) and its inverse
-# ---------------------------------------------------------------------------------------------
+# ----------------------------------------------------------------------------------
 def _matvec(A, x):
     return (A @ x[..., None])[..., 0]
 
 
 def _check_invertible(name, M, what="inertia"):
-    """Raise ``ValueError`` if a batch of inertias ``M`` (..., n, n) is (numerically) singular.
+    """Raise ``ValueError`` if a batch of inertias ``M`` (..., n, n) is
+    (numerically) singular.
 
-    Singular means a smallest eigenvalue <= 1e-12 of the largest entry: a body without
-    rotational inertia about some axis through its centre of mass (a point mass, a thin rod)
-    has no unique acceleration under a torque about that axis. Object arrays are skipped.
+    Singular means a smallest eigenvalue <= 1e-12 of the largest entry: a body
+    without rotational inertia about some axis through its centre of mass (a point
+    mass, a thin rod) has no unique acceleration under a torque about that axis.
+    Object arrays are skipped.
     """
     if M.dtype == object or M.size == 0:
         return M
@@ -57,20 +61,22 @@ def _check_invertible(name, M, what="inertia"):
     scale = np.max(np.abs(Mr), axis=(-1, -2))
     if np.any(lam <= 1e-12 * scale):
         k = np.unravel_index(np.argmin(lam / scale), lam.shape)
-        raise ValueError(f"argument '{name}': the {what} is singular (smallest eigenvalue "
-                         f"{lam[k]:.3g}, largest entry {scale[k]:.3g}), so the acceleration is "
-                         f"not determined: a point mass has no rotational inertia, a thin rod "
-                         f"none about its axis")
+        raise ValueError(f"argument '{name}': the {what} is singular (smallest "
+                         f"eigenvalue {lam[k]:.3g}, largest entry {scale[k]:.3g}), "
+                         "so the acceleration is not determined: a point mass has "
+                         f"no rotational inertia, a thin rod none about its axis")
     return M
 
 
 def _batch(**arrays):
-    """Check that the batch shapes of ``{name: (array, number of trailing axes)}`` broadcast."""
+    """Check that the batch shapes of ``{name: (array, number of trailing axes)}``
+    broadcast."""
     return _batch_shape({k: a.shape[:a.ndim - n] for k, (a, n) in arrays.items()})
 
 
 def bias_force(I, V):
-    """The velocity-product (Coriolis and centrifugal) term ``-ad*_V I V`` of Kim eq. (31).
+    """The velocity-product (Coriolis and centrifugal) term ``-ad*_V I V`` of Kim
+    eq. (31).
 
     Kim (2012), eq. (31): ``F = I dV + bias_force(I, V)``.
 
@@ -99,9 +105,9 @@ def bias_force(I, V):
 def newton_euler(I, V, dV):
     """The wrench ``F = I dV - ad*_V I V`` that produces the acceleration ``dV``.
 
-    Kim (2012), eq. (31): ``F = dL/dt`` (Kim eq. (30)) with the momentum ``L = I V`` (Kim eq. (23))
-    differentiated in the moving body frame by Lemma 2 (Kim eq. (28)). The same equation holds in
-    every body frame (coordinate invariance).
+    Kim (2012), eq. (31): ``F = dL/dt`` (Kim eq. (30)) with the momentum ``L = I V``
+    (Kim eq. (23)) differentiated in the moving body frame by Lemma 2 (Kim eq.
+    (28)). The same equation holds in every body frame (coordinate invariance).
 
     Parameters
     ----------
@@ -119,8 +125,9 @@ def newton_euler(I, V, dV):
     Raises
     ------
     ValueError
-        naming the argument at fault: wrong shape, NaN, non-physical inertia, or batch
-        shapes that do not broadcast (naming the arguments and their batch shapes).
+        naming the argument at fault: wrong shape, NaN, non-physical inertia, or
+        batch shapes that do not broadcast (naming the arguments and their batch
+        shapes).
 
     Examples
     --------
@@ -137,7 +144,8 @@ def newton_euler(I, V, dV):
 
 
 def body_acceleration(I, V, F):
-    """The acceleration ``dV = I^-1 (F + ad*_V I V)``: the inverse of :func:`newton_euler`.
+    """The acceleration ``dV = I^-1 (F + ad*_V I V)``: the inverse of
+    :func:`newton_euler`.
 
     Kim (2012), eq. (31) solved for ``dV`` (forward dynamics of one body).
 
@@ -156,9 +164,10 @@ def body_acceleration(I, V, F):
     Raises
     ------
     ValueError
-        naming the argument at fault: wrong shape, NaN, non-physical inertia, batch shapes
-        that do not broadcast, or a singular inertia (physical but only positive
-        semi-definite: a point mass, a thin rod), for which ``dV`` is not determined.
+        naming the argument at fault: wrong shape, NaN, non-physical inertia, batch
+        shapes that do not broadcast, or a singular inertia (physical but only
+        positive semi-definite: a point mass, a thin rod), for which ``dV`` is not
+        determined.
 
     Examples
     --------
@@ -175,16 +184,19 @@ def body_acceleration(I, V, F):
     if I.dtype == object:
         import sympy
         batch = np.broadcast_shapes(I.shape[:-2], rhs.shape[:-1])
-        I, rhs = np.broadcast_to(I, batch + (6, 6)), np.broadcast_to(rhs, batch + (6,))
+        I = np.broadcast_to(I, batch + (6, 6))
+        rhs = np.broadcast_to(rhs, batch + (6,))
         out = np.empty(rhs.shape, dtype=object)
         for idx in np.ndindex(I.shape[:-2]):
-            out[idx] = np.array(sympy.Matrix(I[idx]).LUsolve(sympy.Matrix(rhs[idx]))).ravel()
+            x = sympy.Matrix(I[idx]).LUsolve(sympy.Matrix(rhs[idx]))
+            out[idx] = np.array(x).ravel()
         return out
     return np.linalg.solve(I, rhs[..., None])[..., 0]
 
 
 def spatial_momentum(I, T, V):
-    """The momentum in the inertial frame, ``L_s = Ad*_{T^-1} I V``: constant for a free body.
+    """The momentum in the inertial frame, ``L_s = Ad*_{T^-1} I V``: constant for a
+    free body.
 
     Kim (2012), eqs. (23)-(24) with {a} the inertial frame and {b} the body frame
     (``T = T_sb``, ``L_b = Ad*_T L_s``).
@@ -197,7 +209,8 @@ def spatial_momentum(I, T, V):
 
     Returns
     -------
-    L_s : (..., 6) array, ``(angular momentum about the inertial origin, linear momentum)``
+    L_s : (..., 6) array,
+    ``(angular momentum about the inertial origin, linear momentum)``
 
     Examples
     --------
@@ -214,18 +227,19 @@ def spatial_momentum(I, T, V):
 
 
 def kirchhoff(I, V, dV):
-    """The wrench from Kirchhoff's equations, with the momenta ``dK/dv`` and ``dK/dw``.
+    """The wrench from Kirchhoff's equations, with the momenta ``dK/dv`` and
+    ``dK/dw``.
 
-    From (2012), eqs. (9)-(10), with ``p_f = dK/dv`` and ``p_m = dK/dw`` the linear and
-    angular parts of ``I V`` (``K = V.I V / 2``)::
+    From (2012), eqs. (9)-(10), with ``p_f = dK/dv`` and ``p_m = dK/dw`` the linear
+    and angular parts of ``I V`` (``K = V.I V / 2``)::
 
         tau_v = d/dt p_f + w x p_f                          From (2012), eq. (9)
         tau_w = d/dt p_m + v x p_f + w x p_m                From (2012), eq. (10)
 
     with ``d/dt p = I dV`` (a constant body-frame inertia). This is Newton-Euler
     (Kim (2012), eq. (31)) component by component, and the Boltzmann-Hamel equations
-    (From (2012), eq. (26)) at ``phi = 0``; From orders ``(v, w)``, the result here is
-    ``(tau_w, tau_v)``.
+    (From (2012), eq. (26)) at ``phi = 0``; From orders ``(v, w)``, the result here
+    is ``(tau_w, tau_v)``.
 
     Parameters
     ----------
@@ -254,19 +268,20 @@ def kirchhoff(I, V, dV):
     p_m, p_f = p[..., :3], p[..., 3:]
     tau_v = dp[..., 3:] + _matvec(skew(w), p_f)              # From (2012), eq. (9)
     tau_w = (dp[..., :3] + _matvec(skew(v), p_f)
-             + _matvec(skew(w), p_m))                           # From (2012), eq. (10)
+             + _matvec(skew(w), p_m))                        # From (2012), eq. (10)
     return np.concatenate([tau_w, tau_v], axis=-1)
 
 
-# ---------------------------------------------------------------------------------------------
+# ----------------------------------------------------------------------------------
 # From (2012): single bodies on subgroups of SE(3)
-# ---------------------------------------------------------------------------------------------
+# ----------------------------------------------------------------------------------
 Group = namedtuple("Group", "name H from_order description")
-Group.__doc__ = """A subgroup of SE(3) as a configuration space (From (2012), Definition 4.1-4.2).
+Group.__doc__ = """A subgroup of SE(3) as a configuration space (From (2012),
+Definition 4.1-4.2).
 
-``H`` (6 x m) is the selection matrix with ``V = H v`` (From eq. (58)), in liedyn's (w, v)
-order; ``from_order`` lists the indices of ``v`` in From's (linear-first) order, so that
-``v_from = v[from_order]``.
+``H`` (6 x m) is the selection matrix with ``V = H v`` (From eq. (58)), in liedyn's
+(w, v) order; ``from_order`` lists the indices of ``v`` in From's (linear-first)
+order, so that ``v_from = v[from_order]``.
 """
 
 
@@ -295,13 +310,14 @@ GROUPS = {
 """The configuration spaces of From (2012), Section 4 and Table 1, keyed by name.
 
 ``R2``, ``R`` and ``SO2`` are From's lower-dimensional groups (Section 4.6); the
-fourth, the helical group ``H``, has a pitch and is made by :func:`helical_group`. Their
-Lie algebras are abelian, so their Coriolis matrices vanish.
+fourth, the helical group ``H``, has a pitch and is made by :func:`helical_group`.
+Their Lie algebras are abelian, so their Coriolis matrices vanish.
 """
 
 
 def group(name):
-    """The :class:`Group` called ``name`` (a key of :data:`GROUPS`), or a Group itself.
+    """The :class:`Group` called ``name`` (a key of :data:`GROUPS`), or a Group
+    itself.
 
     Examples
     --------
@@ -314,11 +330,12 @@ def group(name):
 
 
 def helical_group(pitch):
-    """From's helical group ``H``: screw motion along z, ``V = (0, 0, 1, 0, 0, h) v``.
+    """From's helical group ``H``: screw motion along z,
+    ``V = (0, 0, 1, 0, 0, h) v``.
 
-    From (2012), Section 4.6 and Table 1 (row ``H``): one-dimensional and abelian, so
-    ``C = 0`` and ``S(phi) = 1`` (Table 2). The pitch ``h`` is the translation per
-    radian.
+    From (2012), Section 4.6 and Table 1 (row ``H``): one-dimensional and abelian,
+    so ``C = 0`` and ``S(phi) = 1`` (Table 2). The pitch ``h`` is the translation
+    per radian.
     Unlike the other groups, ``H`` has a column of length ``sqrt(1 + pitch^2)``: the
     reduced velocity ``v`` is the rotation rate ``w_z``.
 
@@ -338,16 +355,19 @@ def helical_group(pitch):
     pitch = float(_checks.array("pitch", pitch, ()))
     H = np.zeros((6, 1))
     H[2, 0], H[5, 0] = 1.0, pitch
-    return Group("H", H, (0,), f"helical motion along z, pitch {pitch:g}, v = (wz,)")
+    return Group("H", H, (0,), "helical motion along z, "
+                               f"pitch {pitch:g}, v = (wz,)")
 
 
 def _left_inverse(H):
-    """``(H^T H)^-1 H^T``: equals ``H^T`` for the selection matrices, not for ``H``."""
+    """``(H^T H)^-1 H^T``: equals ``H^T`` for the selection matrices, not for
+    ``H``."""
     return np.linalg.solve(H.T @ H, H.T)
 
 
 def reduced_inertia(I, group_name):
-    """The constant inertia ``M = H^T I H`` of a body on a subgroup (From (2012), eq. (60)).
+    """The constant inertia ``M = H^T I H`` of a body on a subgroup (From (2012),
+    eq. (60)).
 
     Parameters
     ----------
@@ -362,7 +382,7 @@ def reduced_inertia(I, group_name):
     --------
     >>> from liedyn.inertia import spatial_inertia
     >>> I = spatial_inertia(2.0, np.zeros(3), np.diag([1.0, 2.0, 3.0]))
-    >>> reduced_inertia(I, "SE2")        # diag(Iz, m, m): From (2012), eq. (86) reordered
+    >>> reduced_inertia(I, "SE2")  # diag(Iz, m, m): From (2012), eq. (86) reordered
     array([[3., 0., 0.],
            [0., 2., 0.],
            [0., 0., 2.]])
@@ -373,15 +393,16 @@ def reduced_inertia(I, group_name):
 
 
 def ad_tilde(p):
-    """From's matrix ``ad~_p`` with entries ``(ad~_p)_ab = p . [e_a, e_b]``, in (w, v) order.
+    """From's matrix ``ad~_p`` with entries ``(ad~_p)_ab = p . [e_a, e_b]``, in (w,
+    v) order.
 
     From (2012), eq. (73) and Table 1, reordered angular-first::
 
         ad~_p = -[[ [p_m], [p_f] ],
                   [ [p_f],   0   ]]      for p = (p_m, p_f) in dse(3).
 
-    It swaps the roles of ``p`` and ``Y`` in the coadjoint action: ``ad~_p Y = -ad*_Y p``
-    (From's Lemma 5.1). It is skew-symmetric.
+    It swaps the roles of ``p`` and ``Y`` in the coadjoint action:
+    ``ad~_p Y = -ad*_Y p`` (From's Lemma 5.1). It is skew-symmetric.
 
     Parameters
     ----------
@@ -405,19 +426,21 @@ def ad_tilde(p):
 
 
 def coriolis_matrix(I, v, group_name="SE3"):
-    """From's Coriolis matrix ``C(v)`` of a single body on a subgroup, in closed form.
+    """From's Coriolis matrix ``C(v)`` of a single body on a subgroup, in closed
+    form.
 
-    From (2012), Proposition 3.1, From eq. (57), ``C_ij = sum_k (dS_ki/dphi_j - dS_kj/dphi_i) (Mv)_k``
-    at ``phi = 0``, which with ``S(phi) = 1 - ad_phi/2 + ...`` becomes
-    ``C_ij = (I H v) . [H e_i, H e_j]``, i.e. ``C(v) = H^T ad~_{I H v} H`` (From eqs. (68), (74),
-    (82), (93)). Then ``M dv + C(v) v = H^T F`` is Newton-Euler (31) restricted to the group:
+    From (2012), Proposition 3.1, From eq. (57),
+    ``C_ij = sum_k (dS_ki/dphi_j - dS_kj/dphi_i) (Mv)_k`` at ``phi = 0``, which with
+    ``S(phi) = 1 - ad_phi/2 + ...`` becomes ``C_ij = (I H v) . [H e_i, H e_j]``,
+    i.e. ``C(v) = H^T ad~_{I H v} H`` (From eqs. (68), (74), (82), (93)). Then
+    ``M dv + C(v) v = H^T F`` is Newton-Euler (31) restricted to the group:
     ``C(v) v = -H^T ad*_{Hv} I H v``.
 
     Parameters
     ----------
     I : (..., 6, 6) array, generalized inertia in the body frame
-    v : (..., m) array, reduced velocity (``V = H v``), liedyn order (see :data:`GROUPS`)
-    group_name : str or Group, default ``"SE3"``
+    v : (..., m) array, reduced velocity (``V = H v``), liedyn order (see
+    :data:`GROUPS`) group_name : str or Group, default ``"SE3"``
 
     Returns
     -------
@@ -427,7 +450,7 @@ def coriolis_matrix(I, v, group_name="SE3"):
     --------
     >>> from liedyn.inertia import spatial_inertia
     >>> I = spatial_inertia(1.0, np.zeros(3), np.diag([1.0, 2.0, 3.0]))
-    >>> coriolis_matrix(I, [1.0, 0.0, 0.0], "SO3")     # -[M w]: From (2012), eq. (68)
+    >>> coriolis_matrix(I, [1.0, 0.0, 0.0], "SO3")  # -[M w]: From (2012), eq. (68)
     array([[ 0.,  0.,  0.],
            [ 0.,  0.,  1.],
            [ 0., -1.,  0.]])
@@ -439,11 +462,13 @@ def coriolis_matrix(I, v, group_name="SE3"):
 
 
 def velocity_map(phi, group_name="SE3"):
-    """From's velocity transformation ``S(phi)`` with ``v = S(phi) dphi`` for ``Q = Qbar exp(phi)``.
+    """From's velocity transformation ``S(phi)`` with ``v = S(phi) dphi`` for
+    ``Q = Qbar exp(phi)``.
 
-    From (2012), eqs. (29), (55): ``S(phi) = 1 - ad_phi/2 + ad_phi^2/6 - ...``, the right
-    Jacobian of the exponential, in closed form ``H^+ dexp(H phi, side="right") H`` with
-    the left inverse ``H^+ = (H^T H)^-1 H^T`` (``= H^T`` for the selection matrices).
+    From (2012), eqs. (29), (55): ``S(phi) = 1 - ad_phi/2 + ad_phi^2/6 - ...``, the
+    right Jacobian of the exponential, in closed form
+    ``H^+ dexp(H phi, side="right") H`` with the left inverse
+    ``H^+ = (H^T H)^-1 H^T`` (``= H^T`` for the selection matrices).
 
     Parameters
     ----------
@@ -465,10 +490,11 @@ def velocity_map(phi, group_name="SE3"):
 
 
 def velocity_map_derivative(group_name="SE3", h=1e-20):
-    """The derivatives ``dS[k, i, j] = dS_ij / dphi_k`` of :func:`velocity_map` at ``phi = 0``.
+    """The derivatives ``dS[k, i, j] = dS_ij / dphi_k`` of :func:`velocity_map` at
+    ``phi = 0``.
 
-    These enter From (2012), eq. (57) (the Coriolis matrix). Computed by complex step,
-    ``Im S(i h e_k) / h``, exact to round-off (no subtraction).
+    These enter From (2012), eq. (57) (the Coriolis matrix). Computed by complex
+    step, ``Im S(i h e_k) / h``, exact to round-off (no subtraction).
 
     Parameters
     ----------
@@ -494,16 +520,17 @@ def coriolis_index_formula(dS, p, form="from2012"):
 
     * ``form="from2012"``: From (2012), eq. (57),
       ``C_ij = sum_k (dS_ki/dphi_j - dS_kj/dphi_i) p_k`` (correct);
-    * ``form="duindam2008"``: Duindam and Stramigioli (2008), eq. (26) = From (2012), eq. (33) at
-      ``phi = 0`` (where ``S = 1``): ``C_ij = sum_s (dS_ji/dphi_s - dS_js/dphi_i) p_s``. It
-      contracts ``p`` with the differentiation index and gives ``C = -ad_p^T`` (From eq. (36)),
-      which is wrong.
+    * ``form="duindam2008"``: Duindam and Stramigioli (2008), eq. (26) = From
+      (2012), eq. (33) at ``phi = 0`` (where ``S = 1``):
+      ``C_ij = sum_s (dS_ji/dphi_s - dS_js/dphi_i) p_s``. It contracts ``p`` with
+      the differentiation index and gives ``C = -ad_p^T`` (From eq. (36)), which is
+      wrong.
 
     Parameters
     ----------
-    dS : (m, m, m) array, ``dS[k, i, j] = dS_ij / dphi_k`` at 0 (:func:`velocity_map_derivative`)
-    p : (..., m) array, the reduced momentum ``M v``
-    form : {"from2012", "duindam2008"}
+    dS : (m, m, m) array, ``dS[k, i, j] = dS_ij / dphi_k`` at 0
+    (:func:`velocity_map_derivative`) p : (..., m) array, the reduced momentum
+    ``M v`` form : {"from2012", "duindam2008"}
 
     Returns
     -------
@@ -521,14 +548,15 @@ def coriolis_index_formula(dS, p, form="from2012"):
     _checks.choice("form", form, ("from2012", "duindam2008"))
     if form == "from2012":
         # dS_ki/dphi_j = dS[j, k, i]
-        return np.einsum("jki,...k->...ij", dS, p) - np.einsum("ikj,...k->...ij", dS, p)
+        return (np.einsum("jki,...k->...ij", dS, p)
+                - np.einsum("ikj,...k->...ij", dS, p))
     # dS_ji/dphi_s = dS[s, j, i];  dS_js/dphi_i = dS[i, j, s]
     return np.einsum("sji,...s->...ij", dS, p) - np.einsum("ijs,...s->...ij", dS, p)
 
 
-# ---------------------------------------------------------------------------------------------
+# ----------------------------------------------------------------------------------
 # Integration of a free body on SE(3)
-# ---------------------------------------------------------------------------------------------
+# ----------------------------------------------------------------------------------
 def _wrench(F, t, T, V):
     if F is None:
         return np.zeros_like(V)
@@ -538,10 +566,11 @@ def _wrench(F, t, T, V):
 
 
 def _acceleration(I, V, F, H):
-    """Eq. (31) solved for dV; on a subgroup ``M dv + C(v) v = H^T F`` with ``dV = H dv``.
+    """Eq. (31) solved for dV; on a subgroup ``M dv + C(v) v = H^T F`` with
+    ``dV = H dv``.
 
-    ``C(v) v = H^T bias_force(I, H v)`` (see :func:`coriolis_matrix`). ``I`` is not validated
-    again (the integrators validate it once).
+    ``C(v) v = H^T bias_force(I, H v)`` (see :func:`coriolis_matrix`). ``I`` is not
+    validated again (the integrators validate it once).
     """
     rhs = F - bias_force(I, V)
     if H is None:
@@ -553,7 +582,8 @@ def _acceleration(I, V, F, H):
 def _rkmk4(I, T, V, dt, F, t, H):
     """RKMK4 step without validation (see :func:`rkmk4_step`)."""
     def rates(phi, W, s):
-        Ts = T @ exp_se3(phi) if callable(F) else T   # the pose is needed only by F(t, T, V)
+        # the pose is needed only by F(t, T, V)
+        Ts = T @ exp_se3(phi) if callable(F) else T
         dphi = W if s == 0 else _matvec(dexp_inv(phi, side="right"), W)
         return dphi, _acceleration(I, W, _wrench(F, t + s, Ts, W), H)
 
@@ -576,7 +606,8 @@ _METHODS = {"rkmk4": _rkmk4, "lie_euler": _lie_euler}
 
 
 def _prepare(I, T, V, F, group_name, names=("T", "V")):
-    """Validate the inputs of an integrator; return them broadcast, and H (None for SE(3))."""
+    """Validate the inputs of an integrator; return them broadcast, and H (None for
+    SE(3))."""
     I = check_inertia(I)
     T = _checks.homogeneous(names[0], T)
     V = _checks.array(names[1], V, (6,))
@@ -592,14 +623,18 @@ def _prepare(I, T, V, F, group_name, names=("T", "V")):
                       f"reduced inertia H^T I H on {group(group_name).name}")
     projected = _matvec(H @ _left_inverse(H), V)
     off = 0.0 if V.dtype == object else np.max(np.abs(V - projected), initial=0.0)
-    if off > 1e-12 * max(1.0, np.max(np.abs(V), initial=0.0)):    # exact for selections
-        raise ValueError(f"argument '{names[1]}': has components outside the Lie algebra of "
-                         f"{group(group_name).name} (largest {off:.3g}); use V = H v")
+    # exact for selections
+    if off > 1e-12 * max(1.0, np.max(np.abs(V), initial=0.0)):
+        raise ValueError(f"argument '{names[1]}': has components outside the Lie "
+                         f"algebra of {group(group_name).name} (largest "
+                         f"{off:.3g}); "
+                         "use V = H v")
     return I, T, V, F, H
 
 
 def lie_euler_step(I, T, V, dt, F=None, t=0.0, group_name="SE3"):
-    """One step of the Lie-Euler method: ``T+ = T exp(dt V)``, ``V+ = V + dt dV``. Order 1.
+    """One step of the Lie-Euler method: ``T+ = T exp(dt V)``, ``V+ = V + dt dV``.
+    Order 1.
 
     Parameters
     ----------
@@ -607,9 +642,10 @@ def lie_euler_step(I, T, V, dt, F=None, t=0.0, group_name="SE3"):
     T : (..., 4, 4) array, pose of the body frame
     V : (..., 6) array, body twist
     dt : float, time step
-    F : None, (..., 6) array or callable ``F(t, T, V)``, external wrench in the body frame
-    t : float, current time (passed to ``F``)
-    group_name : str or Group, the configuration space (default ``"SE3"``); ``V`` must lie in
+    F : None, (..., 6) array or callable ``F(t, T, V)``, external wrench in the body
+    frame t : float, current time (passed to ``F``)
+    group_name : str or Group, the configuration space (default ``"SE3"``); ``V``
+    must lie in
         its Lie algebra (``V = H v``) and ``T`` in the group
 
     Returns
@@ -629,17 +665,21 @@ def lie_euler_step(I, T, V, dt, F=None, t=0.0, group_name="SE3"):
 
 
 def rkmk4_step(I, T, V, dt, F=None, t=0.0, group_name="SE3"):
-    """One step of the Runge-Kutta-Munthe-Kaas method of order 4 (RKMK4) on the group.
+    """One step of the Runge-Kutta-Munthe-Kaas method of order 4 (RKMK4) on the
+    group.
 
-    Near the current pose write ``T(t + s) = T exp(phi(s))``; then ``phi`` and ``V`` obey ODEs
-    on vector spaces,
+    Near the current pose write ``T(t + s) = T exp(phi(s))``; then ``phi`` and ``V``
+    obey ODEs on vector spaces,
 
-    * ``dphi/ds = dexp_inv(phi, side="right") V`` (the inverse of From's ``S(phi)``),
-    * ``dV/ds = I^-1 (F + ad*_V I V)`` (Kim eq. (31)); on a subgroup with selection matrix
-      ``H``, ``dV = H (H^T I H)^-1 H^T (F + ad*_V I V)`` (From (2012), eq. (48)),
+    * ``dphi/ds = dexp_inv(phi, side="right") V`` (the inverse of From's
+      ``S(phi)``),
+    * ``dV/ds = I^-1 (F + ad*_V I V)`` (Kim eq. (31)); on a subgroup with selection
+      matrix ``H``, ``dV = H (H^T I H)^-1 H^T (F + ad*_V I V)`` (From (2012), eq.
+      (48)),
 
-    which the classical RK4 tableau integrates from ``phi(0) = 0``; the step ends with
-    ``T+ = T exp(phi(dt))``. Global error O(dt^4); ``T`` stays exactly on the group.
+    which the classical RK4 tableau integrates from ``phi(0) = 0``; the step ends
+    with ``T+ = T exp(phi(dt))``. Global error O(dt^4); ``T`` stays exactly on the
+    group.
 
     Parameters
     ----------
@@ -647,8 +687,8 @@ def rkmk4_step(I, T, V, dt, F=None, t=0.0, group_name="SE3"):
     T : (..., 4, 4) array, pose of the body frame
     V : (..., 6) array, body twist
     dt : float, time step
-    F : None, (..., 6) array or callable ``F(t, T, V)``, external wrench in the body frame
-    t : float, current time (passed to ``F``)
+    F : None, (..., 6) array or callable ``F(t, T, V)``, external wrench in the body
+    frame t : float, current time (passed to ``F``)
     group_name : str or Group, the configuration space (default ``"SE3"``)
 
     Returns
@@ -660,7 +700,7 @@ def rkmk4_step(I, T, V, dt, F=None, t=0.0, group_name="SE3"):
     >>> from liedyn.inertia import spatial_inertia
     >>> I = spatial_inertia(1.0, np.zeros(3), np.eye(3))
     >>> T, V = rkmk4_step(I, np.eye(4), [0.0, 0.0, 1.0, 0.0, 0.0, 0.0], np.pi / 2)
-    >>> np.round(T[:3, :3], 12)          # a quarter turn about z, exact: phi stays along V
+    >>> np.round(T[:3, :3], 12)  # a quarter turn about z, exact: phi stays along V
     array([[ 0., -1.,  0.],
            [ 1.,  0.,  0.],
            [ 0.,  0.,  1.]])
@@ -679,10 +719,12 @@ def simulate(I, T0, V0, dt, steps, F=None, method="rkmk4", group_name="SE3"):
     V0 : (..., 6) array, initial body twist (in the group's Lie algebra)
     dt : float, time step
     steps : int, number of steps
-    F : None, (..., 6) array or callable ``F(t, T, V)``, external wrench in the body frame
-    method : {"rkmk4", "lie_euler"}
-    group_name : str or Group, the configuration space (default ``"SE3"``: a free body;
-        ``"SO3"``: a body turning about the fixed origin of its frame, e.g. a pendulum)
+    F : None, (..., 6) array or callable ``F(t, T, V)``, external wrench in the body
+    frame method : {"rkmk4", "lie_euler"}
+    group_name : str or Group, the configuration space (default ``"SE3"``: a free
+    body;
+        ``"SO3"``: a body turning about the fixed origin of its frame, e.g. a
+        pendulum)
 
     Returns
     -------
@@ -692,9 +734,10 @@ def simulate(I, T0, V0, dt, steps, F=None, method="rkmk4", group_name="SE3"):
     Raises
     ------
     ValueError
-        naming the argument at fault, as :func:`body_acceleration`: in particular for a
-        singular inertia (a point mass, a thin rod), or one whose reduced inertia
-        ``H^T I H`` on the group is singular (a rod pivoting about a point of its axis).
+        naming the argument at fault, as :func:`body_acceleration`: in particular
+        for a singular inertia (a point mass, a thin rod), or one whose reduced
+        inertia ``H^T I H`` on the group is singular (a rod pivoting about a point
+        of its axis).
 
     Examples
     --------

@@ -1,8 +1,8 @@
 """The equations of motion of a serial chain in closed form, with stacked matrices.
 
 Murray, Li and Sastry, Ch. 4 notes (Li and Wu), slides "Coordinate invariance of
-Newton-Euler equations": the forward and backward recursions of the Newton-Euler algorithm,
-written for all ``n`` links at once, give
+Newton-Euler equations": the forward and backward recursions of the Newton-Euler
+algorithm, written for all ``n`` links at once, give
 
     ``V  = G P_0 V_0 + G xi dq``
     ``dV = G xi ddq + G P_0 dV_0 + G ad_{xi dq} P_0 V_0 + G ad_{xi dq} Gamma V``
@@ -14,17 +14,19 @@ and so ``M(q) ddq + C(q, dq) dq + phi(q) = tau`` with
     ``C   = xi^T G^T (Mb G ad_{xi dq} Gamma + ad_V^T Mb) G xi``
     ``phi = xi^T G^T Mb G P_0 dV_0``.
 
-The notes order twists ``(v, w)``; here they are ``(w, v)`` as everywhere in liedyn, which
-changes no formula (every operator is conjugated by the same permutation). Their link frame
-``C_i`` is our body frame ``{i}``, their ``g_{i-1,i}(q_i) = g_{i-1,i}(0) exp(xi_i q_i)`` is our
-``T_{lambda(i),i} = X_i J_i(q_i)``, their ``xi_i`` is our constant joint Jacobian ``S_i`` and their
-``M_i`` is our generalized inertia ``I_i`` (Kim eq. (20) of Kim (2012)). Two of their stacked
-symbols carry a minus sign inside: ``ad_{xi dq} = diag(-ad_{xi_i dq_i})`` and
-``ad_V^T = diag(-ad_{V_i}^T)``.
+The notes order twists ``(v, w)``; here they are ``(w, v)`` as everywhere in liedyn,
+which changes no formula (every operator is conjugated by the same permutation).
+Their link frame ``C_i`` is our body frame ``{i}``, their
+``g_{i-1,i}(q_i) = g_{i-1,i}(0) exp(xi_i q_i)`` is our
+``T_{lambda(i),i} = X_i J_i(q_i)``, their ``xi_i`` is our constant joint Jacobian
+``S_i`` and their ``M_i`` is our generalized inertia ``I_i`` (Kim eq. (20) of Kim
+(2012)). Two of their stacked symbols carry a minus sign inside:
+``ad_{xi dq} = diag(-ad_{xi_i dq_i})`` and ``ad_V^T = diag(-ad_{V_i}^T)``.
 
-Only serial chains of one-degree-of-freedom joints with a constant screw axis (revolute,
-prismatic, helical, screw) fit this form; anything else raises ``ValueError``. The matrices are
-``6n x 6n``: this is a teaching path, checked against the recursive algorithms, not a fast one.
+Only serial chains of one-degree-of-freedom joints with a constant screw axis
+(revolute, prismatic, helical, screw) fit this form; anything else raises
+``ValueError``. The matrices are ``6n x 6n``: this is a teaching path, checked
+against the recursive algorithms, not a fast one.
 
 Derived in :ref:`sec-equations-of-motion`.
 """
@@ -40,24 +42,28 @@ from .lie import Ad, Ad_inv, ad, exp_se3, make_transform
 from .model import state
 from .rnea import gravity_acceleration
 
-__all__ = ["ClosedForm", "closed_form_matrices", "Property4", "property4", "property2"]
+__all__ = ["ClosedForm", "closed_form_matrices", "Property4", "property4",
+           "property2"]
 
 SCREW_JOINTS = (J.Revolute, J.Prismatic, J.Helical, J.Screw)
-"""Joint classes with one degree of freedom and ``J(q) = exp(xi q)``, ``xi`` constant."""
+"""Joint classes with one degree of freedom and ``J(q) = exp(xi q)``, ``xi``
+constant."""
 
 
 @dataclass(frozen=True)
 class ClosedForm:
-    """The stacked matrices of a serial chain and the terms of its equations of motion.
+    """The stacked matrices of a serial chain and the terms of its equations of
+    motion.
 
-    Murray, Li and Sastry, Ch. 4 notes, slides "Coordinate invariance of Newton-Euler
-    equations"; ``n`` is the number of links, every array has the leading batch dimensions of
-    ``q``.
+    Murray, Li and Sastry, Ch. 4 notes, slides "Coordinate invariance of
+    Newton-Euler equations"; ``n`` is the number of links, every array has the
+    leading batch dimensions of ``q``.
 
     Attributes
     ----------
     xi : (..., 6n, n) array
-        block diagonal of the joint twists ``xi_i`` (our ``S_i``), each in its link frame
+        block diagonal of the joint twists ``xi_i`` (our ``S_i``), each in its link
+        frame
     Gamma : (..., 6n, 6n) array
         ``Ad_{g_{i-1,i}^-1}`` on the first block sub-diagonal, zero elsewhere
     G : (..., 6n, 6n) array
@@ -75,9 +81,9 @@ class ClosedForm:
     M : (..., n, n) array
         mass matrix ``xi^T G^T Mb G xi``
     C : (..., n, n) array
-        Coriolis matrix ``xi^T G^T (Mb G ad_{xi dq} Gamma + ad_V^T Mb) G xi`` (the notes'
-        ``C(q, dq)`` is the vector ``C dq``); ``C dq`` is right, but ``dM/dt - 2C`` is not skew
-        in general
+        Coriolis matrix ``xi^T G^T (Mb G ad_{xi dq} Gamma + ad_V^T Mb) G xi`` (the
+        notes' ``C(q, dq)`` is the vector ``C dq``); ``C dq`` is right, but
+        ``dM/dt - 2C`` is not skew in general
     C_christoffel : (..., n, n) array
         ``xi^T G^T (Mb G ad_{xi dq} Gamma + B) G xi`` with the skew blocks
         ``B_i = (I_i ad_{V_i} - ad*_{V_i} I_i - bar(I_i V_i)) / 2`` in place of
@@ -86,7 +92,8 @@ class ClosedForm:
     phi : (..., n) array
         gravity torques ``xi^T G^T Mb G P_0 dV_0`` with ``dV_0 = (0, -g)``
     Jt : (..., 6, n) array
-        Jacobian ``P_t G xi`` of the tool frame, ``P_t = (0, ..., 0, Ad_{g_{n,t}^-1})``
+        Jacobian ``P_t G xi`` of the tool frame,
+        ``P_t = (0, ..., 0, Ad_{g_{n,t}^-1})``
     """
 
     xi: np.ndarray
@@ -109,71 +116,81 @@ def _T(A):
 
 
 def _ad(V):
-    """``ad_V`` (..., 6, 6) without validation, dtype-generic (Kim (2012), eq. (27))."""
+    """``ad_V`` (..., 6, 6) without validation, dtype-generic (Kim (2012), eq.
+    (27))."""
     w, v = skew(V[..., :3]), skew(V[..., 3:])
     return np.concatenate([np.concatenate([w, np.zeros_like(w)], -1),
                            np.concatenate([v, w], -1)], -2)
 
 
 def _bar(L):
-    """``bar(L)`` (..., 6, 6), skew, with ``ad*_V L = bar(L) V``, for ``L`` of shape (..., 6, 1)."""
+    """``bar(L)`` (..., 6, 6), skew, with ``ad*_V L = bar(L) V``, for ``L`` of shape
+    (..., 6, 1)."""
     m, f = skew(L[..., :3, 0]), skew(L[..., 3:, 0])
     return np.concatenate([np.concatenate([m, f], -1),
                            np.concatenate([f, np.zeros_like(f)], -1)], -2)
 
 
 def check_serial_chain(model):
-    """Raise ``ValueError`` unless ``model`` is a serial chain of 1-DOF screw-type joints."""
+    """Raise ``ValueError`` unless ``model`` is a serial chain of 1-DOF screw-type
+    joints."""
     for i in range(1, model.nbodies + 1):
         if model.parent[i] != i - 1:
             raise ValueError(
-                f"closed_form_matrices needs a serial chain (parent[i] = i - 1), but body "
-                f"{model.names[i]!r} (index {i}) hangs from body {model.parent[i]}: the tree form "
-                f"of Gamma is not the notes' sub-diagonal one; use liedyn.crba.mass_matrix")
+                "closed_form_matrices needs a serial chain (parent[i] = i - 1), "
+                f"but body {model.names[i]!r} (index {i}) hangs from body "
+                f"{model.parent[i]}: the tree form "
+                "of Gamma is not the notes' sub-diagonal one; use "
+                "liedyn.crba.mass_matrix")
         joint = model.joints[i]
         if not isinstance(joint, SCREW_JOINTS):
             raise ValueError(
-                f"closed_form_matrices needs one-degree-of-freedom joints with a constant axis "
-                f"(Revolute, Prismatic, Helical, Screw), but body {model.names[i]!r} has "
-                f"{joint!r} (nv = {joint.nv}); use liedyn.crba.mass_matrix")
+                "closed_form_matrices needs one-degree-of-freedom joints with a "
+                "constant axis (Revolute, Prismatic, Helical, Screw), but body "
+                f"{model.names[i]!r} has {joint!r} (nv = {joint.nv}); use "
+                "liedyn.crba.mass_matrix")
     if model.nbodies == 0:
         raise ValueError("closed_form_matrices needs at least one body")
 
 
 def closed_form_matrices(model, q, dq, tool=None):
-    """Stacked matrices ``xi``, ``Gamma``, ``G``, ``P_0`` of a serial chain; ``M``, ``C``, ``phi``.
+    """Stacked matrices ``xi``, ``Gamma``, ``G``, ``P_0`` of a serial chain; ``M``,
+    ``C``, ``phi``.
 
-    Murray, Li and Sastry, Ch. 4 notes, slides "Coordinate invariance of Newton-Euler
-    equations": ``M = xi^T G^T Mb G xi``,
-    ``C = xi^T G^T (Mb G ad_{xi dq} Gamma + ad_V^T Mb) G xi``, ``phi = xi^T G^T Mb G P_0 dV_0``,
-    ``J_t = P_t G xi``, with ``G = (1 - Gamma)^-1 = 1 + Gamma + ... + Gamma^(n-1)`` (their
-    Property 4, see :func:`property4`). ``G`` is built block by block,
-    ``G_ij = Ad_{g_{i-1,i}^-1} G_{i-1,j}``, so that the same code runs on float, complex and
-    sympy-object arrays. The equations of motion read ``M ddq + C dq + phi = tau`` (Kim (2012),
-    eq. (32), without external forces).
+    Murray, Li and Sastry, Ch. 4 notes, slides "Coordinate invariance of
+    Newton-Euler equations": ``M = xi^T G^T Mb G xi``,
+    ``C = xi^T G^T (Mb G ad_{xi dq} Gamma + ad_V^T Mb) G xi``,
+    ``phi = xi^T G^T Mb G P_0 dV_0``, ``J_t = P_t G xi``, with
+    ``G = (1 - Gamma)^-1 = 1 + Gamma + ... + Gamma^(n-1)`` (their Property 4, see
+    :func:`property4`). ``G`` is built block by block,
+    ``G_ij = Ad_{g_{i-1,i}^-1} G_{i-1,j}``, so that the same code runs on float,
+    complex and sympy-object arrays. The equations of motion read
+    ``M ddq + C dq + phi = tau`` (Kim (2012), eq. (32), without external forces).
 
     Parameters
     ----------
     model : liedyn.model.Model
-        a serial chain (``parent[i] = i - 1``) of Revolute, Prismatic, Helical or Screw joints
+        a serial chain (``parent[i] = i - 1``) of Revolute, Prismatic, Helical or
+        Screw joints
     q : (..., n) array
         joint positions
     dq : (..., n) array
         joint velocities
     tool : (4, 4) array, optional
-        pose ``g_{n,t}`` of a tool frame in the last link's frame (default identity), for ``Jt``
+        pose ``g_{n,t}`` of a tool frame in the last link's frame (default
+        identity), for ``Jt``
 
     Returns
     -------
     ClosedForm
-        ``xi`` (..., 6n, n), ``Gamma``, ``G`` (..., 6n, 6n), ``P0`` (..., 6n, 6), ``M``,
-        ``C`` (..., n, n), ``phi`` (..., n), ``Jt`` (..., 6, n), ...
+        ``xi`` (..., 6n, n), ``Gamma``, ``G`` (..., 6n, 6n), ``P0`` (..., 6n, 6),
+        ``M``, ``C`` (..., n, n), ``phi`` (..., n), ``Jt`` (..., 6, n), ...
 
     Raises
     ------
     ValueError
-        for a tree, a joint with several (or zero) degrees of freedom or a non-constant axis,
-        and for inputs of the wrong shape or with NaN entries.
+        for a tree, a joint with several (or zero) degrees of freedom or a
+        non-constant axis, and for inputs of the wrong shape or with NaN entries.
 
     Examples
     --------
@@ -204,14 +221,14 @@ def closed_form_matrices(model, q, dq, tool=None):
         G[..., blk[i], blk[i]] = np.eye(6, dtype=int)
         if i > 0:
             Gamma[..., blk[i], blk[i - 1]] = A[i + 1]
-            for j in range(i):                                  # G_ij = Ad G_{i-1,j}
+            for j in range(i):                                 # G_ij = Ad G_{i-1,j}
                 G[..., blk[i], blk[j]] = A[i + 1] @ G[..., blk[i - 1], blk[j]]
     Mb = np.zeros((6 * n, 6 * n))
     for i in range(n):
         Mb[blk[i], blk[i]] = model.inertias[i + 1]
 
     Gxi = G @ xi
-    V = (Gxi @ dq[..., None])[..., 0]                           # V = G xi dq   (V_0 = 0)
+    V = (Gxi @ dq[..., None])[..., 0]                      # V = G xi dq   (V_0 = 0)
     ad_xi_dq = np.zeros_like(Gamma)
     ad_V_T = np.zeros_like(Gamma)
     B = np.zeros_like(Gamma)
@@ -219,7 +236,8 @@ def closed_form_matrices(model, q, dq, tool=None):
         Vi, Ii = V[..., blk[i]], model.inertias[i + 1]
         ad_xi_dq[..., blk[i], blk[i]] = -_ad(xi[..., blk[i], i] * dq[..., i:i + 1])
         ad_V_T[..., blk[i], blk[i]] = -_T(_ad(Vi))
-        B[..., blk[i], blk[i]] = (Ii @ _ad(Vi) - _T(_ad(Vi)) @ Ii - _bar(Ii @ Vi[..., None])) / 2
+        B[..., blk[i], blk[i]] = (
+            Ii @ _ad(Vi) - _T(_ad(Vi)) @ Ii - _bar(Ii @ Vi[..., None])) / 2
 
     M = _T(Gxi) @ Mb @ Gxi
     MGadG = Mb @ G @ ad_xi_dq @ Gamma
@@ -234,8 +252,8 @@ def closed_form_matrices(model, q, dq, tool=None):
         from ._checks import homogeneous
         tool = homogeneous("tool", tool)
         Pt[..., blk[-1]] = Ad_inv_matrix(tool[..., :3, :3], tool[..., :3, 3])
-    return ClosedForm(xi, Gamma, G, P0, Mb, V, ad_xi_dq, ad_V_T, M, C, C_christoffel, phi,
-                      Pt @ Gxi)
+    return ClosedForm(xi, Gamma, G, P0, Mb, V, ad_xi_dq, ad_V_T, M, C,
+                      C_christoffel, phi, Pt @ Gxi)
 
 
 @dataclass(frozen=True)
@@ -255,11 +273,13 @@ class Property4:
 
 
 def property4(Gamma):
-    """Powers of ``Gamma`` and the finite Neumann series of ``G``: Property 4 of the notes.
+    """Powers of ``Gamma`` and the finite Neumann series of ``G``: Property 4 of the
+    notes.
 
-    Murray, Li and Sastry, Ch. 4 notes, Property 4: ``Gamma^n = 0`` (``Gamma`` is strictly
-    block lower triangular: each power moves its blocks one more step below the diagonal), so
-    ``G = (1 - Gamma)^-1 = 1 + Gamma + ... + Gamma^(n-1)`` and ``1 + Gamma G = G``.
+    Murray, Li and Sastry, Ch. 4 notes, Property 4: ``Gamma^n = 0`` (``Gamma`` is
+    strictly block lower triangular: each power moves its blocks one more step below
+    the diagonal), so ``G = (1 - Gamma)^-1 = 1 + Gamma + ... + Gamma^(n-1)`` and
+    ``1 + Gamma G = G``.
 
     Parameters
     ----------
@@ -279,20 +299,23 @@ def property4(Gamma):
     """
     Gamma = np.asarray(Gamma)
     if Gamma.ndim < 2 or Gamma.shape[-1] != Gamma.shape[-2] or Gamma.shape[-1] % 6:
-        raise ValueError(f"argument 'Gamma': expected shape (..., 6n, 6n), got {Gamma.shape}")
+        raise ValueError("argument 'Gamma': expected shape (..., 6n, 6n), got "
+                         f"{Gamma.shape}")
     n = Gamma.shape[-1] // 6
-    powers = [np.broadcast_to(np.eye(6 * n, dtype=int), Gamma.shape).astype(Gamma.dtype)]
+    powers = [
+        np.broadcast_to(np.eye(6 * n, dtype=int), Gamma.shape).astype(Gamma.dtype)]
     for _ in range(n):
         powers.append(powers[-1] @ Gamma)
     return Property4(powers, sum(powers[:n]))
 
 
 def _poe(model):
-    """Space-frame twists ``xi_l`` and inertias ``M'_l`` at the home configuration."""
+    """Space-frame twists ``xi_l`` and inertias ``M'_l`` at the home
+    configuration."""
     n = model.nbodies
     R, p = joint_transforms(model, np.zeros(n))
     Rw, pw = world_poses(model, R, p)
-    home = [make_transform(Rw[i], pw[i]) for i in range(n + 1)]         # g_{sl_i}(0)
+    home = [make_transform(Rw[i], pw[i]) for i in range(n + 1)]        # g_{sl_i}(0)
     xi = [None] + [Ad(home[i]) @ model.joints[i].S(np.zeros(1))[:, 0]
                    for i in range(1, n + 1)]
     Mp = [None] + [Ad_inv(home[i]).T @ model.inertias[i] @ Ad_inv(home[i])
@@ -301,30 +324,34 @@ def _poe(model):
 
 
 def property2(model, q, form="corrected"):
-    """The mass matrix and its derivatives in product-of-exponentials form: Property 2.
+    """The mass matrix and its derivatives in product-of-exponentials form: Property
+    2.
 
-    Murray, Li and Sastry, Ch. 4 notes, Property 2, with the space-frame joint twists
-    ``xi_i`` and link inertias ``M'_l = Ad^T_{g_l(0)^-1} M_l Ad_{g_l(0)^-1}`` at
-    ``q = 0`` and ``A_lj = Ad^-1(exp(xi_{j+1} q_{j+1}) ... exp(xi_l q_l))`` (``1`` for
-    ``l = j``, ``0`` for ``l < j``)::
+    Murray, Li and Sastry, Ch. 4 notes, Property 2, with the space-frame joint
+    twists ``xi_i`` and link inertias ``M'_l = Ad^T_{g_l(0)^-1} M_l Ad_{g_l(0)^-1}``
+    at ``q = 0`` and ``A_lj = Ad^-1(exp(xi_{j+1} q_{j+1}) ... exp(xi_l q_l))``
+    (``1`` for ``l = j``, ``0`` for ``l < j``)::
 
         M_ij = sum_{l >= max(i, j)} xi_i^T A_li^T M'_l A_lj xi_j
         dM_ij/dq_k = sum_{l >= max(i, j, k)} (
             [A_{k-1,i} xi_i, xi_k]^T A_{l,k-1}^T M'_l A_lj xi_j
             + xi_i^T A_li^T M'_l A_{l,k-1} [A_{k-1,j} xi_j, xi_k])
 
-    where a bracket with ``k <= i`` (``k <= j``) is zero. The notes print ``A_lk`` in
-    place of ``A_{l,k-1}`` (``form="printed"``), which is wrong (see the errata); the
-    form here is the derivative ``d(A_li xi_i)/dq_k = A_{l,k-1} [A_{k-1,i} xi_i, xi_k]``
-    of ``A_li`` written as ``A_lk Ad_{exp(-xi_k q_k)} A_{k-1,i}``.
+    where a bracket with ``k <= i`` (``k <= j``) is zero. The notes print ``A_lk``
+    in place of ``A_{l,k-1}`` (``form="printed"``), which is wrong (see the errata);
+    the form here is the derivative
+    ``d(A_li xi_i)/dq_k = A_{l,k-1} [A_{k-1,i} xi_i, xi_k]`` of ``A_li`` written as
+    ``A_lk Ad_{exp(-xi_k q_k)} A_{k-1,i}``.
 
     Parameters
     ----------
     model : liedyn.model.Model
-        a serial chain of Revolute, Prismatic, Helical or Screw joints, ``J = exp(S q)``
+        a serial chain of Revolute, Prismatic, Helical or Screw joints,
+        ``J = exp(S q)``
     q : (n,) array, joint positions (one state)
     form : {"corrected", "printed"}
-        ``"printed"`` evaluates the derivative as printed in the notes, for the errata
+        ``"printed"`` evaluates the derivative as printed in the notes, for the
+        errata
 
     Returns
     -------
@@ -343,8 +370,8 @@ def property2(model, q, form="corrected"):
     printed = _checks.choice("form", form, ("corrected", "printed")) == "printed"
     q = model.check_q(q)
     if q.ndim != 1:
-        raise ValueError(f"argument 'q': expected one state of shape ({model.nq},), "
-                         f"got {q.shape}")
+        raise ValueError("argument 'q': expected one state of shape "
+                         f"({model.nq},), got {q.shape}")
     n = model.nbodies
     xi, Mp = _poe(model)
     E = [None] + [exp_se3(xi[i] * q[i - 1]) for i in range(1, n + 1)]

@@ -1,25 +1,31 @@
-"""Constrained systems: closed loops and Pfaffian constraints, Kim (2012), Section 3.
+"""Constrained systems: closed loops and Pfaffian constraints, Kim (2012), Section
+3.
 
 A closed-loop mechanism is modelled as an open tree (the loops cut) plus constraints
-``A(q) dq = 0`` (Kim eq. (55)). The equations of motion gain the constraint forces ``A^T lambda``:
+``A(q) dq = 0`` (Kim eq. (55)). The equations of motion gain the constraint forces
+``A^T lambda``:
 
-    ``M ddq + b = tau + A^T lambda``   (54),        ``A ddq + dA dq = 0``   (derivative of (55)).
+    ``M ddq + b = tau + A^T lambda``   (54),        ``A ddq + dA dq = 0``  
+    (derivative of (55)).
 
-Two kinds of constraints give ``A(q)`` (..., m, nv), the drift ``dA dq`` (..., m) and, for the
-holonomic ones, the residual ``f(q)`` (..., m):
+Two kinds of constraints give ``A(q)`` (..., m, nv), the drift ``dA dq`` (..., m)
+and, for the holonomic ones, the residual ``f(q)`` (..., m):
 
-* :class:`LoopClosure`: a frame ``{a}`` on one body must coincide with a frame ``{b}`` on another
-  in the selected directions of their relative twist (3 for a planar loop cut through a link,
-  2 for a planar loop cut at a revolute joint, 3 for a spherical cut, 6 for a weld);
-* :class:`Pfaffian`: ``A(q) dq = 0`` given by callables (e.g. rolling without slipping).
+* :class:`LoopClosure`: a frame ``{a}`` on one body must coincide with a frame
+  ``{b}`` on another in the selected directions of their relative twist (3 for a
+  planar loop cut through a link, 2 for a planar loop cut at a revolute joint, 3 for
+  a spherical cut, 6 for a weld);
+* :class:`Pfaffian`: ``A(q) dq = 0`` given by callables (e.g. rolling without
+  slipping).
 
-Then :func:`constrained_forward` (§3.2, Kim eqs. (67)-(69)), :func:`constrained_inverse` (§3.1,
-Kim eqs. (56)-(66)) and :func:`constrained_hybrid` (§3.3, Kim eqs. (70)-(80)), plus :func:`project`
-onto the constraint manifold.
+Then :func:`constrained_forward` (§3.2, Kim eqs. (67)-(69)),
+:func:`constrained_inverse` (§3.1, Kim eqs. (56)-(66)) and
+:func:`constrained_hybrid` (§3.3, Kim eqs. (70)-(80)), plus :func:`project` onto the
+constraint manifold.
 
-All constraints of a call are evaluated from **one** forward recursion (Kim eqs. (37), (41)); the
-dynamics reuse the one inside their articulated-body (or hybrid) pass, and the ``m`` simplified
-passes of §3.2 reuse its articulated inertias.
+All constraints of a call are evaluated from **one** forward recursion (Kim eqs.
+(37), (41)); the dynamics reuse the one inside their articulated-body (or hybrid)
+pass, and the ``m`` simplified passes of §3.2 reuse its articulated inertias.
 
 Derived in :ref:`sec-constrained`.
 """
@@ -38,10 +44,12 @@ from .rnea import gravity_acceleration, rnea
 
 __all__ = ["LoopClosure", "Pfaffian", "constraint_jacobian", "constraint_drift",
            "constraint_residual", "constrained_forward", "constrained_forward_kkt",
-           "constrained_inverse", "constrained_hybrid", "project", "RANK_TOL", "VELOCITY_TOL"]
+           "constrained_inverse", "constrained_hybrid", "project", "RANK_TOL",
+           "VELOCITY_TOL"]
 
 RANK_TOL = 1e-10
-"""Relative singular-value threshold below which a constraint Jacobian counts as rank deficient."""
+"""Relative singular-value threshold below which a constraint Jacobian counts as
+rank deficient."""
 
 VELOCITY_TOL = 1e-6
 """Default tolerance of :func:`constrained_forward` on ``max |A dq|``, relative to
@@ -55,19 +63,23 @@ def _T(A):
 
 
 class _Kinematics:
-    """One forward recursion (Kim (2012), eqs. (37), (41)) shared by all constraints of a call.
+    """One forward recursion (Kim (2012), eqs. (37), (41)) shared by all constraints
+    of a call.
 
-    Holds, per body ``i``: the joint transforms ``T_{lambda(i),i} = (R[i], p[i])``, the joint
-    Jacobians ``S[i]``, the world poses ``T_{0,i} = (Rw[i], pw[i])`` and, when ``dq`` is given,
-    the twists ``V[i]`` and the accelerations at ``ddq = 0``. ``fw`` reuses the forward pass of
-    an articulated-body or hybrid pass; its accelerations then include the ground acceleration
-    ``ground`` (gravity, footnote 6), which :meth:`motion` takes out again.
+    Holds, per body ``i``: the joint transforms ``T_{lambda(i),i} = (R[i], p[i])``,
+    the joint Jacobians ``S[i]``, the world poses ``T_{0,i} = (Rw[i], pw[i])`` and,
+    when ``dq`` is given, the twists ``V[i]`` and the accelerations at ``ddq = 0``.
+    ``fw`` reuses the forward pass of an articulated-body or hybrid pass; its
+    accelerations then include the ground acceleration ``ground`` (gravity, footnote
+    6), which :meth:`motion` takes out again.
     """
 
     def __init__(self, model, q, dq=None, fw=None, ground=None):
         self.q, self.dq, self.ground = q, dq, ground
-        self.batch = q.shape[:-1] if dq is None else np.broadcast_shapes(q.shape[:-1],
-                                                                         dq.shape[:-1])
+        self.batch = (
+            q.shape[:-1]
+            if dq is None
+            else np.broadcast_shapes(q.shape[:-1], dq.shape[:-1]))
         if fw is None and dq is None:                  # configuration only: T and S
             self.R, self.p = joint_transforms(model, q)
             self.S = [None] + [model.joints[i].S(q[..., model.q_slice[i]])
@@ -80,12 +92,15 @@ class _Kinematics:
         self._columns = None
 
     def columns(self, model):
-        """``Ad_{T_{0,j}} S_j`` of every joint ``j`` (..., nv, 6): the columns of the Jacobian in
-        the world frame (Kim eq. (11)), computed once and shared by all loop closures."""
+        """``Ad_{T_{0,j}} S_j`` of every joint ``j`` (..., nv, 6): the columns of
+        the Jacobian in the world frame (Kim eq. (11)), computed once and shared by
+        all loop closures."""
         if self._columns is None:
             N = model.nbodies
-            body = np.repeat(np.arange(N), [model.joints[i].nv for i in range(1, N + 1)])
-            Rw = np.stack(np.broadcast_arrays(*self.Rw[1:]), axis=-3)[..., body, :, :]
+            body = np.repeat(np.arange(N),
+                             [model.joints[i].nv for i in range(1, N + 1)])
+            Rw = np.stack(np.broadcast_arrays(*self.Rw[1:]), axis=-3)[
+                ..., body, :, :]
             pw = np.stack(np.broadcast_arrays(*self.pw[1:]), axis=-2)[..., body, :]
             S = np.concatenate([_T(np.broadcast_to(self.S[i], self.q.shape[:-1]
                                                    + self.S[i].shape[-2:]))
@@ -94,13 +109,15 @@ class _Kinematics:
         return self._columns
 
     def pose(self, body, frame):
-        """World pose ``(R, p)`` of a frame fixed on ``body`` at ``frame = T_{i,f}``."""
+        """World pose ``(R, p)`` of a frame fixed on ``body`` at
+        ``frame = T_{i,f}``."""
         return compose(self.Rw[body], self.pw[body], frame[:3, :3], frame[:3, 3])
 
     def motion(self, body, frame):
-        """Twist and acceleration (at ``ddq = 0``, no gravity) of a frame fixed on ``body``."""
+        """Twist and acceleration (at ``ddq = 0``, no gravity) of a frame fixed on
+        ``body``."""
         dV = self.dV[body]
-        if self.ground is not None:                    # Ad_{T_{0,i}^-1} dV_0 came along (41)
+        if self.ground is not None:           # Ad_{T_{0,i}^-1} dV_0 came along (41)
             dV = dV - Ad_inv_mul(self.Rw[body], self.pw[body], self.ground)
         R, p = frame[:3, :3], frame[:3, 3]
         return Ad_inv_mul(R, p, self.V[body]), Ad_inv_mul(R, p, dV)
@@ -114,27 +131,30 @@ def _frame(name, T):
 
 
 class LoopClosure:
-    """Frame ``{b}`` on ``body_b`` must follow frame ``{a}`` on ``body_a`` along ``axes``.
+    """Frame ``{b}`` on ``body_b`` must follow frame ``{a}`` on ``body_a`` along
+    ``axes``.
 
-    The constrained quantity is the twist of ``{b}`` relative to ``{a}``, expressed in ``{b}``:
-    ``V_rel = V_b - Ad_{T_{b,a}} V_a``; ``A = P (J_b - Ad_{T_{b,a}} J_a)`` with ``P`` selecting
-    ``axes`` (names from ``"wx", "wy", "wz", "vx", "vy", "vz"`` or indices 0-5). The residual is
-    ``P (log(R_a^T R_b), R_b^T (p_b - p_a))`` (zero when the frames coincide), and the drift
-    ``dA dq = P (dV_b - Ad_{T_{b,a}} dV_a + ad_{V_rel} Ad_{T_{b,a}} V_a)`` with the body
-    accelerations at ``ddq = 0`` (Kim (2012), eq. (41); Lemma 1).
+    The constrained quantity is the twist of ``{b}`` relative to ``{a}``, expressed
+    in ``{b}``: ``V_rel = V_b - Ad_{T_{b,a}} V_a``;
+    ``A = P (J_b - Ad_{T_{b,a}} J_a)`` with ``P`` selecting ``axes`` (names from
+    ``"wx", "wy", "wz", "vx", "vy", "vz"`` or indices 0-5). The residual is
+    ``P (log(R_a^T R_b), R_b^T (p_b - p_a))`` (zero when the frames coincide), and
+    the drift ``dA dq = P (dV_b - Ad_{T_{b,a}} dV_a + ad_{V_rel} Ad_{T_{b,a}} V_a)``
+    with the body accelerations at ``ddq = 0`` (Kim (2012), eq. (41); Lemma 1).
 
-    On the constraint manifold ``d/dt f = A dq`` when all three rotations or none are
-    constrained, and for planar cuts (``"wz"`` with motion in the x-y plane). For other subsets
-    of rotations with a nonzero free relative rotation (e.g. a spatial revolute cut,
-    ``axes=("wx", "wy", "vx", "vy", "vz")``) the rotational rows of ``d/dt f`` are an invertible
-    recombination of those of ``A dq``: the same constraint, enough for :func:`project`, but the
-    ``beta`` term of Baumgarte stabilisation is then only approximate.
+    On the constraint manifold ``d/dt f = A dq`` when all three rotations or none
+    are constrained, and for planar cuts (``"wz"`` with motion in the x-y plane).
+    For other subsets of rotations with a nonzero free relative rotation (e.g. a
+    spatial revolute cut, ``axes=("wx", "wy", "vx", "vy", "vz")``) the rotational
+    rows of ``d/dt f`` are an invertible recombination of those of ``A dq``: the
+    same constraint, enough for :func:`project`, but the ``beta`` term of Baumgarte
+    stabilisation is then only approximate.
 
     Parameters
     ----------
     body_a, body_b : int or str (0 / "ground" allowed for one of them)
-    frame_a, frame_b : (4, 4) arrays, optional: the frames in their bodies (identity)
-    axes : sequence of axis names or indices (default all six: a weld)
+    frame_a, frame_b : (4, 4) arrays, optional: the frames in their bodies
+    (identity) axes : sequence of axis names or indices (default all six: a weld)
 
     Examples
     --------
@@ -149,44 +169,58 @@ class LoopClosure:
     def __init__(self, body_a, body_b, frame_a=None, frame_b=None,
                  axes=("wx", "wy", "wz", "vx", "vy", "vz")):
         for name, body in (("body_a", body_a), ("body_b", body_b)):
-            if isinstance(body, (bool, np.bool_)) or not isinstance(body, (str, int, np.integer)):
-                raise TypeError(f"argument '{name}': expected a body index or name, got "
-                                f"{body!r} (type {type(body).__name__})")
+            if isinstance(body, (bool, np.bool_)) or not isinstance(
+                body, (str, int, np.integer)):
+                raise TypeError(f"argument '{name}': expected a body index or "
+                                f"name, got {body!r} (type {type(body).__name__})")
         if body_a == body_b:
-            raise ValueError(f"arguments 'body_a', 'body_b': a loop closure joins two different "
-                             f"bodies, got {body_a!r} twice")
+            raise ValueError("arguments 'body_a', 'body_b': a loop closure joins "
+                             f"two different bodies, got {body_a!r} twice")
         self.body_a, self.body_b = body_a, body_b
         self.frame_a = np.eye(4) if frame_a is None else _frame("frame_a", frame_a)
         self.frame_b = np.eye(4) if frame_b is None else _frame("frame_b", frame_b)
         if isinstance(axes, (str, bytes)) or not hasattr(axes, "__iter__"):
-            raise TypeError(f"argument 'axes': expected a sequence of axis names or indices, "
-                            f"got {axes!r}")
+            raise TypeError("argument 'axes': expected a sequence of axis names "
+                            f"or indices, got {axes!r}")
         idx = [AXES.get(a, a) if isinstance(a, str) else a for a in axes]
-        if not idx or any(isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer))
-                          or not 0 <= k < 6 for k in idx) or len(set(idx)) != len(idx):
-            raise ValueError(f"argument 'axes': expected distinct names in {list(AXES)} or "
-                             f"indices 0-5, got {list(axes)}")
+        if (
+            not idx
+            or any(
+                isinstance(k, (bool, np.bool_))
+                or not isinstance(k, (int, np.integer))
+                or not 0 <= k < 6
+                for k in idx)
+            or len(set(idx)) != len(idx)
+        ):
+            raise ValueError("argument 'axes': expected distinct names in "
+                             f"{list(AXES)} or indices 0-5, got {list(axes)}")
         self.axes = np.array(idx)
         self.m = len(idx)
 
     def __repr__(self):
-        return f"LoopClosure({self.body_a!r}, {self.body_b!r}, axes={self.axes.tolist()})"
+        return (f"LoopClosure({self.body_a!r}, {self.body_b!r}, "
+                f"axes={self.axes.tolist()})")
 
     def residual(self, model, q):
-        """``f(q)`` (..., m): the selected rotation-vector and position errors of {b} from {a}."""
-        return self._terms(model, _Kinematics(model, model.check_q(q)), residual=True)[2]
+        """``f(q)`` (..., m): the selected rotation-vector and position errors of
+        {b} from {a}."""
+        return self._terms(model, _Kinematics(model, model.check_q(q)),
+                           residual=True)[2]
 
     def jacobian(self, model, q):
         """``A(q)`` (..., m, nv) with ``A dq = P V_rel``."""
-        return self._terms(model, _Kinematics(model, model.check_q(q)), jacobian=True)[0]
+        return self._terms(model, _Kinematics(model, model.check_q(q)),
+                           jacobian=True)[0]
 
     def drift(self, model, q, dq):
-        """``dA/dt dq`` (..., m): the part of ``d/dt (A dq)`` that does not depend on ``ddq``."""
+        """``dA/dt dq`` (..., m): the part of ``d/dt (A dq)`` that does not depend
+        on ``ddq``."""
         _, _, q, dq, _ = state(model, q, dq)
         return self._terms(model, _Kinematics(model, q, dq), drift=True)[1]
 
     def _terms(self, model, kin, jacobian=False, drift=False, residual=False):
-        """``(A, dA dq, f)`` from shared kinematics ``kin``; ``None`` for those not asked for."""
+        """``(A, dA dq, f)`` from shared kinematics ``kin``; ``None`` for those not
+        asked for."""
         a, b = model.body(self.body_a), model.body(self.body_b)
         Ta, Tb = kin.pose(a, self.frame_a), kin.pose(b, self.frame_b)
         return (self._jacobian(model, kin, a, b, Tb) if jacobian else None,
@@ -194,26 +228,29 @@ class LoopClosure:
                 self._residual(Ta, Tb) if residual else None)
 
     def _jacobian(self, model, kin, a, b, Tb):
-        """``A = P (J_b - Ad_{T_ba} J_a)``; ``Tb = (R, p)``, the world pose of ``{b}``."""
-        # joint j moves {b} by Ad_{T_{b,j}} S_j dq_j (Kim eq. (11)) if it is on the path to b, and
-        # {a} by Ad_{T_{a,j}} S_j dq_j if it is on the path to a; as Ad_{T_ba} Ad_{T_{a,j}} =
-        # Ad_{T_{b,j}}, A = P Ad_{T_{0,b}^-1} sum_j s_j Ad_{T_{0,j}} S_j with s_j = +1 on the
-        # path to b only, -1 on the path to a only, and 0 on both (those move {a} and {b} alike)
+        """``A = P (J_b - Ad_{T_ba} J_a)``; ``Tb = (R, p)``, the world pose of
+        ``{b}``."""
+        # joint j moves {b} by Ad_{T_{b,j}} S_j dq_j (Kim eq. (11)) if it is on the
+        # path to b, and {a} by Ad_{T_{a,j}} S_j dq_j if it is on the path to a; as
+        # Ad_{T_ba} Ad_{T_{a,j}} = Ad_{T_{b,j}}, A = P Ad_{T_{0,b}^-1} sum_j s_j
+        # Ad_{T_{0,j}} S_j with s_j = +1 on the path to b only, -1 on the path to a
+        # only, and 0 on both (those move {a} and {b} alike)
         path_a, path_b = model.support(a), model.support(b)
         s = np.zeros(model.nv)
         for j in set(path_a) ^ set(path_b):
             s[model.v_slice[j]] = 1.0 if j in path_b else -1.0
         Rb, pb = Tb
         cols = Ad_inv_mul(Rb[..., None, :, :], pb[..., None, :],
-                          s[:, None] * kin.columns(model))          # (..., nv, 6), in {b}
+                          s[:, None] * kin.columns(model))    # (..., nv, 6), in {b}
         return _T(cols[..., self.axes])
 
     def _drift(self, kin, a, b, Ta, Tb):
-        """``dA dq = P (dV_b - Ad_{T_ba} dV_a + ad_{V_rel} Ad_{T_ba} V_a)`` at ``ddq = 0``."""
+        """``dA dq = P (dV_b - Ad_{T_ba} dV_a + ad_{V_rel} Ad_{T_ba} V_a)`` at
+        ``ddq = 0``."""
         (Ra, pa), (Rb, pb) = Ta, Tb
         Va, dVa = kin.motion(a, self.frame_a)
         Vb, dVb = kin.motion(b, self.frame_b)
-        Rba, pba = _T(Rb) @ Ra, matvec(_T(Rb), pa - pb)                # T_ba = T_b^-1 T_a
+        Rba, pba = _T(Rb) @ Ra, matvec(_T(Rb), pa - pb)          # T_ba = T_b^-1 T_a
         AVa = Ad_mul(Rba, pba, Va)
         acc = dVb - Ad_mul(Rba, pba, dVa) + ad_mul(Vb - AVa, AVa)
         return acc[..., self.axes]
@@ -221,7 +258,8 @@ class LoopClosure:
     def _residual(self, Ta, Tb):
         """``f = P (log(R_a^T R_b), R_b^T (p_b - p_a))``."""
         (Ra, pa), (Rb, pb) = Ta, Tb
-        err = np.concatenate([log_so3(_T(Ra) @ Rb), matvec(_T(Rb), pb - pa)], axis=-1)
+        err = np.concatenate([log_so3(_T(Ra) @ Rb), matvec(_T(Rb), pb - pa)],
+                             axis=-1)
         return err[..., self.axes]
 
 
@@ -235,7 +273,8 @@ class Pfaffian:
     A : callable ``(q) -> (m, nv)`` array
     drift : callable ``(q, dq) -> (m,)`` array, the term ``dA/dt dq``
     m : int, the number of rows
-    residual : callable ``(q) -> (m,)``, optional (holonomic constraints only): ``f(q)`` with
+    residual : callable ``(q) -> (m,)``, optional (holonomic constraints only):
+    ``f(q)`` with
         ``A = df/dq``; used by :func:`project` and by the ``beta`` term of Baumgarte
         stabilisation (without it those rows get only the velocity term)
 
@@ -250,10 +289,11 @@ class Pfaffian:
     def __init__(self, A, drift, m, residual=None):
         for name, f in (("A", A), ("drift", drift)):
             if not callable(f):
-                raise TypeError(f"argument '{name}': expected a callable, got {type(f).__name__}")
+                raise TypeError(f"argument '{name}': expected a callable, got "
+                                f"{type(f).__name__}")
         if residual is not None and not callable(residual):
-            raise TypeError(f"argument 'residual': expected a callable or None, got "
-                            f"{type(residual).__name__}")
+            raise TypeError("argument 'residual': expected a callable or None, "
+                            f"got {type(residual).__name__}")
         self._A, self._drift, self._residual = A, drift, residual
         self.m = _checks.scalar("m", m, positive=True, integer=True)
 
@@ -266,7 +306,8 @@ class Pfaffian:
         return self._residual is not None
 
     def residual(self, model, q):
-        """``f(q)`` (..., m), or an empty (..., 0) array for a constraint without one."""
+        """``f(q)`` (..., m), or an empty (..., 0) array for a constraint without
+        one."""
         if self._residual is None:
             return np.zeros(np.shape(q)[:-1] + (0,))
         f = _checks.array("residual", self._residual(model.check_q(q)), (self.m,))
@@ -283,14 +324,17 @@ class Pfaffian:
     def drift(self, model, q, dq):
         """``dA/dt dq`` (..., m) from the callable."""
         try:
-            return _checks.array("drift", self._drift(model.check_q(q), model.check_v(dq)),
-                                 (self.m,))
+            return _checks.array(
+                "drift", self._drift(model.check_q(q), model.check_v(dq)), (self.m,)
+            )
         except (TypeError, ValueError) as err:
-            raise type(err)(f"Pfaffian: {err} (what drift(q, dq) returned; m = {self.m})") \
+            raise type(err)(f"Pfaffian: {err} (what drift(q, "
+                            f"dq) returned; m = {self.m})") \
                 from None
 
     def _terms(self, model, kin, jacobian=False, drift=False, residual=False):
-        """``(A, dA dq, f)`` as :meth:`LoopClosure._terms`; ``f`` is zero without a residual."""
+        """``(A, dA dq, f)`` as :meth:`LoopClosure._terms`; ``f`` is zero without a
+        residual."""
         return (self.jacobian(model, kin.q) if jacobian else None,
                 self.drift(model, kin.q, kin.dq) if drift else None,
                 (self.residual(model, kin.q) if self.holonomic
@@ -298,13 +342,16 @@ class Pfaffian:
 
 
 def _constraint_list(constraints, allow_empty=False):
-    """A non-empty list of LoopClosure / Pfaffian (a single constraint must be wrapped)."""
-    constraints = _checks.sequence("constraints", constraints, (LoopClosure, Pfaffian),
+    """A non-empty list of LoopClosure / Pfaffian (a single constraint must be
+    wrapped)."""
+    constraints = _checks.sequence("constraints", constraints,
+                                   (LoopClosure, Pfaffian),
                                    "LoopClosure or Pfaffian constraints")
     if not constraints and not allow_empty:
-        raise ValueError("argument 'constraints': expected at least one LoopClosure or "
-                         "Pfaffian constraint, got an empty sequence (without constraints "
-                         "use liedyn.aba.aba, rnea or hybrid)")
+        raise ValueError("argument 'constraints': expected at least one "
+                         "LoopClosure or Pfaffian constraint, got an empty "
+                         "sequence (without constraints use "
+                         "liedyn.aba.aba, rnea or hybrid)")
     return constraints
 
 
@@ -314,20 +361,23 @@ def _baumgarte(baumgarte):
         return None
     gains = _checks.array("baumgarte", baumgarte, (2,))
     if gains.shape != (2,) or gains.dtype == complex or gains[0] < 0:
-        raise ValueError(f"argument 'baumgarte': expected (alpha, beta) with alpha >= 0, got "
-                         f"{baumgarte!r}")
+        raise ValueError("argument 'baumgarte': expected (alpha, beta) with alpha "
+                         f">= 0, got {baumgarte!r}")
     return tuple(gains)
 
 
 def _evaluate(model, constraints, kin, jacobian=False, drift=False, residual=False):
-    """All constraints' ``A`` (..., m, nv), ``dA dq`` (..., m) and ``f`` (..., m), stacked.
+    """All constraints' ``A`` (..., m, nv), ``dA dq`` (..., m) and ``f`` (..., m),
+    stacked.
 
-    The rows of ``f`` of a constraint without a residual are zero. Entries not asked for: None.
+    The rows of ``f`` of a constraint without a residual are zero. Entries not asked
+    for: None.
     """
     constraints = _constraint_list(constraints)
     parts = [c._terms(model, kin, jacobian, drift, residual) for c in constraints]
     out = []
-    for k, (wanted, tail) in enumerate(((jacobian, (model.nv,)), (drift, ()), (residual, ()))):
+    for k, (wanted, tail) in enumerate(
+        ((jacobian, (model.nv,)), (drift, ()), (residual, ()))):
         if not wanted:
             out.append(None)
             continue
@@ -339,7 +389,8 @@ def _evaluate(model, constraints, kin, jacobian=False, drift=False, residual=Fal
 
 def constraint_jacobian(model, constraints, q):
     """All constraints' ``A(q)`` stacked: (..., m, nv). Kim (2012), eq. (55)."""
-    return _evaluate(model, constraints, _Kinematics(model, model.check_q(q)), jacobian=True)[0]
+    return _evaluate(model, constraints, _Kinematics(model, model.check_q(q)),
+                     jacobian=True)[0]
 
 
 def constraint_drift(model, constraints, q, dq):
@@ -349,44 +400,49 @@ def constraint_drift(model, constraints, q, dq):
 
 
 def constraint_residual(model, constraints, q):
-    """The holonomic residuals ``f(q)`` stacked (Pfaffian constraints without one add nothing).
+    """The holonomic residuals ``f(q)`` stacked (Pfaffian constraints without one
+    add nothing).
 
     Kim (2012), Section 3: ``f(q) = 0`` with ``A = df/dq``.
     """
     holonomic = [c for c in _constraint_list(constraints) if c.holonomic]
     if not holonomic:
         return np.zeros(np.shape(q)[:-1] + (0,))
-    return _evaluate(model, holonomic, _Kinematics(model, model.check_q(q)), residual=True)[2]
+    return _evaluate(model, holonomic, _Kinematics(model, model.check_q(q)),
+                     residual=True)[2]
 
 
 def _check_rank(G, what):
     s = np.linalg.svd(G, compute_uv=False)
     if np.any(s[..., -1] <= RANK_TOL * np.maximum(s[..., 0], 1e-300)):
-        raise ValueError(f"argument 'constraints': {what} is singular (smallest/largest "
-                         f"singular value "
-                         f"{np.min(s[..., -1] / np.maximum(s[..., 0], 1e-300)):.2e}): the "
-                         "constraint Jacobian is rank deficient at this configuration (redundant "
-                         "constraints or a singular pose)")
+        raise ValueError(
+            f"argument 'constraints': {what} is singular "
+            f"(smallest/largest singular value "
+            f"{np.min(s[..., -1] / np.maximum(s[..., 0], 1e-300)):.2e}): the "
+            "constraint Jacobian is rank deficient at this "
+            "configuration (redundant constraints or a singular pose)")
 
 
 def _check_velocity(A, dq, tol):
     """Raise if ``max |A dq| > tol (1 + max |dq|)`` (over the whole batch)."""
     vel = np.max(np.abs(matvec(A, dq)), initial=0.0)
     if vel > tol * (1 + np.max(np.abs(dq), initial=0.0)):
-        raise ValueError(f"argument 'dq': inconsistent with the constraints, max |A dq| = "
-                         f"{vel:.2e} "
+        raise ValueError("argument 'dq': inconsistent with the constraints, max "
+                         f"|A dq| = {vel:.2e} "
                          f"(tolerance {tol:g}, relative to 1 + max |dq|); use "
-                         "liedyn.constraints.project, Baumgarte stabilisation (baumgarte=...), "
-                         "or velocity_tol=None to accept it")
+                         "liedyn.constraints.project, Baumgarte stabilisation "
+                         "(baumgarte=...), or velocity_tol=None to accept it")
 
 
 def _stabilised_rhs(A, drift, f, dq, baumgarte):
-    """``dA dq + 2 alpha A dq + beta^2 f``: the acceleration-level constraint right-hand side.
+    """``dA dq + 2 alpha A dq + beta^2 f``: the acceleration-level constraint
+    right-hand side.
 
-    Baumgarte stabilisation asks ``d^2f/dt^2 + 2 alpha df/dt + beta^2 f = 0`` instead of
-    ``d^2f/dt^2 = 0``; with ``df/dt = A dq`` and ``d^2f/dt^2 = A ddq + dA dq`` only the
-    right-hand side of Kim eq. (67) changes. ``f`` has a row for every constraint: a non-holonomic
-    one has no ``f(q)``, its rows are zero and only the velocity term acts on them.
+    Baumgarte stabilisation asks ``d^2f/dt^2 + 2 alpha df/dt + beta^2 f = 0``
+    instead of ``d^2f/dt^2 = 0``; with ``df/dt = A dq`` and
+    ``d^2f/dt^2 = A ddq + dA dq`` only the right-hand side of Kim eq. (67) changes.
+    ``f`` has a row for every constraint: a non-holonomic one has no ``f(q)``, its
+    rows are zero and only the velocity term acts on them.
     """
     if baumgarte is None:
         return drift
@@ -395,41 +451,50 @@ def _stabilised_rhs(A, drift, f, dq, baumgarte):
 
 
 def _simplified_pass(model, record, torques, prescribed=None):
-    """``m`` simplified articulated-body (or hybrid) calls at once, Kim (2012), §3.2 (§3.3).
+    """``m`` simplified articulated-body (or hybrid) calls at once, Kim (2012), §3.2
+    (§3.3).
 
-    The response of the open tree at rest and without gravity to the ``m`` torque vectors in the
-    columns of ``torques`` (..., nv, m). ``record`` is the :class:`~liedyn.aba.ABAPass` (or
-    :class:`~liedyn.hybrid.HybridPass`) of the same configuration: its transforms, joint
-    Jacobians, articulated inertias ``I_hat_i`` and ``Psi_i`` depend on ``q`` only and are
-    reused. With ``V = 0``, ``dV_0 = 0`` and no external force the bias terms vanish
-    (``eta_i = 0``) and Kim eqs. (49)-(50), (45) and (41) become vector recursions, here with the
-    ``m`` vectors as the columns of 6 x m matrices:
+    The response of the open tree at rest and without gravity to the ``m`` torque
+    vectors in the columns of ``torques`` (..., nv, m). ``record`` is the
+    :class:`~liedyn.aba.ABAPass` (or :class:`~liedyn.hybrid.HybridPass`) of the same
+    configuration: its transforms, joint Jacobians, articulated inertias ``I_hat_i``
+    and ``Psi_i`` depend on ``q`` only and are reused. With ``V = 0``, ``dV_0 = 0``
+    and no external force the bias terms vanish (``eta_i = 0``) and Kim eqs.
+    (49)-(50), (45) and (41) become vector recursions, here with the ``m`` vectors
+    as the columns of 6 x m matrices:
 
-    * backward: ``B_i = sum_k Ad*_{T_{i,k}^-1} beta_k``, ``u_i = tau_i - S_i^T B_i`` and
-      ``beta_i = B_i + I_hat_i S_i Psi_i u_i`` (Kim eqs. (49)-(50));
+    * backward: ``B_i = sum_k Ad*_{T_{i,k}^-1} beta_k``, ``u_i = tau_i - S_i^T B_i``
+      and ``beta_i = B_i + I_hat_i S_i Psi_i u_i`` (Kim eqs. (49)-(50));
     * forward: ``a_i = Ad_{T_{lambda(i),i}^-1} dV_lambda(i)``,
-      ``ddq_i = Psi_i (u_i - S_i^T I_hat_i a_i)`` (Kim eq. (45)), ``dV_i = a_i + S_i ddq_i`` (41).
+      ``ddq_i = Psi_i (u_i - S_i^T I_hat_i a_i)`` (Kim eq. (45)),
+      ``dV_i = a_i + S_i ddq_i`` (41).
 
-    A prescribed joint (hybrid, ``ddq_i = 0``) passes ``beta_i = B_i`` on, and its torque is
-    ``tau_i = S_i^T (I_hat_i dV_i + B_i)``. Cost O(n m), no inertia recomputed.
+    A prescribed joint (hybrid, ``ddq_i = 0``) passes ``beta_i = B_i`` on, and its
+    torque is ``tau_i = S_i^T (I_hat_i dV_i + B_i)``. Cost O(n m), no inertia
+    recomputed.
 
     Returns
     -------
-    ddq, tau : (..., nv, m) arrays (``tau`` copies ``torques`` on the joints that are not
+    ddq, tau : (..., nv, m) arrays (``tau`` copies ``torques`` on the joints that
+    are not
         prescribed)
     """
     fw, N = record.forward, model.nbodies
-    u = np.zeros(N + 1, bool) if prescribed is None else np.concatenate([[False], prescribed])
+    u = (np.zeros(N + 1, bool) if prescribed is None
+         else np.concatenate([[False], prescribed]))
     batch = np.broadcast_shapes(torques.shape[:-2], *(record.I_hat[i].shape[:-2]
                                                       for i in range(1, N + 1)))
     m = torques.shape[-1]
-    dtype = np.result_type(torques, record.I_hat[N], fw.V[N], float)      # complex step passes
-    X = Ad_inv_matrix(np.stack(np.broadcast_arrays(*fw.R[1:]), axis=-3),   # Ad_{T_{lambda(i),i}^-1}
-                      np.stack(np.broadcast_arrays(*fw.p[1:]), axis=-2))   # of all bodies at once
+    # complex step passes
+    dtype = np.result_type(torques, record.I_hat[N], fw.V[N], float)
+    # Ad_{T_{lambda(i),i}^-1} of all bodies at once
+    X = Ad_inv_matrix(np.stack(np.broadcast_arrays(*fw.R[1:]), axis=-3),
+                      np.stack(np.broadcast_arrays(*fw.p[1:]), axis=-2))
     X = [None] + [X[..., i, :, :] for i in range(N)]
-    IS = [None] + [record.I_hat[i] @ fw.S[i] for i in range(1, N + 1)]       # I_hat_i S_i
+    # I_hat_i S_i
+    IS = [None] + [record.I_hat[i] @ fw.S[i] for i in range(1, N + 1)]
     B, U, beta = ([None] * (N + 1) for _ in range(3))
-    for i in range(N, 0, -1):                                    # backward, Kim eqs. (49)-(50)
+    for i in range(N, 0, -1):                         # backward, Kim eqs. (49)-(50)
         B[i] = np.zeros(batch + (6, m), dtype=dtype)
         for k in model.children[i]:
             B[i] = B[i] + _T(X[k]) @ beta[k]
@@ -441,7 +506,7 @@ def _simplified_pass(model, record, torques, prescribed=None):
     ddq = np.zeros(batch + (model.nv, m), dtype=dtype)
     tau = np.array(np.broadcast_to(torques, batch + (model.nv, m)), dtype=dtype)
     dV = [np.zeros(batch + (6, m), dtype=dtype)] + [None] * N
-    for i in range(1, N + 1):                                    # forward, Kim eqs. (45), (41)
+    for i in range(1, N + 1):                         # forward, Kim eqs. (45), (41)
         a = X[i] @ dV[model.parent[i]]
         if u[i]:
             dV[i] = a
@@ -455,8 +520,8 @@ def _simplified_pass(model, record, torques, prescribed=None):
 
 @dataclass(frozen=True)
 class ConstrainedForward:
-    """``ddq`` and ``lam`` of :func:`constrained_forward`, with ``ddq_r`` (unconstrained) and
-    ``MinvAT`` (``M^-1 A^T``, (..., nv, m))."""
+    """``ddq`` and ``lam`` of :func:`constrained_forward`, with ``ddq_r``
+    (unconstrained) and ``MinvAT`` (``M^-1 A^T``, (..., nv, m))."""
 
     ddq: np.ndarray
     lam: np.ndarray
@@ -466,13 +531,16 @@ class ConstrainedForward:
 
 def constrained_forward(model, constraints, q, dq, tau, f_ext=None, baumgarte=None,
                         full_output=False, velocity_tol=VELOCITY_TOL):
-    """Forward dynamics of a constrained system, Kim (2012), §3.2, Kim eqs. (67)-(69).
+    """Forward dynamics of a constrained system, Kim (2012), §3.2, Kim eqs.
+    (67)-(69).
 
-    The recursive method: one full articulated-body pass gives ``ddq_r = M^-1 (tau - b)`` and,
-    from its forward recursion, the constraint terms ``A`` and ``dA dq``; ``m`` simplified
-    passes (no velocity, no gravity, the columns of ``A^T`` as torques) reuse its articulated
-    inertias and give ``M^-1 A^T``; then ``lambda = -(A M^-1 A^T)^-1 (A ddq_r + dA dq)``
-    (Kim eq. (67)) and ``ddq = ddq_r + M^-1 A^T lambda`` (Kim eqs. (68)-(69)): O(n m) + O(m^3).
+    The recursive method: one full articulated-body pass gives
+    ``ddq_r = M^-1 (tau - b)`` and, from its forward recursion, the constraint terms
+    ``A`` and ``dA dq``; ``m`` simplified passes (no velocity, no gravity, the
+    columns of ``A^T`` as torques) reuse its articulated inertias and give
+    ``M^-1 A^T``; then ``lambda = -(A M^-1 A^T)^-1 (A ddq_r + dA dq)`` (Kim eq.
+    (67)) and ``ddq = ddq_r + M^-1 A^T lambda`` (Kim eqs. (68)-(69)): O(n m) +
+    O(m^3).
 
     Parameters
     ----------
@@ -480,14 +548,14 @@ def constrained_forward(model, constraints, q, dq, tau, f_ext=None, baumgarte=No
     constraints : sequence of LoopClosure / Pfaffian
     q : (..., nq);  dq, tau : (..., nv);  f_ext : (..., N, 6), optional
     baumgarte : (alpha, beta), optional
-        stabilisation: enforce ``A ddq + dA dq + 2 alpha A dq + beta^2 f = 0``, with ``f`` the
-        residual of each holonomic constraint (zero rows for the others)
+        stabilisation: enforce ``A ddq + dA dq + 2 alpha A dq + beta^2 f = 0``, with
+        ``f`` the residual of each holonomic constraint (zero rows for the others)
     full_output : bool, return a :class:`ConstrainedForward` record
     velocity_tol : float or None
         without ``baumgarte``, the state must satisfy Kim eq. (55):
-        ``max |A dq| <= velocity_tol (1 + max |dq|)`` (default :data:`VELOCITY_TOL` = 1e-6),
-        else ``ValueError``; ``None`` skips the check. With ``baumgarte`` it is not checked
-        (the stabilisation exists to pull such states back)
+        ``max |A dq| <= velocity_tol (1 + max |dq|)`` (default :data:`VELOCITY_TOL`
+        = 1e-6), else ``ValueError``; ``None`` skips the check. With ``baumgarte``
+        it is not checked (the stabilisation exists to pull such states back)
 
     Returns
     -------
@@ -496,21 +564,23 @@ def constrained_forward(model, constraints, q, dq, tau, f_ext=None, baumgarte=No
     Raises
     ------
     ValueError
-        if ``A M^-1 A^T`` is singular (rank-deficient constraints or a singular pose), or if
-        ``dq`` violates the constraints beyond ``velocity_tol``
+        if ``A M^-1 A^T`` is singular (rank-deficient constraints or a singular
+        pose), or if ``dq`` violates the constraints beyond ``velocity_tol``
     """
     constraints, baumgarte = _constraint_list(constraints), _baumgarte(baumgarte)
     if velocity_tol is not None:
         velocity_tol = _checks.scalar("velocity_tol", velocity_tol, positive=True)
-    _, _, q, dq, tau, f_ext = state(model, q, dq, tau, f_ext=f_ext, names=("dq", "tau"))
-    full = aba_pass(model, q, dq, tau, f_ext)                    # the full call: ddq_r
-    kin = _Kinematics(model, q, dq, fw=full.forward, ground=gravity_acceleration(model))
+    _, _, q, dq, tau, f_ext = state(model, q, dq, tau, f_ext=f_ext,
+                                    names=("dq", "tau"))
+    full = aba_pass(model, q, dq, tau, f_ext)                 # the full call: ddq_r
+    kin = _Kinematics(model, q, dq, fw=full.forward,
+                      ground=gravity_acceleration(model))
     A, drift, f = _evaluate(model, constraints, kin, jacobian=True, drift=True,
                             residual=baumgarte is not None)
     if baumgarte is None and velocity_tol is not None:
         _check_velocity(A, dq, velocity_tol)
     ddq_r = full.ddq
-    MinvAT = _simplified_pass(model, full, _T(A))[0]             # m simplified calls
+    MinvAT = _simplified_pass(model, full, _T(A))[0]            # m simplified calls
     G = A @ MinvAT
     _check_rank(G, "A M^-1 A^T")
     rhs = matvec(A, ddq_r) + _stabilised_rhs(A, drift, f, dq, baumgarte)
@@ -521,39 +591,44 @@ def constrained_forward(model, constraints, q, dq, tau, f_ext=None, baumgarte=No
     return ddq, lam
 
 
-def constrained_forward_kkt(model, constraints, q, dq, tau, f_ext=None, baumgarte=None):
+def constrained_forward_kkt(model, constraints, q, dq, tau, f_ext=None,
+                            baumgarte=None):
     """The same as :func:`constrained_forward` by one dense KKT solve, for checking.
 
     Kim (2012), eqs. (54)-(55):
     ``[[M, -A^T], [A, 0]] [ddq; lambda] = [tau - b; -(dA dq)]``, with ``M``
-    by CRBA and ``b`` by RNEA: O(n^2) + O((n + m)^3). The state is not checked against the
-    constraints.
+    by CRBA and ``b`` by RNEA: O(n^2) + O((n + m)^3). The state is not checked
+    against the constraints.
     """
     from .crba import mass_matrix
     constraints, baumgarte = _constraint_list(constraints), _baumgarte(baumgarte)
-    _, _, q, dq, tau, f_ext = state(model, q, dq, tau, f_ext=f_ext, names=("dq", "tau"))
-    A, drift, f = _evaluate(model, constraints, _Kinematics(model, q, dq), jacobian=True,
-                            drift=True, residual=baumgarte is not None)
+    _, _, q, dq, tau, f_ext = state(model, q, dq, tau, f_ext=f_ext,
+                                    names=("dq", "tau"))
+    A, drift, f = _evaluate(model, constraints, _Kinematics(model, q, dq),
+                            jacobian=True, drift=True,
+                            residual=baumgarte is not None)
     M = mass_matrix(model, q)
     b = rnea(model, q, dq, np.zeros(model.nv), f_ext)
     m, n = A.shape[-2], model.nv
     batch = np.broadcast_shapes(M.shape[:-2], A.shape[:-2])
     K = np.zeros(batch + (n + m, n + m), dtype=np.result_type(M, A, tau, b))
     K[..., :n, :n], K[..., :n, n:], K[..., n:, :n] = M, -_T(A), A
+    rhs_c = _stabilised_rhs(A, drift, f, dq, baumgarte)
     rhs = np.concatenate([np.broadcast_to(tau - b, batch + (n,)),
-                          -np.broadcast_to(_stabilised_rhs(A, drift, f, dq, baumgarte),
-                                           batch + (m,))], axis=-1)
+                          -np.broadcast_to(rhs_c, batch + (m,))], axis=-1)
     _check_rank(K, "the KKT matrix")
     x = np.linalg.solve(K, rhs[..., None])[..., 0]
     return x[..., :n], x[..., n:]
 
 
 def _coordinate_mask(model, per_joint, name):
-    """A per-coordinate boolean mask (nv,) from one boolean per joint, validated as ``name``."""
+    """A per-coordinate boolean mask (nv,) from one boolean per joint, validated as
+    ``name``."""
     mask = np.asarray(per_joint)
     if mask.shape != (model.nbodies,) or mask.dtype != bool:
-        raise ValueError(f"argument '{name}': expected {model.nbodies} booleans (one per joint), "
-                         f"got {mask.dtype} array of shape {mask.shape}")
+        raise ValueError(f"argument '{name}': expected {model.nbodies} booleans "
+                         f"(one per joint), got {mask.dtype} array of shape "
+                         f"{mask.shape}")
     out = np.zeros(model.nv, dtype=bool)
     for i in range(1, model.nbodies + 1):
         out[model.v_slice[i]] = mask[i - 1]
@@ -568,38 +643,46 @@ def _null_space(B):
 
 
 def _check_consistent(model, constraints, q, dq, ddq, tol=1e-6):
-    A, drift, _ = _evaluate(model, constraints, _Kinematics(model, q, dq), jacobian=True,
-                            drift=True)
+    A, drift, _ = _evaluate(model, constraints, _Kinematics(model, q, dq),
+                            jacobian=True, drift=True)
     vel = matvec(A, dq)
     acc = matvec(A, ddq) + drift
     scale = 1 + np.max(np.abs(dq)) + np.max(np.abs(ddq))
     if np.max(np.abs(vel)) > tol * scale or np.max(np.abs(acc)) > tol * scale:
-        raise ValueError(f"the state is inconsistent with the constraints: |A dq| = "
-                         f"{np.max(np.abs(vel)):.2e}, |A ddq + dA dq| = {np.max(np.abs(acc)):.2e} "
-                         f"(tolerance {tol:g}, relative); use liedyn.constraints.project")
+        raise ValueError("the state is inconsistent with the constraints: |A dq| "
+                         f"= {np.max(np.abs(vel)):.2e}, |A ddq + dA dq| = "
+                         f"{np.max(np.abs(acc)):.2e} (tolerance {tol:g}, "
+                         "relative); use liedyn.constraints.project")
     return A
 
 
 def constrained_inverse(model, constraints, q, dq, ddq, actuated, tau_passive=None,
                         objective="min_torque", f_ext=None):
-    """Inverse dynamics of a constrained system, Kim (2012), §3.1, Kim eqs. (56)-(66).
+    """Inverse dynamics of a constrained system, Kim (2012), §3.1, Kim eqs.
+    (56)-(66).
 
-    With ``tau_r = rnea(q, dq, ddq)`` split into actuated (a) and passive (p) coordinates,
-    ``A_p^T lambda = tau_pr - tau_p`` (57) and ``tau_a = tau_ar - A_a^T lambda`` (58):
+    With ``tau_r = rnea(q, dq, ddq)`` split into actuated (a) and passive (p)
+    coordinates, ``A_p^T lambda = tau_pr - tau_p`` (57) and
+    ``tau_a = tau_ar - A_a^T lambda`` (58):
 
     * ``m == n_p``: unique (Kim eq. (58));
-    * ``m > n_p`` (redundant actuation): ``lambda = (A_p^T)^+ (tau_pr - tau_p) + N s``
-      (Kim eq. (59)); ``objective="min_constraint_force"`` takes ``s = 0``, the least ``|lambda|``;
-      ``"min_torque"`` takes ``s* = (A_a^T N)^+ (...)`` (Kim eqs. (62)-(64)), the least ``|tau_a|``
-      (pseudoinverses: least-squares solutions, checked to solve Kim eq. (57) exactly);
-    * ``m < n_p``: no exact solution: ``ValueError`` (use :func:`constrained_hybrid`).
+    * ``m > n_p`` (redundant actuation):
+      ``lambda = (A_p^T)^+ (tau_pr - tau_p) + N s`` (Kim eq. (59));
+      ``objective="min_constraint_force"`` takes ``s = 0``, the least ``|lambda|``;
+      ``"min_torque"`` takes ``s* = (A_a^T N)^+ (...)`` (Kim eqs. (62)-(64)), the
+      least ``|tau_a|`` (pseudoinverses: least-squares solutions, checked to solve
+      Kim eq. (57) exactly);
+    * ``m < n_p``: no exact solution: ``ValueError`` (use
+      :func:`constrained_hybrid`).
 
-    The state must satisfy ``A dq = 0`` and ``A ddq + dA dq = 0`` (checked, relative 1e-6).
+    The state must satisfy ``A dq = 0`` and ``A ddq + dA dq = 0`` (checked, relative
+    1e-6).
 
     Parameters
     ----------
     actuated : sequence of N bool, one per joint
-    tau_passive : (nv,) array, optional: torques of the passive joints (entries on actuated
+    tau_passive : (nv,) array, optional: torques of the passive joints (entries on
+    actuated
         coordinates ignored); default zero
     objective : {"min_torque", "min_constraint_force"}
 
@@ -613,52 +696,58 @@ def constrained_inverse(model, constraints, q, dq, ddq, actuated, tau_passive=No
     p = ~a
     q, dq, ddq = model.check_q(q), model.check_v(dq), model.check_v(ddq, "ddq")
     if q.ndim != 1:
-        raise ValueError("constrained_inverse takes one state (q of shape (nq,)), got a batch "
-                         f"{q.shape}")
+        raise ValueError("constrained_inverse takes one state (q of shape (nq,)), "
+                         f"got a batch {q.shape}")
     A = _check_consistent(model, constraints, q, dq, ddq)
     tau_r = rnea(model, q, dq, ddq, f_ext)
-    tau_p = np.zeros(model.nv) if tau_passive is None else model.check_v(tau_passive, "tau_passive")
+    tau_p = (np.zeros(model.nv) if tau_passive is None
+             else model.check_v(tau_passive, "tau_passive"))
     m, n_p = A.shape[0], int(p.sum())
     Aa, Ap = A[:, a], A[:, p]
     if m < n_p:
-        raise ValueError(f"{m} constraints cannot make {n_p} passive coordinates follow a "
-                         "prescribed motion (m < n_p): no exact solution; use "
-                         "liedyn.constraints.constrained_hybrid with the actuated joints prescribed")
+        raise ValueError(f"{m} constraints cannot make {n_p} passive coordinates "
+                         "follow a prescribed motion (m < n_p): no exact solution; "
+                         "use liedyn.constraints.constrained_hybrid with the "
+                         "actuated joints prescribed")
     r = tau_r[p] - tau_p[p]
     if m == n_p:
         _check_rank(Ap, "A_p")
         lam = np.linalg.solve(Ap.T, r)
     else:
-        lam = np.linalg.pinv(Ap.T) @ r                                  # (59) with s = 0
+        lam = np.linalg.pinv(Ap.T) @ r                             # (59) with s = 0
         residual = Ap.T @ lam - r
-        if np.max(np.abs(residual), initial=0.0) > 1e-8 * (1 + np.max(np.abs(r), initial=0.0)):
-            raise ValueError("A_p^T lambda = tau_pr - tau_p has no solution: A_p is rank "
-                             "deficient at this configuration")
+        scale = 1 + np.max(np.abs(r), initial=0.0)
+        if np.max(np.abs(residual), initial=0.0) > 1e-8 * scale:
+            raise ValueError("A_p^T lambda = tau_pr - tau_p has no solution: A_p "
+                             "is rank deficient at this configuration")
         if objective == "min_torque":
-            N = _null_space(Ap.T)                                       # m x (m - rank)
-            s = np.linalg.pinv(Aa.T @ N) @ (tau_r[a] - Aa.T @ lam)      # (64)
-            lam = lam + N @ s                                           # (63)
+            N = _null_space(Ap.T)                                   # m x (m - rank)
+            s = np.linalg.pinv(Aa.T @ N) @ (tau_r[a] - Aa.T @ lam)  # (64)
+            lam = lam + N @ s                                       # (63)
     tau = tau_p.copy()
     tau[a] = tau_r[a] - Aa.T @ lam                                      # (58), (60)
     return tau, lam
 
 
 def constrained_hybrid(model, constraints, q, dq, ddq, tau, prescribed, f_ext=None):
-    """Hybrid dynamics of a constrained system, Kim (2012), §3.3, Kim eqs. (70)-(80).
+    """Hybrid dynamics of a constrained system, Kim (2012), §3.3, Kim eqs.
+    (70)-(80).
 
-    For ``m <= n_v``: one hybrid call gives the unconstrained solution ``(tau_ur, ddq_r)`` and,
-    from its forward recursion, ``A`` and ``dA dq``; ``m`` simplified calls with inputs
-    ``(ddq_u = 0, tau_v = A_v^T e_k)`` reuse its articulated inertias and give
-    ``M_vv^-1 A_v^T`` and the matching ``tau_uc``;
+    For ``m <= n_v``: one hybrid call gives the unconstrained solution
+    ``(tau_ur, ddq_r)`` and, from its forward recursion, ``A`` and ``dA dq``; ``m``
+    simplified calls with inputs ``(ddq_u = 0, tau_v = A_v^T e_k)`` reuse its
+    articulated inertias and give ``M_vv^-1 A_v^T`` and the matching ``tau_uc``;
     ``lambda = -(A_v M_vv^-1 A_v^T)^-1 (A ddq_r + dA dq)`` (Kim eq. (76));
-    ``ddq_v = ddq_vr + M_vv^-1 A_v^T lambda`` (80), ``tau_u = tau_ur + tau_uc - A_u^T lambda`` (79).
+    ``ddq_v = ddq_vr + M_vv^-1 A_v^T lambda`` (80),
+    ``tau_u = tau_ur + tau_uc - A_u^T lambda`` (79).
 
-    For ``m > n_v`` (one state only, no batch) the constraints alone fix ``ddq_v``: the
-    least-squares solution of ``A_v ddq_v = -A_u ddq_u - dA dq``, accepted only if it solves the
-    equations (relative 1e-8), else ``ValueError`` (the prescribed ``ddq_u`` admit no motion);
-    then ``tau_u`` and ``lambda`` follow from :func:`constrained_inverse` with 'a', 'p' replaced
-    by 'u', 'v': its redundant case (``m > n_v``), solved with pseudoinverses and the
-    minimum-torque choice of ``lambda``.
+    For ``m > n_v`` (one state only, no batch) the constraints alone fix ``ddq_v``:
+    the least-squares solution of ``A_v ddq_v = -A_u ddq_u - dA dq``, accepted only
+    if it solves the equations (relative 1e-8), else ``ValueError`` (the prescribed
+    ``ddq_u`` admit no motion); then ``tau_u`` and ``lambda`` follow from
+    :func:`constrained_inverse` with 'a', 'p' replaced by 'u', 'v': its redundant
+    case (``m > n_v``), solved with pseudoinverses and the minimum-torque choice of
+    ``lambda``.
 
     Returns
     -------
@@ -667,8 +756,8 @@ def constrained_hybrid(model, constraints, q, dq, ddq, tau, prescribed, f_ext=No
     Raises
     ------
     ValueError
-        if ``A_v M_vv^-1 A_v^T`` is singular (``m <= n_v``), or the prescribed accelerations are
-        inconsistent with the constraints (``m > n_v``)
+        if ``A_v M_vv^-1 A_v^T`` is singular (``m <= n_v``), or the prescribed
+        accelerations are inconsistent with the constraints (``m > n_v``)
     """
     constraints = _constraint_list(constraints)
     u = _coordinate_mask(model, prescribed, "prescribed")
@@ -678,49 +767,59 @@ def constrained_hybrid(model, constraints, q, dq, ddq, tau, prescribed, f_ext=No
     m, n_v = sum(c.m for c in constraints), int(v.sum())
     if m > n_v:
         if q.ndim != 1:
-            raise ValueError("constrained_hybrid with m > n_v takes one state, not a batch")
-        A, drift, _ = _evaluate(model, constraints, _Kinematics(model, q, dq), jacobian=True,
-                                drift=True)
+            raise ValueError("constrained_hybrid with m > "
+                             "n_v takes one state, not a batch")
+        A, drift, _ = _evaluate(model, constraints, _Kinematics(model, q, dq),
+                                jacobian=True, drift=True)
         rhs = -(A[:, u] @ ddq[u] + drift)
         ddq_v = np.linalg.lstsq(A[:, v], rhs, rcond=None)[0]
-        if np.max(np.abs(A[:, v] @ ddq_v - rhs), initial=0.0) > 1e-8 * (1 + np.max(np.abs(rhs))):
-            raise ValueError(f"m = {m} constraints exceed the n_v = {n_v} torque-given "
-                             "coordinates and the prescribed accelerations admit no consistent "
-                             "motion (A_v ddq_v = -A_u ddq_u - dA dq has no solution)")
+        residual = np.max(np.abs(A[:, v] @ ddq_v - rhs), initial=0.0)
+        if residual > 1e-8 * (1 + np.max(np.abs(rhs))):
+            raise ValueError(f"m = {m} constraints exceed the n_v = {n_v} "
+                             "torque-given coordinates and the prescribed "
+                             "accelerations admit no consistent motion (A_v ddq_v "
+                             "= -A_u ddq_u - dA dq has no solution)")
         ddq_out = np.array(ddq, dtype=float)
         ddq_out[v] = ddq_v
         tau_out, lam = constrained_inverse(model, constraints, q, dq, ddq_out,
-                                           np.asarray(prescribed), tau_passive=tau, f_ext=f_ext)
+                                           np.asarray(prescribed), tau_passive=tau,
+                                           f_ext=f_ext)
         return tau_out, ddq_out, lam
     mask = np.asarray(prescribed)
-    full = hybrid_pass(model, q, dq, ddq, tau, mask, f_ext)            # the full call: (77)
-    kin = _Kinematics(model, q, dq, fw=full.forward, ground=gravity_acceleration(model))
+    full = hybrid_pass(model, q, dq, ddq, tau, mask, f_ext)    # the full call: (77)
+    kin = _Kinematics(model, q, dq, fw=full.forward,
+                      ground=gravity_acceleration(model))
     A, drift, _ = _evaluate(model, constraints, kin, jacobian=True, drift=True)
     tau_r, ddq_r = full.tau, full.ddq
     E = np.zeros(A.shape[:-2] + (model.nv, m), dtype=A.dtype)
-    E[..., v, :] = _T(A)[..., v, :]                               # columns: tau_v = A_v^T e_k
-    unit_ddq, unit_tau = _simplified_pass(model, full, E, mask)  # m simplified calls, (78)
+    E[..., v, :] = _T(A)[..., v, :]                     # columns: tau_v = A_v^T e_k
+    # m simplified calls, (78)
+    unit_ddq, unit_tau = _simplified_pass(model, full, E, mask)
     Minv_AvT = unit_ddq[..., v, :]                                # (..., n_v, m)
     tau_uc = unit_tau[..., u, :]                                  # (..., n_u, m)
     K = A[..., :, v] @ Minv_AvT
     _check_rank(K, "A_v M_vv^-1 A_v^T")
-    lam = -np.linalg.solve(K, (matvec(A, ddq_r) + drift)[..., None])[..., 0]     # (76)
+    lam = -np.linalg.solve(K, (matvec(A, ddq_r) + drift)[..., None])[..., 0]  # (76)
     ddq_out, tau_out = np.array(ddq_r), np.array(tau_r)
-    ddq_out[..., v] = ddq_r[..., v] + matvec(Minv_AvT, lam)                      # (80)
-    tau_out[..., u] = tau_r[..., u] + matvec(tau_uc, lam) - matvec(_T(A[..., :, u]), lam)  # (79)
+    ddq_out[..., v] = ddq_r[..., v] + matvec(Minv_AvT, lam)                   # (80)
+    tau_out[..., u] = (tau_r[..., u] + matvec(tau_uc, lam)
+                       - matvec(_T(A[..., :, u]), lam))                      # (79)
     return tau_out, ddq_out, lam
 
 
 def project(model, constraints, q, dq=None, tol=1e-12, max_iter=50):
-    """Project ``(q, dq)`` onto the constraint manifold: consistent initial conditions, drift repair.
+    """Project ``(q, dq)`` onto the constraint manifold: consistent initial
+    conditions, drift repair.
 
-    Kim (2012), Section 3 assumes a state consistent with ``f(q) = 0`` and Kim eq. (55); this makes one.
+    Kim (2012), Section 3 assumes a state consistent with ``f(q) = 0`` and Kim eq.
+    (55); this makes one.
 
-    Gauss-Newton steps ``q <- q (+) (-A^+ f(q))`` over the holonomic constraints (on the
-    manifold, :meth:`liedyn.model.Model.integrate`) until ``|f| < tol``, then
-    ``dq <- (1 - A^+ A) dq`` over all of them (the nearest velocity with ``A dq = 0``). Both
-    use the pseudoinverse ``A^+``: least-squares (minimum-norm) steps, so redundant or
-    rank-deficient constraints do not fail here (the dynamics would reject them).
+    Gauss-Newton steps ``q <- q (+) (-A^+ f(q))`` over the holonomic constraints (on
+    the manifold, :meth:`liedyn.model.Model.integrate`) until ``|f| < tol``, then
+    ``dq <- (1 - A^+ A) dq`` over all of them (the nearest velocity with
+    ``A dq = 0``). Both use the pseudoinverse ``A^+``: least-squares (minimum-norm)
+    steps, so redundant or rank-deficient constraints do not fail here (the dynamics
+    would reject them).
 
     Returns
     -------
@@ -745,9 +844,10 @@ def project(model, constraints, q, dq=None, tol=1e-12, max_iter=50):
             break
         q = model.integrate(q, -np.linalg.pinv(A) @ f)
     else:
-        raise ValueError(f"project: Newton's method did not reach |f(q)| < {tol:g} in "
-                         f"{max_iter} steps (|f| = {np.max(np.abs(f)):.2e}); is the "
-                         "configuration far from the constraint manifold or singular?")
+        raise ValueError(f"project: Newton's method did not reach |f(q)| < {tol:g} "
+                         f"in {max_iter} steps (|f| = {np.max(np.abs(f)):.2e}); is "
+                         "the configuration far from the "
+                         "constraint manifold or singular?")
     if dq is None:
         return q
     A = constraint_jacobian(model, constraints, q)

@@ -1,18 +1,19 @@
-"""Control laws built on the dynamics: computed torque, PD with gravity compensation,
-the passivity-based controller of Slotine and Li, and operational-space control.
+"""Control laws built on the dynamics: computed torque, PD with gravity
+compensation, the passivity-based controller of Slotine and Li, and
+operational-space control.
 
 Every law is a function ``tau = law(model, q, dq, ...)`` of the measured state,
-returning joint torques of shape (..., nv); each is written with liedyn's own algorithms
-(``rnea`` for ``M a + C dq + N``, ``gravity_torque`` for ``N``, ``coriolis_matrix``,
-``mass_matrix``, the body Jacobians). The Lyapunov functions of their stability
-arguments are functions too, so that the book can evaluate them along a simulated
-trajectory, and :func:`simulate_closed_loop` closes the loop with
+returning joint torques of shape (..., nv); each is written with liedyn's own
+algorithms (``rnea`` for ``M a + C dq + N``, ``gravity_torque`` for ``N``,
+``coriolis_matrix``, ``mass_matrix``, the body Jacobians). The Lyapunov functions of
+their stability arguments are functions too, so that the book can evaluate them
+along a simulated trajectory, and :func:`simulate_closed_loop` closes the loop with
 :func:`liedyn.simulate.simulate`.
 
-Conventions: the tracking error is ``e = q (-) q_d`` (``model.difference(q_d, q)``, so
-that ``q = q_d (+) e``; for vector-space joints ``e = q - q_d``) and ``de = dq - dq_d``.
-Gains are symmetric positive definite (nv, nv) matrices, given as a matrix, a vector of
-diagonal entries (nv,) or a scalar.
+Conventions: the tracking error is ``e = q (-) q_d`` (``model.difference(q_d, q)``,
+so that ``q = q_d (+) e``; for vector-space joints ``e = q - q_d``) and
+``de = dq - dq_d``. Gains are symmetric positive definite (nv, nv) matrices, given
+as a matrix, a vector of diagonal entries (nv,) or a scalar.
 
 Derived in :ref:`sec-control`.
 """
@@ -29,9 +30,10 @@ from .rnea import rnea
 from .simulate import simulate
 
 __all__ = ["gain", "tracking_error", "computed_torque", "computed_torque_lyapunov",
-           "pd_gravity", "pd_gravity_lyapunov", "passivity_based", "passivity_lyapunov",
-           "operational_space_inertia", "operational_space_control", "PointTask",
-           "point_task", "ClosedLoop", "simulate_closed_loop"]
+           "pd_gravity", "pd_gravity_lyapunov", "passivity_based",
+           "passivity_lyapunov", "operational_space_inertia",
+           "operational_space_control", "PointTask", "point_task", "ClosedLoop",
+           "simulate_closed_loop"]
 
 
 def _T(A):
@@ -42,8 +44,8 @@ def gain(name, K, n):
     """A gain as a symmetric positive definite (n, n) matrix..
 
     The gains of every law of this module (Murray, Li and Sastry, Ch. 4, "Control
-    Algorithm": ``K_p``, ``K_v`` positive definite) pass through here, so a wrong gain
-    is refused with an error that names it.
+    Algorithm": ``K_p``, ``K_v`` positive definite) pass through here, so a wrong
+    gain is refused with an error that names it.
 
     Parameters
     ----------
@@ -84,16 +86,16 @@ def gain(name, K, n):
     elif K.shape == (n,):
         K = np.diag(K)
     elif K.shape != (n, n):
-        raise ValueError(f"argument '{name}': expected a scalar gain or shape ({n},) "
-                         f"or ({n}, {n}), got shape {K.shape}")
+        raise ValueError(f"argument '{name}': expected a scalar gain or shape "
+                         f"({n},) or ({n}, {n}), got shape {K.shape}")
     _checks.finite(name, K)
     if np.max(np.abs(K - K.T), initial=0.0) > 1e-12 * max(1.0, np.max(np.abs(K))):
-        raise ValueError(f"argument '{name}': expected a symmetric gain matrix, got "
-                         f"max |K - K^T| = {np.max(np.abs(K - K.T)):.3g}")
+        raise ValueError(f"argument '{name}': expected a symmetric gain matrix, "
+                         f"got max |K - K^T| = {np.max(np.abs(K - K.T)):.3g}")
     smallest = np.linalg.eigvalsh(K)[0] if n else 1.0
     if smallest <= 0:
-        raise ValueError(f"argument '{name}': expected a positive definite gain, got "
-                         f"smallest eigenvalue {smallest:.6g}")
+        raise ValueError(f"argument '{name}': expected a positive definite gain, "
+                         f"got smallest eigenvalue {smallest:.6g}")
     return K
 
 
@@ -105,7 +107,8 @@ def tracking_error(model, q, dq, q_d, dq_d):
     """The tracking errors ``e = q (-) q_d`` and ``de = dq - dq_d``.
 
     Murray, Li and Sastry, Ch. 4, "Control Algorithm": ``e = q - q_d``, taken on the
-    configuration manifold (``q = q_d (+) e``, :meth:`liedyn.model.Model.difference`).
+    configuration manifold (``q = q_d (+) e``,
+    :meth:`liedyn.model.Model.difference`).
 
     Parameters
     ----------
@@ -120,7 +123,8 @@ def tracking_error(model, q, dq, q_d, dq_d):
     --------
     >>> from liedyn.robots import double_pendulum
     >>> zero = [0.0, 0.0]
-    >>> e, de = tracking_error(double_pendulum(), [0.5, 0.2], [1.0, 0.0], zero, zero)
+    >>> e, de = tracking_error(double_pendulum(), [0.5, 0.2], [1.0, 0.0],
+    ...                        zero, zero)
     >>> e.tolist(), de.tolist()
     ([0.5, 0.2], [1.0, 0.0])
     """
@@ -133,10 +137,10 @@ def computed_torque(model, q, dq, q_d, dq_d, ddq_d, Kp, Kd):
     """Computed torque: ``tau = M(q) (ddq_d - Kd de - Kp e) + C(q, dq) dq + N(q)``.
 
     Murray, Li and Sastry, Ch. 4, "Control Algorithm" (1), with no constraint
-    (``J = I``, ``A = 0``); Murray, Li and Sastry (1994), Ch. 4 (computed torque). The
-    whole right-hand side is one inverse-dynamics call,
-    ``rnea(q, dq, ddq_d - Kd de - Kp e)`` (Kim (2012), Table 2). With an exact model the
-    error obeys the linear equation ``dde + Kd de + Kp e = 0``.
+    (``J = I``, ``A = 0``); Murray, Li and Sastry (1994), Ch. 4 (computed torque).
+    The whole right-hand side is one inverse-dynamics call,
+    ``rnea(q, dq, ddq_d - Kd de - Kp e)`` (Kim (2012), Table 2). With an exact model
+    the error obeys the linear equation ``dde + Kd de + Kp e = 0``.
 
     Parameters
     ----------
@@ -186,7 +190,8 @@ def computed_torque_lyapunov(model, q, dq, q_d, dq_d, Kp):
     Examples
     --------
     >>> from liedyn.robots import pendulum
-    >>> float(computed_torque_lyapunov(pendulum(), [0.5], [1.0], [0.0], [0.0], Kp=4.0))
+    >>> float(computed_torque_lyapunov(pendulum(), [0.5], [1.0], [0.0], [0.0],
+    ...                                Kp=4.0))
     1.0
     """
     Kp = gain("Kp", Kp, model.nv)
@@ -198,8 +203,8 @@ def pd_gravity(model, q, dq, q_d, Kp, Kd):
     """PD control with gravity compensation: ``tau = -Kp e - Kd dq + N(q)``.
 
     Takegaki and Arimoto (1981); Murray, Li and Sastry (1994), Ch. 4 (PD control).
-    Regulates to a constant ``q_d``; ``N(q) = gravity_torque(q)`` (Zhang, Lecture 9).
-    Stability: see :func:`pd_gravity_lyapunov`.
+    Regulates to a constant ``q_d``; ``N(q) = gravity_torque(q)`` (Zhang, Lecture
+    9). Stability: see :func:`pd_gravity_lyapunov`.
 
     Parameters
     ----------
@@ -229,13 +234,15 @@ def pd_gravity(model, q, dq, q_d, Kp, Kd):
 
 
 def pd_gravity_lyapunov(model, q, dq, q_d, Kp):
-    """``V = dq^T M(q) dq / 2 + e^T Kp e / 2``: the Lyapunov function of PD + gravity.
+    """``V = dq^T M(q) dq / 2 + e^T Kp e / 2``: the Lyapunov function of PD +
+    gravity.
 
-    Murray, Li and Sastry (1994), Ch. 4 (PD control): along the closed loop ``M ddq + C
-    dq = -Kp e - Kd dq``, ``dV/dt = dq^T (M ddq + dM/dt dq / 2) + e^T Kp dq = dq^T
-    (dM/dt - 2C) dq / 2 - dq^T Kd dq = -dq^T Kd dq <= 0``, by the skew symmetry of
-    ``dM/dt - 2C`` (Murray, Li and Sastry, Ch. 4, Property 1); LaSalle's principle then
-    gives ``q -> q_d``.
+    Murray, Li and Sastry (1994), Ch. 4 (PD control): along the closed loop
+    ``M ddq + C dq = -Kp e - Kd dq``,
+    ``dV/dt = dq^T (M ddq + dM/dt dq / 2) + e^T Kp dq``
+    ``= dq^T (dM/dt - 2C) dq / 2 - dq^T Kd dq = -dq^T Kd dq <= 0``,
+    by the skew symmetry of ``dM/dt - 2C`` (Murray, Li and Sastry, Ch. 4, Property
+    1); LaSalle's principle then gives ``q -> q_d``.
 
     Returns
     -------
@@ -263,12 +270,12 @@ def passivity_based(model, q, dq, q_d, dq_d, ddq_d, Lam, Kd):
     """Slotine and Li's controller: ``tau = M ddq_r + C(q, dq) dq_r + N - Kd s``.
 
     Slotine and Li (1987): the reference velocity ``dq_r = dq_d - Lam e`` and the
-    sliding variable ``s = dq - dq_r = de + Lam e`` turn the closed loop into ``M ds +
-    (C + Kd) s = 0``; with a Christoffel-consistent ``C``
-    (:func:`liedyn.crba.coriolis_matrix`, Murray, Li and Sastry, Ch. 4, Property 1) it
-    is passive, see :func:`passivity_lyapunov`. Unlike computed torque, the law never
-    cancels the dynamics: ``M ddq_r + N`` is ``rnea(q, 0, ddq_r)`` (Kim (2012), Table 2)
-    and ``C(q, dq) dq_r`` uses the measured velocity in ``C``.
+    sliding variable ``s = dq - dq_r = de + Lam e`` turn the closed loop into
+    ``M ds + (C + Kd) s = 0``; with a Christoffel-consistent ``C``
+    (:func:`liedyn.crba.coriolis_matrix`, Murray, Li and Sastry, Ch. 4, Property 1)
+    it is passive, see :func:`passivity_lyapunov`. Unlike computed torque, the law
+    never cancels the dynamics: ``M ddq_r + N`` is ``rnea(q, 0, ddq_r)`` (Kim
+    (2012), Table 2) and ``C(q, dq) dq_r`` uses the measured velocity in ``C``.
 
     Parameters
     ----------
@@ -285,25 +292,26 @@ def passivity_based(model, q, dq, q_d, dq_d, ddq_d, Lam, Kd):
     Examples
     --------
     >>> from liedyn.robots import pendulum
-    >>> tau = passivity_based(pendulum(gravity=10.0), [np.pi / 2], [0.0], [np.pi / 2],
-    ...                       [0.0], [1.0], Lam=2.0, Kd=3.0)
+    >>> tau = passivity_based(pendulum(gravity=10.0), [np.pi / 2], [0.0],
+    ...                       [np.pi / 2], [0.0], [1.0], Lam=2.0, Kd=3.0)
     >>> round(float(tau[0]), 12)            # m l^2 ddq_d + m g l (all errors zero)
     11.0
     """
     Lam, Kd = gain("Lam", Lam, model.nv), gain("Kd", Kd, model.nv)
     _, _, dq_r, ddq_r, s = _reference_velocity(model, q, dq, q_d, dq_d, ddq_d, Lam)
     C = coriolis_matrix(model, q, dq)
-    return rnea(model, q, np.zeros(model.nv), ddq_r) + matvec(C, dq_r) - matvec(Kd, s)
+    tau = rnea(model, q, np.zeros(model.nv), ddq_r)                 # M ddq_r + g
+    return tau + matvec(C, dq_r) - matvec(Kd, s)
 
 
 def passivity_lyapunov(model, q, dq, q_d, dq_d, Lam, Kd):
     """``V = s^T M(q) s / 2 + e^T Lam Kd e``: Slotine and Li's Lyapunov function.
 
-    Slotine and Li (1987): along ``M ds + (C + Kd) s = 0`` and with ``dM/dt - 2C`` skew
-    (Murray, Li and Sastry, Ch. 4, Property 1),
+    Slotine and Li (1987): along ``M ds + (C + Kd) s = 0`` and with ``dM/dt - 2C``
+    skew (Murray, Li and Sastry, Ch. 4, Property 1),
     ``dV/dt = -s^T Kd s + 2 e^T Lam Kd de = -de^T Kd de - e^T Lam Kd Lam e < 0`` for
-    ``(e, de) != 0``, so the tracking error converges exponentially. Needs ``Lam Kd``
-    symmetric (e.g. both diagonal).
+    ``(e, de) != 0``, so the tracking error converges exponentially. Needs
+    ``Lam Kd`` symmetric (e.g. both diagonal).
 
     Returns
     -------
@@ -317,15 +325,16 @@ def passivity_lyapunov(model, q, dq, q_d, dq_d, Lam, Kd):
     Examples
     --------
     >>> from liedyn.robots import pendulum
-    >>> V = passivity_lyapunov(pendulum(), [0.5], [0.0], [0.0], [0.0], Lam=2.0, Kd=3.0)
+    >>> V = passivity_lyapunov(pendulum(), [0.5], [0.0], [0.0], [0.0],
+    ...                        Lam=2.0, Kd=3.0)
     >>> float(V)            # s = de + Lam e = 1: s M s / 2 + e Lam Kd e = 0.5 + 1.5
     2.0
     """
     Lam, Kd = gain("Lam", Lam, model.nv), gain("Kd", Kd, model.nv)
     P = Lam @ Kd
     if np.max(np.abs(P - P.T), initial=0.0) > 1e-12 * max(1.0, np.max(np.abs(P))):
-        raise ValueError("arguments 'Lam', 'Kd': Slotine and Li's Lyapunov function "
-                         "needs Lam Kd symmetric (e.g. both diagonal)")
+        raise ValueError("arguments 'Lam', 'Kd': Slotine and Li's Lyapunov "
+                         "function needs Lam Kd symmetric (e.g. both diagonal)")
     zero = np.zeros(model.nv)
     e, _, _, _, s = _reference_velocity(model, q, dq, q_d, dq_d, zero, Lam)
     M = mass_matrix(model, q)
@@ -341,13 +350,15 @@ def _task_jacobian(model, J, name="J"):
 
 
 def operational_space_inertia(model, q, J):
-    """The operational-space inertia ``Lambda = (J M^-1 J^T)^-1`` of a task ``J dq``.
+    """The operational-space inertia ``Lambda = (J M^-1 J^T)^-1`` of a task
+    ``J dq``.
 
     Khatib (1987): the inertia that the task "feels", with kinetic energy
-    ``dx^T Lambda dx / 2`` for motions of least kinetic energy. ``M^-1 J^T`` is a linear
-    solve with the mass matrix of the composite-rigid-body algorithm
-    (:func:`liedyn.crba.mass_matrix`, Featherstone (2008), Table 6.2); the tests compare
-    ``Lambda`` with ``M^-1`` from the articulated-body algorithm and with Pinocchio.
+    ``dx^T Lambda dx / 2`` for motions of least kinetic energy. ``M^-1 J^T`` is a
+    linear solve with the mass matrix of the composite-rigid-body algorithm
+    (:func:`liedyn.crba.mass_matrix`, Featherstone (2008), Table 6.2); the tests
+    compare ``Lambda`` with ``M^-1`` from the articulated-body algorithm and with
+    Pinocchio.
 
     Parameters
     ----------
@@ -364,13 +375,15 @@ def operational_space_inertia(model, q, J):
     Raises
     ------
     ValueError
-        if ``J`` has the wrong shape or loses rank (a kinematic singularity of the task)
+        if ``J`` has the wrong shape or loses rank (a kinematic singularity of the
+        task)
 
     Examples
     --------
     >>> from liedyn.robots import pendulum
-    >>> J = np.array([[2.0]])                  # the bob's speed per joint rate: l = 2
-    >>> float(operational_space_inertia(pendulum(mass=3.0, length=2.0), [0.1], J)[0, 0])
+    >>> J = np.array([[2.0]])  # the bob's speed per joint rate: l = 2
+    >>> model = pendulum(mass=3.0, length=2.0)
+    >>> float(operational_space_inertia(model, [0.1], J)[0, 0])
     3.0
     """
     J = _task_jacobian(model, J)
@@ -392,14 +405,15 @@ def _task_inertia(model, q, J):
 
 
 def operational_space_control(model, q, dq, J, dJdq, a, tau_null=None):
-    """Operational-space control: the torques that give a task acceleration ``ddx = a``.
+    """Operational-space control: the torques that give a task acceleration
+    ``ddx = a``.
 
     Khatib (1987): ``F = Lambda (a - dJ dq) + mu + p`` with ``mu + p = Lambda J M^-1
     b``, ``tau = J^T F + N^T tau_null`` and the dynamically consistent null-space
-    projector ``N^T = I - J^T Lambda J M^-1``, which keeps ``tau_null`` out of the task.
-    Here ``b = C dq + N`` is :func:`liedyn.crba.bias_force` and ``M^-1 J^T`` a linear
-    solve with the mass matrix (Featherstone (2008), Table 6.2). With a full-rank ``J``
-    the closed loop satisfies ``J ddq + dJ dq = a`` exactly.
+    projector ``N^T = I - J^T Lambda J M^-1``, which keeps ``tau_null`` out of the
+    task. Here ``b = C dq + N`` is :func:`liedyn.crba.bias_force` and ``M^-1 J^T`` a
+    linear solve with the mass matrix (Featherstone (2008), Table 6.2). With a
+    full-rank ``J`` the closed loop satisfies ``J ddq + dJ dq = a`` exactly.
 
     Parameters
     ----------
@@ -433,7 +447,7 @@ def operational_space_control(model, q, dq, J, dJdq, a, tau_null=None):
     a = _checks.array("a", a, (k,))
     Lam, X = _task_inertia(model, q, J)                   # X = M^-1 J^T
     b = bias_force(model, q, dq)
-    F = matvec(Lam, a - dJdq + matvec(_T(X), b))          # Lambda (a - dJ dq) + mu + p
+    F = matvec(Lam, a - dJdq + matvec(_T(X), b))       # Lambda (a - dJ dq) + mu + p
     tau = matvec(_T(J), F)
     if tau_null is not None:
         tau0 = model.check_v(tau_null, "tau_null")
@@ -444,9 +458,11 @@ def operational_space_control(model, q, dq, J, dJdq, a, tau_null=None):
 
 @dataclass(frozen=True)
 class PointTask:
-    """A point fixed on a body, in the ground frame: position, velocity, Jacobian, bias.
+    """A point fixed on a body, in the ground frame: position, velocity, Jacobian,
+    bias.
 
-    Returned by :func:`point_task`; the bias ``dJdq`` comes from Kim (2012), eq. (41).
+    Returned by :func:`point_task`; the bias ``dJdq`` comes from Kim (2012), eq.
+    (41).
 
     Attributes
     ----------
@@ -462,13 +478,14 @@ class PointTask:
 
 
 def point_task(model, q, dq, body, point=None):
-    """Position, velocity, Jacobian and acceleration bias of a point on a body (ground).
+    """Position, velocity, Jacobian and acceleration bias of a point on a body
+    (ground).
 
     With the body pose ``T_{0,i} = (R, p)``, twist ``V_i = (w, v) = J_i dq`` (body
-    Jacobian, Zhang, Lecture 9) and the component-wise derivative ``dV_i = (dw, dv)`` of
-    Kim (2012), eq. (41) at ``ddq = 0`` without gravity, the point ``r`` (in ``{i}``)
-    has ``x = p + R r``, ``dx = R (v + w x r)`` and ``dJdq = R (dv + dw x r + w x (v + w
-    x r))``.
+    Jacobian, Zhang, Lecture 9) and the component-wise derivative
+    ``dV_i = (dw, dv)`` of Kim (2012), eq. (41) at ``ddq = 0`` without gravity, the
+    point ``r`` (in ``{i}``) has ``x = p + R r``, ``dx = R (v + w x r)`` and
+    ``dJdq = R (dv + dw x r + w x (v + w x r))``.
 
     Parameters
     ----------
@@ -487,16 +504,20 @@ def point_task(model, q, dq, body, point=None):
     --------
     >>> from liedyn.robots import pendulum
     >>> task = point_task(pendulum(length=2.0), [0.0], [1.0], 1, [0.0, -2.0, 0.0])
-    >>> task.x.tolist(), task.dx.tolist(), task.dJdq.tolist()   # centripetal: w^2 l up
+    >>> # centripetal: w^2 l up
+    >>> task.x.tolist(), task.dx.tolist(), task.dJdq.tolist()
     ([0.0, -2.0, 0.0], [2.0, 0.0, 0.0], [0.0, 2.0, 0.0])
     """
     i = model.body(body)
-    r = np.zeros(3) if point is None else _checks.array("point", point, (3,)).reshape(3)
+    r = (
+        np.zeros(3)
+        if point is None
+        else _checks.array("point", point, (3,)).reshape(3))
     dq = model.check_v(dq)
     T = forward_kinematics(model, q).T_world[..., i, :, :]
     R, p = T[..., :3, :3], T[..., :3, 3]
     Ji = body_jacobian(model, q, i)
-    J = R @ (Ji[..., 3:, :] - skew(r) @ Ji[..., :3, :])        # v + w x r = v - [r] w
+    J = R @ (Ji[..., 3:, :] - skew(r) @ Ji[..., :3, :])      # v + w x r = v - [r] w
     V = matvec(Ji, dq)
     w, v = V[..., :3], V[..., 3:]
     dV = body_accelerations(model, q, dq, np.zeros(model.nv))[..., i, :]
@@ -511,7 +532,8 @@ def point_task(model, q, dq, body, point=None):
 class ClosedLoop:
     """A closed-loop simulation: the trajectory and the torques.
 
-    The accelerations come from Kim (2012), Table 3 (see :func:`simulate_closed_loop`).
+    The accelerations come from Kim (2012), Table 3 (see
+    :func:`simulate_closed_loop`).
 
     Attributes
     ----------
@@ -532,20 +554,22 @@ class ClosedLoop:
 
 def simulate_closed_loop(model, controller, q0, dq0, dt, steps=None, duration=None,
                          method="rk4"):
-    """Simulate ``M ddq + b = tau`` with ``tau = controller(t, q, dq)``; record ``tau``.
+    """Simulate ``M ddq + b = tau`` with ``tau = controller(t, q, dq)``; record
+    ``tau``.
 
-    The closed loop of Murray, Li and Sastry, Ch. 4, "Control Algorithm", integrated by
-    :func:`liedyn.simulate.simulate` (accelerations by Kim (2012), Table 3; the
-    controller is evaluated at every stage of the integrator). Afterwards the controller
-    is called once more on the whole sampled trajectory, with ``t`` of shape ``(steps +
-    1, 1, ...)`` (one axis per batch axis of the state), to record the torques.
+    The closed loop of Murray, Li and Sastry, Ch. 4, "Control Algorithm", integrated
+    by :func:`liedyn.simulate.simulate` (accelerations by Kim (2012), Table 3; the
+    controller is evaluated at every stage of the integrator). Afterwards the
+    controller is called once more on the whole sampled trajectory, with ``t`` of
+    shape ``(steps + 1, 1, ...)`` (one axis per batch axis of the state), to record
+    the torques.
 
     Parameters
     ----------
     model : liedyn.model.Model
     controller : callable ``(t, q, dq) -> tau``
-        must accept a batch of states, and ``t`` as a float or an array that broadcasts
-        against the batch of ``q``
+        must accept a batch of states, and ``t`` as a float or an array that
+        broadcasts against the batch of ``q``
     q0 : (..., nq) array
     dq0 : (..., nv) array
     dt : float
@@ -563,7 +587,7 @@ def simulate_closed_loop(model, controller, q0, dq0, dt, steps=None, duration=No
     >>> model = pendulum(gravity=10.0)
     >>> hold = lambda t, q, dq: pd_gravity(model, q, dq, [1.0], Kp=20.0, Kd=8.0)
     >>> run = simulate_closed_loop(model, hold, [0.0], [0.0], dt=0.01, duration=3.0)
-    >>> run.tau.shape, round(float(run.q[-1, 0]), 3)              # settles at q_d = 1
+    >>> run.tau.shape, round(float(run.q[-1, 0]), 3)  # settles at q_d = 1
     ((301, 1), 1.0)
     """
     if not callable(controller):

@@ -1,8 +1,12 @@
-"""The terms of the equations of motion ``M(q) ddq + b(q, dq) = tau`` (Kim (2012), eq. (32)).
+"""The terms of the equations of motion ``M(q) ddq + b(q, dq) = tau`` (Kim (2012),
+eq. (32)).
 
-* :func:`mass_matrix` by the composite-rigid-body algorithm (O(n^2), any tree, multi-DOF joints);
-* :func:`bias_force` ``b = rnea(q, dq, 0)`` and :func:`gravity_torque` ``g = rnea(q, 0, 0)``;
-* :func:`coriolis_matrix`, a factorization ``C(q, dq) dq = b - g`` with ``dM/dt - 2C`` skew;
+* :func:`mass_matrix` by the composite-rigid-body algorithm (O(n^2), any tree,
+  multi-DOF joints);
+* :func:`bias_force` ``b = rnea(q, dq, 0)`` and :func:`gravity_torque`
+  ``g = rnea(q, 0, 0)``;
+* :func:`coriolis_matrix`, a factorization ``C(q, dq) dq = b - g`` with
+  ``dM/dt - 2C`` skew;
 * system energies and momentum.
 
 Derived in :ref:`sec-equations-of-motion`.
@@ -24,21 +28,25 @@ def _T(A):
 
 
 def composite_inertias(model, q):
-    """Composite inertias ``I^c_i = I_i + sum_{k in mu(i)} Ad*_{T_{i,k}^-1} I^c_k Ad_{T_{i,k}^-1}``.
+    """Composite inertias
+    ``I^c_i = I_i + sum_{k in mu(i)} Ad*_{T_{i,k}^-1} I^c_k Ad_{T_{i,k}^-1}``.
 
-    The inertia of the subtree rooted at body ``i`` locked rigid, in ``{i}`` (Featherstone
-    (2008), Section 6.2, in Kim's notation: eq. (21) applied per child).
+    The inertia of the subtree rooted at body ``i`` locked rigid, in ``{i}``
+    (Featherstone (2008), Section 6.2, in Kim's notation: eq. (21) applied per
+    child).
 
     Returns
     -------
-    Ic : list of (..., 6, 6) arrays (entry 0 unused), and the list of ``Ad_{T_{lambda(i),i}^-1}``
+    Ic : list of (..., 6, 6) arrays (entry 0 unused), and the list of
+    ``Ad_{T_{lambda(i),i}^-1}``
     """
     q = model.check_q(q)
     R, p = joint_transforms(model, q)
     bodies = range(1, model.nbodies + 1)
     A = [None] + [Ad_inv_matrix(R[i], p[i]) for i in bodies]
     S = [None] + [model.joints[i].S(q[..., model.q_slice[i]]) for i in bodies]
-    Ic = [None] + [np.broadcast_to(I, q.shape[:-1] + (6, 6)) for I in model.inertias[1:]]
+    batch = q.shape[:-1]
+    Ic = [None] + [np.broadcast_to(I, batch + (6, 6)) for I in model.inertias[1:]]
     for i in range(model.nbodies, 0, -1):
         for k in model.children[i]:
             Ic[i] = Ic[i] + _T(A[k]) @ Ic[k] @ A[k]
@@ -48,9 +56,10 @@ def composite_inertias(model, q):
 def mass_matrix(model, q):
     """The joint-space mass matrix ``M(q)`` by the composite-rigid-body algorithm.
 
-    ``M_ii = S_i^T I^c_i S_i``; walking up from ``i``, ``F <- Ad*_{T_{lambda(j),j}^-1} F`` and
-    ``M_{j,i} = S_j^T F`` for each ancestor ``j`` (Featherstone (2008), Table 6.2; Zhang,
-    Lecture 9). Symmetric positive definite; O(n d) with d the tree depth.
+    ``M_ii = S_i^T I^c_i S_i``; walking up from ``i``,
+    ``F <- Ad*_{T_{lambda(j),j}^-1} F`` and ``M_{j,i} = S_j^T F`` for each ancestor
+    ``j`` (Featherstone (2008), Table 6.2; Zhang, Lecture 9). Symmetric positive
+    definite; O(n d) with d the tree depth.
 
     Parameters
     ----------
@@ -67,19 +76,20 @@ def mass_matrix(model, q):
     >>> float(mass_matrix(pendulum(mass=2.0, length=0.5), [0.3])[0, 0])   # m l^2
     0.5
     """
-    M = _exec.mass_matrix(model, q)                      # the kernels of liedyn._kernels
+    M = _exec.mass_matrix(model, q)                 # the kernels of liedyn._kernels
     if M is not None:
         return M
     Ic, A, S = composite_inertias(model, q)
     q = np.asarray(q)
-    M = np.zeros(q.shape[:-1] + (model.nv, model.nv), dtype=np.result_type(q, float))
+    M = np.zeros(q.shape[:-1] + (model.nv, model.nv),
+                 dtype=np.result_type(q, float))
     for i in range(1, model.nbodies + 1):
         vi = model.v_slice[i]
         F = Ic[i] @ S[i]                                    # (..., 6, n_i)
         M[..., vi, vi] = _T(S[i]) @ F
         j = i
         while model.parent[j] > 0:
-            F = _T(A[j]) @ F                                # Ad*_{T_{lambda(j),j}^-1} F
+            F = _T(A[j]) @ F                            # Ad*_{T_{lambda(j),j}^-1} F
             j = model.parent[j]
             vj = model.v_slice[j]
             M[..., vj, vi] = _T(S[j]) @ F
@@ -88,14 +98,16 @@ def mass_matrix(model, q):
 
 
 def bias_force(model, q, dq, f_ext=None):
-    """``b(q, dq) = rnea(q, dq, 0)``: Coriolis, centrifugal, gravity and external terms.
+    """``b(q, dq) = rnea(q, dq, 0)``: Coriolis, centrifugal, gravity and external
+    terms.
 
     Kim (2012), eq. (32); Zhang, Lecture 9 (``c`` and ``g`` from RNEA calls).
 
     Examples
     --------
     >>> from liedyn.robots import pendulum
-    >>> b = bias_force(pendulum(mass=1.0, length=1.0, gravity=10.0), [np.pi / 2], [0.0])
+    >>> model = pendulum(mass=1.0, length=1.0, gravity=10.0)
+    >>> b = bias_force(model, [np.pi / 2], [0.0])
     >>> round(float(b[0]), 12)                                 # m g l sin(q)
     10.0
     """
@@ -105,9 +117,11 @@ def bias_force(model, q, dq, f_ext=None):
 
 
 def gravity_torque(model, q):
-    """``g(q) = rnea(q, 0, 0)``: the torques that hold the model still against gravity.
+    """``g(q) = rnea(q, 0, 0)``: the torques that hold the model still against
+    gravity.
 
-    Zhang, Lecture 9: the gravity term of ``tau = M ddq + c + g``; Kim (2012), footnote 6.
+    Zhang, Lecture 9: the gravity term of ``tau = M ddq + c + g``; Kim (2012),
+    footnote 6.
 
     Examples
     --------
@@ -119,7 +133,8 @@ def gravity_torque(model, q):
 
 
 def _bar(L):
-    """The skew 6x6 matrix ``L-bar`` with ``ad*_V L = L-bar V`` for a momentum ``L = (m, f)``."""
+    """The skew 6x6 matrix ``L-bar`` with ``ad*_V L = L-bar V`` for a momentum
+    ``L = (m, f)``."""
     m, f = skew(L[..., :3]), skew(L[..., 3:])
     return np.concatenate([np.concatenate([m, f], -1),
                            np.concatenate([f, np.zeros_like(f)], -1)], -2)
@@ -132,17 +147,21 @@ def _ad(V):
 
 
 def coriolis_matrix(model, q, dq):
-    """A Coriolis matrix ``C(q, dq)`` with ``C dq = b - g`` and ``dM/dt - 2C`` skew-symmetric.
+    """A Coriolis matrix ``C(q, dq)`` with ``C dq = b - g`` and ``dM/dt - 2C``
+    skew-symmetric.
 
-    Built from body Jacobians (Zhang, Lecture 9): ``C = sum_i J_i^T (I_i dJ_i + B_i J_i)`` with
-    the skew body term ``B_i = (I_i ad_{V_i} - ad*_{V_i} I_i - bar(I_i V_i)) / 2``, for which
-    ``B_i V_i = -ad*_{V_i} I_i V_i`` (Kim (2012), eq. (31)) and ``ad*_V L = bar(L) V``. Then
-    ``dM/dt = C + C^T``; for joints whose velocity is ``dq/dt`` it equals the Christoffel
-    matrix ``C_ij = sum_k Gamma_ijk dq_k`` (checked in the tests). Cost O(N n^2): a teaching
-    implementation, not a fast one.
+    Built from body Jacobians (Zhang, Lecture 9):
+    ``C = sum_i J_i^T (I_i dJ_i + B_i J_i)`` with the skew body term
+    ``B_i = (I_i ad_{V_i} - ad*_{V_i} I_i - bar(I_i V_i)) / 2``, for which
+    ``B_i V_i = -ad*_{V_i} I_i V_i`` (Kim (2012), eq. (31)) and
+    ``ad*_V L = bar(L) V``. Then ``dM/dt = C + C^T``; for joints whose velocity is
+    ``dq/dt`` it equals the Christoffel matrix ``C_ij = sum_k Gamma_ijk dq_k``
+    (checked in the tests). Cost O(N n^2): a teaching implementation, not a fast
+    one.
 
-    ``dJ_i`` is assembled from ``dJ_i = -ad_{V_i} J_i + sum_j Ad_{T_{i,j}} (ad_{V_j} S_j + dS_j)``
-    over the joints ``j`` on the path to ``i``.
+    ``dJ_i`` is assembled from
+    ``dJ_i = -ad_{V_i} J_i + sum_j Ad_{T_{i,j}} (ad_{V_j} S_j + dS_j)`` over the
+    joints ``j`` on the path to ``i``.
 
     Parameters
     ----------
@@ -175,7 +194,8 @@ def coriolis_matrix(model, q, dq):
 
 
 def kinetic_energy(model, q, dq):
-    """``sum_i V_i^T I_i V_i / 2`` (Kim (2012), eq. (15)), equal to ``dq^T M dq / 2``.
+    """``sum_i V_i^T I_i V_i / 2`` (Kim (2012), eq. (15)), equal to
+    ``dq^T M dq / 2``.
 
     Examples
     --------
@@ -190,16 +210,19 @@ def kinetic_energy(model, q, dq):
 
 
 def potential_energy(model, q):
-    """Gravitational potential ``-sum_i m_i g . c_i`` with ``c_i`` the world COM of body ``i``.
+    """Gravitational potential ``-sum_i m_i g . c_i`` with ``c_i`` the world COM of
+    body ``i``.
 
     Murray, Li and Sastry, Ch. 4 (the potential of the Lagrangian ``L = T - V``).
 
-    Zero at the ground-frame origin height; ``d/dt (T + U) = dq^T tau`` along the motion.
+    Zero at the ground-frame origin height; ``d/dt (T + U) = dq^T tau`` along the
+    motion.
 
     Examples
     --------
     >>> from liedyn.robots import pendulum
-    >>> float(potential_energy(pendulum(mass=1.0, length=1.0, gravity=10.0), [0.0]))   # hanging
+    >>> # hanging
+    >>> float(potential_energy(pendulum(mass=1.0, length=1.0, gravity=10.0), [0.0]))
     -10.0
     """
     Tw = forward_kinematics(model, q).T_world
@@ -209,16 +232,19 @@ def potential_energy(model, q):
         m = I[3, 3]
         if m == 0:
             continue
-        c = np.array([I[2, 4], I[0, 5], I[1, 3]]) / m          # from m [c] in the off-diagonal block
+        # from m [c] in the off-diagonal block
+        c = np.array([I[2, 4], I[0, 5], I[1, 3]]) / m
         c_world = matvec(Tw[..., i, :3, :3], c) + Tw[..., i, :3, 3]
         U = U - m * (c_world @ model.gravity)
     return U
 
 
 def momentum(model, q, dq):
-    """Spatial momentum of the whole system in the ground frame: ``sum_i Ad*_{T_{0,i}^-1} I_i V_i``.
+    """Spatial momentum of the whole system in the ground frame:
+    ``sum_i Ad*_{T_{0,i}^-1} I_i V_i``.
 
-    Kim (2012), eqs. (23)-(24); conserved for a free-floating system without gravity.
+    Kim (2012), eqs. (23)-(24); conserved for a free-floating system without
+    gravity.
 
     Returns
     -------
@@ -229,6 +255,7 @@ def momentum(model, q, dq):
     Tw = forward_kinematics(model, q).T_world
     L = 0.0
     for i in range(1, model.nbodies + 1):
-        A = _T(Ad_inv_matrix(Tw[..., i, :3, :3], Tw[..., i, :3, 3]))   # Ad*_{T_{0,i}^-1}
+        # Ad*_{T_{0,i}^-1}
+        A = _T(Ad_inv_matrix(Tw[..., i, :3, :3], Tw[..., i, :3, 3]))
         L = L + matvec(A, matvec(model.inertias[i], fw.V[i]))
     return L

@@ -1,32 +1,36 @@
-"""Analytic derivatives of inverse, forward and hybrid dynamics, Kim (2012), Section 4.
+"""Analytic derivatives of inverse, forward and hybrid dynamics, Kim (2012), Section
+4.
 
-Everything rests on Lemma 3 and its corollaries (Kim eqs. (81)-(91)): for ``T = T_{lambda(i),i}``
-depending on a scalar ``p``, ``d/dp Ad_{T^-1} = -ad_{dh} Ad_{T^-1}`` and
-``d/dp Ad*_{T^-1} = -Ad*_{T^-1} ad*_{dh}`` with ``dh = T^-1 dT/dp`` (Kim eq. (89)); for
-``p = q_i^k``, ``dh = S_i^k`` (Kim eq. (90)). :func:`rnea_derivative` differentiates every line of
-Table 2 by the chain rule: this is Kim's Table 5, for one scalar ``p`` *or* for a batch of
-directions at once (a leading axis of the ``delta_*`` arguments), which is how the full
-matrices of :func:`rnea_partials` are built: no Python loop over the ``n`` directions.
+Everything rests on Lemma 3 and its corollaries (Kim eqs. (81)-(91)): for
+``T = T_{lambda(i),i}`` depending on a scalar ``p``,
+``d/dp Ad_{T^-1} = -ad_{dh} Ad_{T^-1}`` and
+``d/dp Ad*_{T^-1} = -Ad*_{T^-1} ad*_{dh}`` with ``dh = T^-1 dT/dp`` (Kim eq. (89));
+for ``p = q_i^k``, ``dh = S_i^k`` (Kim eq. (90)). :func:`rnea_derivative`
+differentiates every line of Table 2 by the chain rule: this is Kim's Table 5, for
+one scalar ``p`` *or* for a batch of directions at once (a leading axis of the
+``delta_*`` arguments), which is how the full matrices of :func:`rnea_partials` are
+built: no Python loop over the ``n`` directions.
 
-Conventions. ``delta_q`` is the derivative of the configuration in the tangent space: for
-vector-space joints ``dq/dp``; for spherical and free joints the body-frame rotation/twist
-``v`` with ``q(p) = q exp(p v)`` (the same right perturbation as
-:meth:`liedyn.model.Model.integrate`).
-``delta_X[i-1]`` is ``X_i^-1 dX_i/dp`` (a body-frame twist) for a placement that depends on
-``p`` (e.g. a link length), ``delta_I[i-1] = dI_i/dp`` and ``delta_f_ext[i-1] = dF^ext_i/dp``
-(Kim eq. (92)). Arguments left ``None`` are zero, and so are the terms they feed: the sparsity that
-Kim lists after Kim eq. (92).
+Conventions. ``delta_q`` is the derivative of the configuration in the tangent
+space: for vector-space joints ``dq/dp``; for spherical and free joints the
+body-frame rotation/twist ``v`` with ``q(p) = q exp(p v)`` (the same right
+perturbation as :meth:`liedyn.model.Model.integrate`).
+``delta_X[i-1]`` is ``X_i^-1 dX_i/dp`` (a body-frame twist) for a placement that
+depends on ``p`` (e.g. a link length), ``delta_I[i-1] = dI_i/dp`` and
+``delta_f_ext[i-1] = dF^ext_i/dp`` (Kim eq. (92)). Arguments left ``None`` are zero,
+and so are the terms they feed: the sparsity that Kim lists after Kim eq. (92).
 
-Forward and hybrid dynamics are differentiated implicitly: ``M ddq + b = tau`` holds along
-``p``, so ``d ddq/dp = M^-1 (dtau/dp - dID/dp)`` with ``dID/dp`` the inverse-dynamics
-derivative at fixed ``ddq`` (Table 5). This yields the same numbers as Kim's Tables 6-7 (which
-differentiate the articulated-body recursion line by line) and is checked against finite
-differences, complex step and Pinocchio.
+Forward and hybrid dynamics are differentiated implicitly: ``M ddq + b = tau`` holds
+along ``p``, so ``d ddq/dp = M^-1 (dtau/dp - dID/dp)`` with ``dID/dp`` the
+inverse-dynamics derivative at fixed ``ddq`` (Table 5). This yields the same numbers
+as Kim's Tables 6-7 (which differentiate the articulated-body recursion line by
+line) and is checked against finite differences, complex step and Pinocchio.
 
-Constrained forward dynamics (:func:`constrained_forward_partials`, Kim (2012), Section 3.2) is
-differentiated the same way, through its KKT system (Kim eqs. (54)-(55)): the constraint forces of
-loop closures join ``f_ext`` of one Table 5 pass (their derivatives by Lemma 3), the derivative
-of the acceleration-level constraint comes from the same pass; only the black-box callables of
+Constrained forward dynamics (:func:`constrained_forward_partials`, Kim (2012),
+Section 3.2) is differentiated the same way, through its KKT system (Kim eqs.
+(54)-(55)): the constraint forces of loop closures join ``f_ext`` of one Table 5
+pass (their derivatives by Lemma 3), the derivative of the acceleration-level
+constraint comes from the same pass; only the black-box callables of
 :class:`~liedyn.constraints.Pfaffian` constraints are differenced numerically.
 
 Derived in :ref:`sec-derivatives`.
@@ -36,8 +40,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _checks
-from ._spatial import (Ad_inv_mul, Ad_mul, Ad_star_inv_mul, Ad_star_mul, ad_mul, ad_star_mul,
-                       cross, inverse, matvec)
+from ._spatial import (Ad_inv_mul, Ad_mul, Ad_star_inv_mul, Ad_star_mul, ad_mul,
+                       ad_star_mul, cross, inverse, matvec)
 from .aba import aba, inverse_mass_matrix
 from .constraints import (VELOCITY_TOL, LoopClosure, Pfaffian, _constraint_list,
                           constrained_forward, constraint_jacobian)
@@ -49,13 +53,15 @@ from .lie import dexp_inv_so3, log_so3
 from .model import state
 from .rnea import gravity_acceleration, rnea_pass
 
-__all__ = ["rnea_derivative", "rnea_partials", "rnea_inertial_partials", "aba_derivative",
-           "aba_partials", "hybrid_derivative", "hybrid_partials", "HybridPartials",
-           "constrained_forward_partials", "ConstrainedForwardPartials", "PFAFFIAN_STEP"]
+__all__ = ["rnea_derivative", "rnea_partials", "rnea_inertial_partials",
+           "aba_derivative", "aba_partials", "hybrid_derivative", "hybrid_partials",
+           "HybridPartials", "constrained_forward_partials",
+           "ConstrainedForwardPartials", "PFAFFIAN_STEP"]
 
 PFAFFIAN_STEP = np.finfo(float).eps ** (1 / 3)
-"""Default step of the central differences taken of :class:`liedyn.constraints.Pfaffian`
-callables in :func:`constrained_forward_partials` (``eps^(1/3)``, about ``6e-6``: truncation
+"""Default step of the central differences taken of
+:class:`liedyn.constraints.Pfaffian` callables in
+:func:`constrained_forward_partials` (``eps^(1/3)``, about ``6e-6``: truncation
 ``O(h^2)`` and round-off ``O(eps/h)`` balance near ``1e-10`` relative)."""
 
 
@@ -67,25 +73,33 @@ def _optional(model, name, x, tail):
     return None if x is None else _checks.array(name, x, tail)
 
 
-def rnea_derivative(model, q, dq, ddq, delta_q=None, delta_dq=None, delta_ddq=None,
-                    delta_I=None, delta_f_ext=None, delta_X=None, f_ext=None):
+def rnea_derivative(model, q, dq, ddq, delta_q=None,
+                    delta_dq=None, delta_ddq=None,
+                    delta_I=None, delta_f_ext=None,
+                    delta_X=None, f_ext=None):
     """Directional derivative ``dtau/dp`` of inverse dynamics: Kim (2012), Table 5.
 
-    Forward recursion (with ``A = Ad_{T^-1}``, ``dh_i = S_i delta_q_i + Ad_{J_i^-1} delta_X_i``):
-    ``dV_i' = A dV'_lambda - ad_{dh_i} A V_lambda + S_i' dq_i + S_i delta_dq_i`` and the
-    derivative of Kim eq. (41); backward recursion: the derivative of Kim eq. (42),
-    ``F_i' = I_i' dV_i + I_i dV_i' - ad*_{V_i'} I_i V_i - ad*_{V_i} (I_i' V_i + I_i V_i')
-    - F_i^ext' + sum_k Ad*_{T_{i,k}^-1} (F_k' - ad*_{dh_k} F_k)``, ``tau_i' = S_i'^T F_i + S_i^T F_i'``.
-    Primes are ``d/dp``; ``S_i' = dS(q_i, delta_q_i)``, ``dS_i' = d2S(q_i, dq_i, delta_q_i)
-    + dS(q_i, delta_dq_i)`` (:mod:`liedyn.joints`).
+    Forward recursion (with ``A = Ad_{T^-1}``,
+    ``dh_i = S_i delta_q_i + Ad_{J_i^-1} delta_X_i``):
+    ``dV_i' = A dV'_lambda - ad_{dh_i} A V_lambda + S_i' dq_i + S_i delta_dq_i`` and
+    the derivative of Kim eq. (41); backward recursion: the derivative of Kim
+    eq. (42), ``F_i' = I_i' dV_i + I_i dV_i' - ad*_{V_i'} I_i V_i``
+    ``- ad*_{V_i} (I_i' V_i + I_i V_i') - F_i^ext'``
+    ``+ sum_k Ad*_{T_{i,k}^-1} (F_k' - ad*_{dh_k} F_k)``,
+    ``tau_i' = S_i'^T F_i + S_i^T F_i'``.
+    Primes are ``d/dp``; ``S_i' = dS(q_i, delta_q_i)``,
+    ``dS_i' = d2S(q_i, dq_i, delta_q_i) + dS(q_i, delta_dq_i)``
+    (:mod:`liedyn.joints`).
 
     Parameters
     ----------
     model : liedyn.model.Model
-    q : (..., nq) array;  dq, ddq : (..., nv) arrays;  f_ext : (..., N, 6) array, optional
-    delta_q, delta_dq, delta_ddq : (..., nv) arrays, optional
-        derivatives of the state w.r.t. ``p`` (``delta_q`` in the tangent space, see module doc)
-    delta_I : (..., N, 6, 6) array, optional;  delta_f_ext, delta_X : (..., N, 6) arrays, optional
+    q : (..., nq) array;  dq, ddq : (..., nv) arrays;  f_ext : (..., N, 6) array,
+    optional delta_q, delta_dq, delta_ddq : (..., nv) arrays, optional
+        derivatives of the state w.r.t. ``p`` (``delta_q`` in the tangent space, see
+        module doc)
+    delta_I : (..., N, 6, 6) array, optional;  delta_f_ext, delta_X : (..., N, 6)
+    arrays, optional
 
     Returns
     -------
@@ -94,8 +108,10 @@ def rnea_derivative(model, q, dq, ddq, delta_q=None, delta_dq=None, delta_ddq=No
     Examples
     --------
     >>> from liedyn.robots import pendulum
-    >>> model = pendulum(mass=1.0, length=1.0, gravity=10.0)     # tau = ddq + 10 sin(q)
-    >>> float(rnea_derivative(model, [0.0], [0.0], [0.0], delta_q=[1.0])[0])   # 10 cos(0)
+    >>> # tau = ddq + 10 sin(q)
+    >>> model = pendulum(mass=1.0, length=1.0, gravity=10.0)
+    >>> # 10 cos(0)
+    >>> float(rnea_derivative(model, [0.0], [0.0], [0.0], delta_q=[1.0])[0])
     10.0
     """
     nominal = rnea_pass(model, q, dq, ddq, f_ext)
@@ -105,17 +121,19 @@ def rnea_derivative(model, q, dq, ddq, delta_q=None, delta_dq=None, delta_ddq=No
     dl_I = _optional(model, "delta_I", delta_I, (N, 6, 6))
     dl_f = _optional(model, "delta_f_ext", delta_f_ext, (N, 6))
     dl_X = _optional(model, "delta_X", delta_X, (N, 6))
-    fd = _table5_forward(model, nominal.forward, q, dq, ddq, delta_q, delta_dq, delta_ddq, dl_X)
+    fd = _table5_forward(model, nominal.forward, q, dq, ddq,
+                         delta_q, delta_dq, delta_ddq, dl_X)
     return _table5_backward(model, nominal, fd, q, dl_I, dl_f)
 
 
 @dataclass(frozen=True)
 class _ForwardDerivative:
-    """Per-body derivatives of Table 5's forward recursion (entry 0: the ground, zero).
+    """Per-body derivatives of Table 5's forward recursion (entry 0: the ground,
+    zero).
 
     ``dh[i]`` = ``h_i'`` (Kim eq. (89)), ``S_p[i]`` = ``S_i'``, ``V[i]`` = ``V_i'``,
-    ``dV[i]`` = ``dV_i'`` and, when asked for, ``xi[i] = T_{0,i}^-1 T_{0,i}'``: the body-frame
-    twist by which the whole pose of body ``i`` moves along ``p``."""
+    ``dV[i]`` = ``dV_i'`` and, when asked for, ``xi[i] = T_{0,i}^-1 T_{0,i}'``: the
+    body-frame twist by which the whole pose of body ``i`` moves along ``p``."""
 
     dh: list
     S_p: list
@@ -124,42 +142,58 @@ class _ForwardDerivative:
     xi: list
 
 
-def _table5_forward(model, fw, q, dq, ddq, delta_q, delta_dq, delta_ddq, dl_X, with_xi=False):
-    """The forward half of Table 5 (derivatives of Kim eqs. (37) and (41)) on a validated state."""
+def _table5_forward(model, fw, q, dq, ddq, delta_q, delta_dq, delta_ddq, dl_X,
+                    with_xi=False):
+    """The forward half of Table 5 (derivatives of Kim eqs. (37) and (41)) on a
+    validated state."""
     zero = np.zeros(model.nv)
-    dl_q, dl_dq, dl_ddq = (zero if x is None else model.check_v(x, n) for x, n in
-                           ((delta_q, "delta_q"), (delta_dq, "delta_dq"), (delta_ddq, "delta_ddq")))
-    dh, S_p, dV, ddV, xi = [None], [None], [np.zeros(6)], [np.zeros(6)], [np.zeros(6)]
+    dl_q, dl_dq, dl_ddq = (
+        zero if x is None else model.check_v(x, n)
+        for x, n in ((delta_q, "delta_q"), (delta_dq, "delta_dq"),
+                     (delta_ddq, "delta_ddq")))
+    dh, S_p, dV, ddV, xi = ([None], [None], [np.zeros(6)], [np.zeros(6)],
+                            [np.zeros(6)])
     for i in range(1, model.nbodies + 1):
         joint, lam = model.joints[i], model.parent[i]
         qs, vs = model.q_slice[i], model.v_slice[i]
         qi, dqi, ddqi = q[..., qs], dq[..., vs], ddq[..., vs]
         dqi_p, ddqi_p, dlq_i = dl_dq[..., vs], dl_ddq[..., vs], dl_q[..., vs]
         R, p, S, dS = fw.R[i], fw.p[i], fw.S[i], fw.dS[i]
-        dh_i = matvec(S, dlq_i)                                                   # (89)-(90)
-        if dl_X is not None:                                    # a placement that moves with p
+        dh_i = matvec(S, dlq_i)                                          # (89)-(90)
+        if dl_X is not None:                         # a placement that moves with p
             Ji = joint.transform(qi)
-            dh_i = dh_i + Ad_inv_mul(Ji[..., :3, :3], Ji[..., :3, 3], dl_X[..., i - 1, :])
-        S_p_i = joint.dS(qi, dlq_i)                                               # dS_i/dp
-        dS_p_i = joint.d2S(qi, dqi, dlq_i) + joint.dS(qi, dqi_p)                  # d(dS_i)/dp
-        Sdq_p = matvec(S_p_i, dqi) + matvec(S, dqi_p)                             # d(S_i dq_i)/dp
-        dV_i = (Ad_inv_mul(R, p, dV[lam]) - ad_mul(dh_i, Ad_inv_mul(R, p, fw.V[lam]))
-                + Sdq_p)                                                          # (87) in (37)
-        ddV_i = (Ad_inv_mul(R, p, ddV[lam]) - ad_mul(dh_i, Ad_inv_mul(R, p, fw.dV[lam]))
-                 + matvec(S_p_i, ddqi) + matvec(S, ddqi_p)
-                 + ad_mul(dV_i, matvec(S, dqi)) + ad_mul(fw.V[i], Sdq_p)
-                 + matvec(dS_p_i, dqi) + matvec(dS, dqi_p))                       # (87) in (41)
+            dh_i = dh_i + Ad_inv_mul(Ji[..., :3, :3], Ji[..., :3, 3],
+                                     dl_X[..., i - 1, :])
+        S_p_i = joint.dS(qi, dlq_i)                                 # dS_i/dp
+        dS_p_i = joint.d2S(qi, dqi, dlq_i) + joint.dS(qi, dqi_p)    # d(dS_i)/dp
+        Sdq_p = matvec(S_p_i, dqi) + matvec(S, dqi_p)               # d(S_i dq_i)/dp
+        dV_i = (
+            Ad_inv_mul(R, p, dV[lam])
+            - ad_mul(dh_i, Ad_inv_mul(R, p, fw.V[lam]))
+            + Sdq_p
+        )  # (87) in (37)
+        ddV_i = (
+            Ad_inv_mul(R, p, ddV[lam])
+            - ad_mul(dh_i, Ad_inv_mul(R, p, fw.dV[lam]))
+            + matvec(S_p_i, ddqi)
+            + matvec(S, ddqi_p)
+            + ad_mul(dV_i, matvec(S, dqi))
+            + ad_mul(fw.V[i], Sdq_p)
+            + matvec(dS_p_i, dqi)
+            + matvec(dS, dqi_p)
+        )  # (87) in (41)
         dh.append(dh_i)
         S_p.append(S_p_i)
         dV.append(dV_i)
         ddV.append(ddV_i)
-        if with_xi:                                  # T_{0,i}' = T_{0,i} xi_i^, accumulated
+        if with_xi:                          # T_{0,i}' = T_{0,i} xi_i^, accumulated
             xi.append(Ad_inv_mul(R, p, xi[lam]) + dh_i)
     return _ForwardDerivative(dh, S_p, dV, ddV, xi if with_xi else None)
 
 
 def _table5_backward(model, nominal, fd, q, dl_I, dl_f):
-    """The backward half of Table 5 (derivative of Kim eq. (42)); returns ``dtau`` (..., nv)."""
+    """The backward half of Table 5 (derivative of Kim eq. (42)); returns ``dtau``
+    (..., nv)."""
     fw, N = nominal.forward, model.nbodies
     dF = [None] * (N + 1)
     dtau = []
@@ -172,20 +206,23 @@ def _table5_backward(model, nominal, fd, q, dl_I, dl_f):
             dF_i = dF_i + matvec(dI, fw.dV[i]) - ad_star_mul(V, matvec(dI, V))
         if dl_f is not None:
             dF_i = dF_i - dl_f[..., i - 1, :]
-        for k in model.children[i]:                                               # (88)
-            dF_i = dF_i + Ad_star_inv_mul(fw.R[k], fw.p[k],
-                                          dF[k] - ad_star_mul(fd.dh[k], nominal.F[k]))
+        for k in model.children[i]:                                           # (88)
+            dF_i = dF_i + Ad_star_inv_mul(
+                fw.R[k], fw.p[k], dF[k] - ad_star_mul(fd.dh[k], nominal.F[k]))
         dF[i] = dF_i
         dtau.append(matvec(_T(fd.S_p[i]), F) + matvec(_T(fw.S[i]), dF_i))
     dtau = dtau[::-1]
     batch = np.broadcast_shapes(q.shape[:-1], *[x.shape[:-1] for x in dtau])
-    return np.concatenate([np.zeros(batch + (0,))] + [np.broadcast_to(x, batch + x.shape[-1:])
-                                                      for x in dtau], axis=-1)
+    return np.concatenate(
+        [np.zeros(batch + (0,))]
+        + [np.broadcast_to(x, batch + x.shape[-1:]) for x in dtau],
+        axis=-1,
+    )
 
 
 def _directions(model, q, *vectors):
-    """Validate the state, then add a direction axis: state arrays get shape (..., 1, n) so
-    that (nv, nv) identities broadcast as ``nv`` directions."""
+    """Validate the state, then add a direction axis: state arrays get shape (...,
+    1, n) so that (nv, nv) identities broadcast as ``nv`` directions."""
     names = ("dq", "ddq", "tau") if len(vectors) == 3 else ("dq", "ddq")
     q = model.check_q(q)
     vectors = [model.check_v(v, name) for v, name in zip(vectors, names)]
@@ -195,18 +232,21 @@ def _directions(model, q, *vectors):
 def rnea_partials(model, q, dq, ddq, f_ext=None):
     """Full partial derivatives of inverse dynamics: ``(dtau/dq, dtau/d(dq), M)``.
 
-    Table 5 of Kim (2012) with the ``nv`` unit directions of ``q``, ``dq`` and ``ddq`` carried
-    as one batch axis through the recursions (``dtau/d(ddq) = M``). Derivatives with respect
-    to spherical/free joints are taken in their tangent space (right perturbation
-    ``q exp(delta)``, as Pinocchio's ``computeRNEADerivatives``).
+    Table 5 of Kim (2012) with the ``nv`` unit directions of ``q``, ``dq`` and
+    ``ddq`` carried as one batch axis through the recursions (``dtau/d(ddq) = M``).
+    Derivatives with respect to spherical/free joints are taken in their tangent
+    space (right perturbation ``q exp(delta)``, as Pinocchio's
+    ``computeRNEADerivatives``).
 
     Parameters
     ----------
-    q : (..., nq) array;  dq, ddq : (..., nv) arrays;  f_ext : (..., N, 6) array, optional
+    q : (..., nq) array;  dq, ddq : (..., nv) arrays;  f_ext : (..., N, 6) array,
+    optional
 
     Returns
     -------
-    dtau_dq, dtau_ddq_dot, M : (..., nv, nv) arrays, ``[..., i, k] = d tau_i / d x_k``
+    dtau_dq, dtau_ddq_dot, M : (..., nv, nv) arrays,
+    ``[..., i, k] = d tau_i / d x_k``
 
     Examples
     --------
@@ -224,18 +264,21 @@ def rnea_partials(model, q, dq, ddq, f_ext=None):
 
 
 def rnea_inertial_partials(model, q, dq, ddq, f_ext=None):
-    """``dtau/dpi``: the joint-torque regressor ``Y`` with ``tau = Y pi`` (pi: 10 N parameters).
+    """``dtau/dpi``: the joint-torque regressor ``Y`` with ``tau = Y pi`` (pi: 10 N
+    parameters).
 
-    Kim (2012), Table 5 and Kim eq. (92) with ``delta_I`` running over the 10 inertial parameters of each body
-    (:func:`liedyn.inertia.from_parameters`; order ``(m, m c, Ixx, Ixy, Iyy, Ixz, Iyz, Izz)``),
-    all ``10 N`` directions as one batch axis. Gravity and ``f_ext`` enter ``tau`` but ``f_ext``
-    does not depend on ``pi``: ``Y pi = tau + J^T``-terms of ``f_ext``, exactly ``tau`` when
-    ``f_ext`` is None.
+    Kim (2012), Table 5 and Kim eq. (92) with ``delta_I`` running over the 10
+    inertial parameters of each body (:func:`liedyn.inertia.from_parameters`; order
+    ``(m, m c, Ixx, Ixy, Iyy, Ixz, Iyz, Izz)``), all ``10 N`` directions as one
+    batch axis. Gravity and ``f_ext`` enter ``tau`` but ``f_ext`` does not depend on
+    ``pi``: ``Y pi = tau + J^T``-terms of ``f_ext``, exactly ``tau`` when ``f_ext``
+    is None.
 
     Parameters
     ----------
     model : liedyn.model.Model
-    q : (..., nq) array;  dq, ddq : (..., nv) arrays;  f_ext : (..., N, 6) array, optional
+    q : (..., nq) array;  dq, ddq : (..., nv) arrays;  f_ext : (..., N, 6) array,
+    optional
 
     Returns
     -------
@@ -266,16 +309,19 @@ def aba_derivative(model, q, dq, tau, delta_q=None, delta_dq=None, delta_tau=Non
                    delta_I=None, delta_f_ext=None, delta_X=None, f_ext=None):
     """Directional derivative ``d(ddq)/dp`` of forward dynamics.
 
-    Implicit differentiation of ``M ddq + b = tau`` (the quantity of Kim (2012), Table 6):
-    ``d(ddq)/dp = M^-1 (dtau/dp - r)`` with ``r`` the Table 5 derivative at fixed ``ddq``.
+    Implicit differentiation of ``M ddq + b = tau`` (the quantity of Kim (2012),
+    Table 6): ``d(ddq)/dp = M^-1 (dtau/dp - r)`` with ``r`` the Table 5 derivative
+    at fixed ``ddq``.
 
     Parameters
     ----------
     model : liedyn.model.Model
-    q : (..., nq) array;  dq, tau : (..., nv) arrays;  f_ext : (..., N, 6) array, optional
-    delta_q, delta_dq, delta_tau : (..., nv) arrays, optional
-        derivatives of the state and input w.r.t. ``p`` (``delta_q`` in the tangent space)
-    delta_I : (..., N, 6, 6) array, optional;  delta_f_ext, delta_X : (..., N, 6) arrays, optional
+    q : (..., nq) array;  dq, tau : (..., nv) arrays;  f_ext : (..., N, 6) array,
+    optional delta_q, delta_dq, delta_tau : (..., nv) arrays, optional
+        derivatives of the state and input w.r.t. ``p`` (``delta_q`` in the tangent
+        space)
+    delta_I : (..., N, 6, 6) array, optional;  delta_f_ext, delta_X : (..., N, 6)
+    arrays, optional
         the model derivatives of Kim eq. (92), as in :func:`rnea_derivative`
 
     Returns
@@ -285,21 +331,24 @@ def aba_derivative(model, q, dq, tau, delta_q=None, delta_dq=None, delta_tau=Non
     Examples
     --------
     >>> from liedyn.robots import pendulum
-    >>> model = pendulum(mass=1.0, length=1.0, gravity=10.0)     # ddq = tau - 10 sin(q)
+    >>> # ddq = tau - 10 sin(q)
+    >>> model = pendulum(mass=1.0, length=1.0, gravity=10.0)
     >>> float(aba_derivative(model, [0.0], [0.0], [0.0], delta_q=[1.0])[0])
     -10.0
     """
     ddq = aba(model, q, dq, tau, f_ext)
-    r = rnea_derivative(model, q, dq, ddq, delta_q, delta_dq, None, delta_I, delta_f_ext,
-                        delta_X, f_ext)
+    r = rnea_derivative(model, q, dq, ddq, delta_q, delta_dq, None, delta_I,
+                        delta_f_ext, delta_X, f_ext)
     rhs = -r if delta_tau is None else model.check_v(delta_tau, "delta_tau") - r
     M = mass_matrix(model, q)
     rhs, M = np.broadcast_to(rhs, np.broadcast_shapes(rhs.shape, M.shape[:-1])), M
-    return np.linalg.solve(np.broadcast_to(M, rhs.shape + (model.nv,)), rhs[..., None])[..., 0]
+    return np.linalg.solve(np.broadcast_to(M, rhs.shape + (model.nv,)),
+                           rhs[..., None])[..., 0]
 
 
 def aba_partials(model, q, dq, tau, f_ext=None):
-    """Full partial derivatives of forward dynamics: ``(d ddq/dq, d ddq/d(dq), M^-1)``.
+    """Full partial derivatives of forward dynamics:
+    ``(d ddq/dq, d ddq/d(dq), M^-1)``.
 
     Kim (2012), Table 6 (the quantities), computed as described below.
 
@@ -310,7 +359,8 @@ def aba_partials(model, q, dq, tau, f_ext=None):
     Parameters
     ----------
     model : liedyn.model.Model
-    q : (..., nq) array;  dq, tau : (..., nv) arrays;  f_ext : (..., N, 6) array, optional
+    q : (..., nq) array;  dq, tau : (..., nv) arrays;  f_ext : (..., N, 6) array,
+    optional
 
     Returns
     -------
@@ -337,24 +387,28 @@ def _coordinate_mask(model, prescribed):
     return u
 
 
-def hybrid_derivative(model, q, dq, ddq, tau, prescribed, delta_q=None, delta_dq=None,
-                      delta_ddq=None, delta_tau=None, delta_I=None, delta_f_ext=None,
-                      delta_X=None, f_ext=None):
+def hybrid_derivative(model, q, dq, ddq, tau, prescribed, delta_q=None,
+                      delta_dq=None, delta_ddq=None, delta_tau=None, delta_I=None,
+                      delta_f_ext=None, delta_X=None, f_ext=None):
     """Directional derivative of hybrid dynamics: ``(dtau_out/dp, dddq_out/dp)``.
 
-    The quantity of Kim (2012), Table 7, by implicit differentiation of Kim eq. (33): with ``r`` the
-    Table 5 derivative at ``ddq_out`` holding the unknown accelerations fixed,
-    ``d ddq_v = M_vv^-1 (d tau_v - r_v)`` and ``d tau_u = r_u + M_uv d ddq_v``. Only the
-    ``u`` entries of ``delta_ddq`` and the ``v`` entries of ``delta_tau`` are read.
+    The quantity of Kim (2012), Table 7, by implicit differentiation of Kim eq.
+    (33): with ``r`` the Table 5 derivative at ``ddq_out`` holding the unknown
+    accelerations fixed, ``d ddq_v = M_vv^-1 (d tau_v - r_v)`` and
+    ``d tau_u = r_u + M_uv d ddq_v``. Only the ``u`` entries of ``delta_ddq`` and
+    the ``v`` entries of ``delta_tau`` are read.
 
     Parameters
     ----------
     model : liedyn.model.Model
-    q : (..., nq) array;  dq, ddq, tau : (..., nv) arrays;  f_ext : (..., N, 6) array, optional
-    prescribed : sequence of N bool, one per joint (``u``: ``ddq`` given, ``tau`` computed)
-    delta_q, delta_dq, delta_ddq, delta_tau : (..., nv) arrays, optional
-        derivatives of the state and inputs w.r.t. ``p`` (``delta_q`` in the tangent space)
-    delta_I : (..., N, 6, 6) array, optional;  delta_f_ext, delta_X : (..., N, 6) arrays, optional
+    q : (..., nq) array;  dq, ddq, tau : (..., nv) arrays;  f_ext : (..., N, 6)
+    array, optional prescribed : sequence of N bool, one per joint (``u``: ``ddq``
+    given, ``tau`` computed) delta_q, delta_dq, delta_ddq, delta_tau : (..., nv)
+    arrays, optional
+        derivatives of the state and inputs w.r.t. ``p`` (``delta_q`` in the tangent
+        space)
+    delta_I : (..., N, 6, 6) array, optional;  delta_f_ext, delta_X : (..., N, 6)
+    arrays, optional
         the model derivatives of Kim eq. (92), as in :func:`rnea_derivative`
 
     Returns
@@ -364,27 +418,36 @@ def hybrid_derivative(model, q, dq, ddq, tau, prescribed, delta_q=None, delta_dq
     Examples
     --------
     >>> from liedyn.robots import double_pendulum
-    >>> model = double_pendulum()           # joint 1 prescribed, joint 2 torque-driven
-    >>> dt, da = hybrid_derivative(model, [0.2, 0.1], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0],
-    ...                            [True, False], delta_ddq=[1.0, 0.0])
-    >>> float(da[0]), bool(dt[1] == 0.0)    # ddq_1 follows its input; tau_2 is an input
+    >>> model = double_pendulum()  # joint 1 prescribed, joint 2 torque-driven
+    >>> dt, da = hybrid_derivative(model, [0.2, 0.1], [0.0, 0.0], [0.0, 0.0],
+    ...                            [0.0, 0.0], [True, False], delta_ddq=[1.0, 0.0])
+    >>> # ddq_1 follows its input; tau_2 is an input
+    >>> float(da[0]), bool(dt[1] == 0.0)
     (1.0, True)
     """
     u = _coordinate_mask(model, prescribed)
     v = ~u
     _, ddq_out = hybrid(model, q, dq, ddq, tau, prescribed, f_ext)
-    dl_ddq = np.zeros(model.nv) if delta_ddq is None else model.check_v(delta_ddq, "delta_ddq")
+    dl_ddq = (
+        np.zeros(model.nv)
+        if delta_ddq is None
+        else model.check_v(delta_ddq, "delta_ddq"))
     dl_ddq = np.where(u, dl_ddq, 0.0)
-    r = rnea_derivative(model, q, dq, ddq_out, delta_q, delta_dq, dl_ddq, delta_I, delta_f_ext,
-                        delta_X, f_ext)
-    dl_tau = np.zeros(model.nv) if delta_tau is None else model.check_v(delta_tau, "delta_tau")
+    r = rnea_derivative(model, q, dq, ddq_out, delta_q, delta_dq, dl_ddq, delta_I,
+                        delta_f_ext, delta_X, f_ext)
+    dl_tau = (
+        np.zeros(model.nv)
+        if delta_tau is None
+        else model.check_v(delta_tau, "delta_tau"))
     M = mass_matrix(model, q)
     batch = np.broadcast_shapes(r.shape[:-1], M.shape[:-2], dl_tau.shape[:-1])
-    r, dl_tau = np.broadcast_to(r, batch + r.shape[-1:]), np.broadcast_to(dl_tau, batch + (model.nv,))
+    r, dl_tau = np.broadcast_to(r, batch + r.shape[-1:]), np.broadcast_to(
+        dl_tau, batch + (model.nv,))
     M = np.broadcast_to(M, batch + M.shape[-2:])
     dddq = np.array(np.broadcast_to(dl_ddq, batch + (model.nv,)), dtype=r.dtype)
     Mvv = M[..., v, :][..., :, v]
-    dddq[..., v] = np.linalg.solve(Mvv, (dl_tau[..., v] - r[..., v])[..., None])[..., 0]
+    dddq[..., v] = np.linalg.solve(Mvv, (dl_tau[..., v] - r[..., v])[..., None])[
+        ..., 0]
     dtau = np.array(dl_tau, dtype=r.dtype)
     dtau[..., u] = r[..., u] + matvec(M[..., u, :][..., :, v], dddq[..., v])
     return dtau, dddq
@@ -392,11 +455,12 @@ def hybrid_derivative(model, q, dq, ddq, tau, prescribed, delta_q=None, delta_dq
 
 @dataclass(frozen=True)
 class HybridPartials:
-    """Partials of hybrid dynamics' outputs ``(tau_out, ddq_out)``, each (..., nv, nv).
+    """Partials of hybrid dynamics' outputs ``(tau_out, ddq_out)``, each (..., nv,
+    nv).
 
-    ``*_dq``: w.r.t. the configuration (tangent space); ``*_ddq_dot``: w.r.t. the velocity;
-    ``*_dinput``: w.r.t. the known input ``x`` with ``x_k = ddq_k`` on prescribed coordinates and
-    ``x_k = tau_k`` on torque-given ones.
+    ``*_dq``: w.r.t. the configuration (tangent space); ``*_ddq_dot``: w.r.t. the
+    velocity; ``*_dinput``: w.r.t. the known input ``x`` with ``x_k = ddq_k`` on
+    prescribed coordinates and ``x_k = tau_k`` on torque-given ones.
     """
 
     dtau_dq: np.ndarray
@@ -410,14 +474,15 @@ class HybridPartials:
 def hybrid_partials(model, q, dq, ddq, tau, prescribed, f_ext=None):
     """All partial derivatives of :func:`liedyn.hybrid.hybrid`, directions batched.
 
-    Kim (2012), Table 7 (the quantities), by :func:`hybrid_derivative` with the ``nv`` unit
-    directions of ``q``, ``dq`` and of the known input as one batch axis.
+    Kim (2012), Table 7 (the quantities), by :func:`hybrid_derivative` with the
+    ``nv`` unit directions of ``q``, ``dq`` and of the known input as one batch
+    axis.
 
     Parameters
     ----------
     model : liedyn.model.Model
-    q : (..., nq) array;  dq, ddq, tau : (..., nv) arrays;  f_ext : (..., N, 6) array, optional
-    prescribed : sequence of N bool, one per joint
+    q : (..., nq) array;  dq, ddq, tau : (..., nv) arrays;  f_ext : (..., N, 6)
+    array, optional prescribed : sequence of N bool, one per joint
 
     Returns
     -------
@@ -427,8 +492,8 @@ def hybrid_partials(model, q, dq, ddq, tau, prescribed, f_ext=None):
     Examples
     --------
     >>> from liedyn.robots import double_pendulum
-    >>> hp = hybrid_partials(double_pendulum(), [0.2, 0.1], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0],
-    ...                      [True, False])
+    >>> hp = hybrid_partials(double_pendulum(), [0.2, 0.1], [0.0, 0.0], [0.0, 0.0],
+    ...                      [0.0, 0.0], [True, False])
     >>> hp.dddq_dq.shape, hp.dddq_dinput[0].tolist()     # ddq_1 = its input
     ((2, 2), [1.0, 0.0])
     """
@@ -445,12 +510,13 @@ def hybrid_partials(model, q, dq, ddq, tau, prescribed, f_ext=None):
 
 @dataclass(frozen=True)
 class ConstrainedForwardPartials:
-    """Partials of constrained forward dynamics (:func:`constrained_forward_partials`).
+    """Partials of constrained forward dynamics
+    (:func:`constrained_forward_partials`).
 
-    ``ddq`` (..., nv) and ``lam`` (..., m) are the values at the state; ``dddq_*`` are
-    (..., nv, nv) and ``dlam_*`` (..., m, nv), ``[..., i, k] = d out_i / d x_k``, with ``x`` the
-    configuration (``*_dq``, tangent space), the velocity (``*_ddq_dot``) or the torque
-    (``*_dtau``).
+    ``ddq`` (..., nv) and ``lam`` (..., m) are the values at the state; ``dddq_*``
+    are (..., nv, nv) and ``dlam_*`` (..., m, nv),
+    ``[..., i, k] = d out_i / d x_k``, with ``x`` the configuration (``*_dq``,
+    tangent space), the velocity (``*_ddq_dot``) or the torque (``*_dtau``).
     """
 
     ddq: np.ndarray
@@ -464,10 +530,10 @@ class ConstrainedForwardPartials:
 
 
 def _frame_derivatives(model, fw, fd, body, frame, dV0):
-    """Twist, acceleration (gravity included) of a frame fixed on ``body``, their derivatives
-    and the frame's pose-perturbation twist ``xi``, all in the frame."""
+    """Twist, acceleration (gravity included) of a frame fixed on ``body``, their
+    derivatives and the frame's pose-perturbation twist ``xi``, all in the frame."""
     R, p = frame[:3, :3], frame[:3, 3]
-    if body == 0:                           # the ground: at rest, "accelerating" with -g
+    if body == 0:                      # the ground: at rest, "accelerating" with -g
         z = np.zeros(6)
         return z, Ad_inv_mul(R, p, dV0), z, z, z
     return tuple(Ad_inv_mul(R, p, x) for x in (fw.V[body], fw.dV[body], fd.V[body],
@@ -477,35 +543,37 @@ def _frame_derivatives(model, fw, fd, body, frame, dV0):
 def _loop_closure_terms(model, c, mu, Tw, fw, fd, baumgarte):
     """Analytic constraint terms of one :class:`~liedyn.constraints.LoopClosure`.
 
-    Returns the derivatives ``dF`` (..., D, N, 6) of the body wrenches of :func:`_loop_wrenches`
-    and the derivative (..., D, m_c) of the acceleration-level constraint
-    ``A ddq + dA dq (+ Baumgarte terms)`` at fixed ``ddq``, along the ``D`` directions of ``fd``.
+    Returns the derivatives ``dF`` (..., D, N, 6) of the body wrenches of
+    :func:`_loop_wrenches` and the derivative (..., D, m_c) of the
+    acceleration-level constraint ``A ddq + dA dq (+ Baumgarte terms)`` at fixed
+    ``ddq``, along the ``D`` directions of ``fd``.
     """
     N = model.nbodies
     a, b = model.body(c.body_a), model.body(c.body_b)
     Xa, Xb = c.frame_a, c.frame_b
     Ta, Tb = Tw[..., a, :, :] @ Xa, Tw[..., b, :, :] @ Xb
     Tba = inverse(Tb) @ Ta
-    Rba, pba = Tba[..., None, :3, :3], Tba[..., None, :3, 3]           # a direction axis
+    Rba, pba = Tba[..., None, :3, :3], Tba[..., None, :3, 3]      # a direction axis
     dV0 = gravity_acceleration(model)
     Va, dVa, Va_p, dVa_p, xa = _frame_derivatives(model, fw, fd, a, Xa, dV0)
     Vb, dVb, Vb_p, dVb_p, xb = _frame_derivatives(model, fw, fd, b, Xb, dV0)
     batch = np.broadcast_shapes(mu.shape[:-1], Tw.shape[:-3])
     dF = np.zeros(batch + (fd.V[-1].shape[-2], N, 6))
-    if a:                            # the reaction -Ad*_{T_ba} mu on {a}, by Lemma 3 on Ad_{T_ba}
+    if a:              # the reaction -Ad*_{T_ba} mu on {a}, by Lemma 3 on Ad_{T_ba}
         mu_x = mu[..., None, :]
         dFa = -(ad_star_mul(xa, Ad_star_mul(Rba, pba, mu_x))
                 - Ad_star_mul(Rba, pba, ad_star_mul(xb, mu_x)))
         dF[..., a - 1, :] = Ad_star_inv_mul(Xa[:3, :3], Xa[:3, 3], dFa)
-    # the relative acceleration dV_b - Ad dV_a + ad_{V_b - W} W, W = Ad V_a, and its derivative
+    # the relative acceleration dV_b - Ad dV_a + ad_{V_b - W} W, W = Ad V_a, and its
+    # derivative
     W, Z = Ad_mul(Rba, pba, Va), Ad_mul(Rba, pba, dVa)
     W_p = Ad_mul(Rba, pba, Va_p + ad_mul(xa, Va)) - ad_mul(xb, W)
     Z_p = Ad_mul(Rba, pba, dVa_p + ad_mul(xa, dVa)) - ad_mul(xb, Z)
     acc_p = dVb_p - Z_p + ad_mul(Vb_p - W_p, W) + ad_mul(Vb - W, W_p)
     if baumgarte is not None:
         alpha, beta = baumgarte
-        acc_p = acc_p + 2 * alpha * (Vb_p - W_p)                        # d(A dq) = d(P V_rel)
-        if beta:                                                        # d f = P d(log, R_b^T dp)
+        acc_p = acc_p + 2 * alpha * (Vb_p - W_p)          # d(A dq) = d(P V_rel)
+        if beta:                                          # d f = P d(log, R_b^T dp)
             Ra, Rb = Ta[..., None, :3, :3], Tb[..., None, :3, :3]
             Rab = _T(Ra) @ Rb
             phi = log_so3(Rab)
@@ -513,32 +581,36 @@ def _loop_closure_terms(model, c, mu, Tw, fw, fd, baumgarte):
             dphi = matvec(dexp_inv_so3(phi, side="right"),
                           xb[..., :3] - matvec(_T(Rab), xa[..., :3]))
             de = -cross(xb[..., :3], e) + xb[..., 3:] - matvec(Rba, xa[..., 3:])
-            acc_p = acc_p + beta ** 2 * np.concatenate(np.broadcast_arrays(dphi, de), axis=-1)
+            acc_p = acc_p + beta**2 * np.concatenate(np.broadcast_arrays(dphi, de),
+                                                     axis=-1)
     return dF, acc_p[..., c.axes]
 
 
 def _loop_wrenches(model, c, mu, Tw):
-    """Body wrenches (..., N, 6) with ``sum_i J_i^T F_i = A^T lambda`` for one loop closure:
-    ``A^T lambda = J_b^T mu - J_a^T Ad*_{T_ba} mu`` is the wrench ``mu = P^T lambda`` on frame
-    ``{b}`` and its reaction ``-Ad*_{T_ba} mu`` on ``{a}``, moved to the body frames."""
+    """Body wrenches (..., N, 6) with ``sum_i J_i^T F_i = A^T lambda`` for one loop
+    closure: ``A^T lambda = J_b^T mu - J_a^T Ad*_{T_ba} mu`` is the wrench
+    ``mu = P^T lambda`` on frame ``{b}`` and its reaction ``-Ad*_{T_ba} mu`` on
+    ``{a}``, moved to the body frames."""
     a, b = model.body(c.body_a), model.body(c.body_b)
     Xa, Xb = c.frame_a, c.frame_b
     Tba = inverse(Tw[..., b, :, :] @ Xb) @ Tw[..., a, :, :] @ Xa
-    F = np.zeros(np.broadcast_shapes(mu.shape[:-1], Tw.shape[:-3]) + (model.nbodies, 6))
+    F = np.zeros(
+        np.broadcast_shapes(mu.shape[:-1], Tw.shape[:-3]) + (model.nbodies, 6))
     if b:
         F[..., b - 1, :] += Ad_star_inv_mul(Xb[:3, :3], Xb[:3, 3], mu)
     if a:
-        F[..., a - 1, :] -= Ad_star_inv_mul(Xa[:3, :3], Xa[:3, 3],
-                                            Ad_star_mul(Tba[..., :3, :3], Tba[..., :3, 3], mu))
+        F[..., a - 1, :] -= Ad_star_inv_mul(
+            Xa[:3, :3], Xa[:3, 3],
+            Ad_star_mul(Tba[..., :3, :3], Tba[..., :3, 3], mu))
     return F
 
 
 def _pfaffian_terms(model, c, lam_c, q, dq, ddq, baumgarte, h):
     """Central differences of a :class:`~liedyn.constraints.Pfaffian`'s callables.
 
-    Returns ``d(A^T lambda)/dq`` (..., nv, nv) (rows: directions) and the derivative of
-    ``A ddq + dA dq (+ 2 alpha A dq + beta^2 f)`` at fixed ``ddq`` along the ``2 nv``
-    directions ``(q, dq)``: (..., 2 nv, m_c). ``q`` moves on the manifold
+    Returns ``d(A^T lambda)/dq`` (..., nv, nv) (rows: directions) and the derivative
+    of ``A ddq + dA dq (+ 2 alpha A dq + beta^2 f)`` at fixed ``ddq`` along the
+    ``2 nv`` directions ``(q, dq)``: (..., 2 nv, m_c). ``q`` moves on the manifold
     (:meth:`Model.integrate`); ``f`` only if the constraint has a residual.
     """
     n = model.nv
@@ -552,67 +624,79 @@ def _pfaffian_terms(model, c, lam_c, q, dq, ddq, baumgarte, h):
         dg_k = (matvec(dA, ddq + 2 * alpha * dq)
                 + (c.drift(model, qp, dq) - c.drift(model, qm, dq)) / (2 * h))
         if beta:
-            dg_k = dg_k + beta ** 2 * (c.residual(model, qp) - c.residual(model, qm)) / (2 * h)
+            dg_k = dg_k + beta**2 * (
+                c.residual(model, qp) - c.residual(model, qm)) / (2 * h)
         dg.append(dg_k)
     A = c.jacobian(model, q)
     for e in np.eye(n):
-        dg.append((c.drift(model, q, dq + h * e) - c.drift(model, q, dq - h * e)) / (2 * h)
-                  + 2 * alpha * matvec(A, np.broadcast_to(e, dq.shape)))
+        dg.append(
+            (c.drift(model, q, dq + h * e) - c.drift(model, q, dq - h * e))
+            / (2 * h)
+            + 2 * alpha * matvec(A, np.broadcast_to(e, dq.shape)))
     return np.stack(dAT_lam, axis=-2), np.stack(dg, axis=-2)
 
 
-def constrained_forward_partials(model, constraints, q, dq, tau, f_ext=None, baumgarte=None,
-                                 velocity_tol=VELOCITY_TOL, fd_step=PFAFFIAN_STEP):
-    """Partial derivatives of constrained forward dynamics w.r.t. ``q``, ``dq`` and ``tau``.
+def constrained_forward_partials(model, constraints, q, dq, tau, f_ext=None,
+                                 baumgarte=None, velocity_tol=VELOCITY_TOL,
+                                 fd_step=PFAFFIAN_STEP):
+    """Partial derivatives of constrained forward dynamics w.r.t. ``q``, ``dq`` and
+    ``tau``.
 
-    Kim (2012), eqs. (54)-(55) and (67)-(69) (Section 3.2) differentiated with Section 4
-    (Lemma 3, Table 5). The output of :func:`liedyn.constraints.constrained_forward` solves the
-    KKT system ``M ddq + b - A^T lambda = tau``, ``A ddq + c = 0`` with ``c = dA dq`` (plus
-    ``2 alpha A dq + beta^2 f`` under Baumgarte stabilisation, ``f`` the residuals of the
-    holonomic constraints). Differentiating it along any ``x`` gives
+    Kim (2012), eqs. (54)-(55) and (67)-(69) (Section 3.2) differentiated with
+    Section 4 (Lemma 3, Table 5). The output of
+    :func:`liedyn.constraints.constrained_forward` solves the KKT system
+    ``M ddq + b - A^T lambda = tau``, ``A ddq + c = 0`` with ``c = dA dq`` (plus
+    ``2 alpha A dq + beta^2 f`` under Baumgarte stabilisation, ``f`` the residuals
+    of the holonomic constraints). Differentiating it along any ``x`` gives
 
     ``[[M, -A^T], [A, 0]] [ddq'; lambda'] = [tau' - r'; -g']``,
 
-    ``r' = d/dx (M ddq + b - A^T lambda)`` and ``g' = d/dx (A ddq + c)`` at fixed ``ddq`` and
-    ``lambda``. This function solves it for the ``3 nv`` directions at once; it does not
-    differentiate the recursive §3.2 method line by line (it differentiates the function that
-    method computes, as :func:`aba_partials` does for the ABA).
+    ``r' = d/dx (M ddq + b - A^T lambda)`` and ``g' = d/dx (A ddq + c)`` at fixed
+    ``ddq`` and ``lambda``. This function solves it for the ``3 nv`` directions at
+    once; it does not differentiate the recursive §3.2 method line by line (it
+    differentiates the function that method computes, as :func:`aba_partials` does
+    for the ABA).
 
-    * ``r'`` is analytic: ``A^T lambda`` of a :class:`~liedyn.constraints.LoopClosure` is the
-      generalized force of the wrench ``mu = P^T lambda`` on frame ``{b}`` and of its reaction
-      ``-Ad*_{T_ba} mu`` on ``{a}``; both join ``f_ext`` of one Table 5 pass carrying the
-      ``2 nv`` directions of ``q`` and ``dq``, with the reaction's derivative by Lemma 3
-      (``d Ad_{T_ba} = Ad_{T_ba} ad_{xi_a} - ad_{xi_b} Ad_{T_ba}``, ``xi`` the frames'
-      pose-perturbation twists, accumulated along the same pass).
-    * ``g'`` of a loop closure is analytic: the derivative of the relative acceleration
-      ``dV_b - Ad_{T_ba} dV_a + ad_{V_b - Ad V_a} Ad V_a`` from the ``V_i'`` and ``dV_i'`` of
-      that pass (gravity cancels in the difference), plus the Baumgarte terms
-      (``d log`` by the inverse right Jacobian of SO(3)).
-    * :class:`~liedyn.constraints.Pfaffian` constraints are black-box callables: their
-      ``A(q)``, drift (and residual, for ``beta``) are differentiated by **central
-      differences** (``q`` moved on the manifold with :meth:`liedyn.model.Model.integrate`,
-      step ``fd_step``), ``4 nv`` calls of each callable; expect about ``1e-10`` relative
-      error from these terms. (Complex step is not used: ``Pfaffian`` casts the callables'
-      output to float.)
+    * ``r'`` is analytic: ``A^T lambda`` of a
+      :class:`~liedyn.constraints.LoopClosure` is the generalized force of the
+      wrench ``mu = P^T lambda`` on frame ``{b}`` and of its reaction
+      ``-Ad*_{T_ba} mu`` on ``{a}``; both join ``f_ext`` of one Table 5 pass
+      carrying the ``2 nv`` directions of ``q`` and ``dq``, with the reaction's
+      derivative by Lemma 3
+      (``d Ad_{T_ba} = Ad_{T_ba} ad_{xi_a} - ad_{xi_b} Ad_{T_ba}``, ``xi`` the
+      frames' pose-perturbation twists, accumulated along the same pass).
+    * ``g'`` of a loop closure is analytic: the derivative of the relative
+      acceleration ``dV_b - Ad_{T_ba} dV_a + ad_{V_b - Ad V_a} Ad V_a`` from the
+      ``V_i'`` and ``dV_i'`` of that pass (gravity cancels in the difference), plus
+      the Baumgarte terms (``d log`` by the inverse right Jacobian of SO(3)).
+    * :class:`~liedyn.constraints.Pfaffian` constraints are black-box callables:
+      their ``A(q)``, drift (and residual, for ``beta``) are differentiated by
+      **central differences** (``q`` moved on the manifold with
+      :meth:`liedyn.model.Model.integrate`, step ``fd_step``), ``4 nv`` calls of
+      each callable; expect about ``1e-10`` relative error from these terms.
+      (Complex step is not used: ``Pfaffian`` casts the callables' output to float.)
 
-    Derivatives w.r.t. ``q`` are in the tangent space (right perturbation ``q exp(delta)``, as
-    :meth:`~liedyn.model.Model.integrate`) and hold off the constraint manifold too.
+    Derivatives w.r.t. ``q`` are in the tangent space (right perturbation
+    ``q exp(delta)``, as :meth:`~liedyn.model.Model.integrate`) and hold off the
+    constraint manifold too.
 
     Parameters
     ----------
     model : liedyn.model.Model
     constraints : sequence of LoopClosure / Pfaffian
-    q : (..., nq) array;  dq, tau : (..., nv) arrays;  f_ext : (..., N, 6) array, optional
-    baumgarte : (alpha, beta), optional;  velocity_tol : float or None
-        as in :func:`~liedyn.constraints.constrained_forward` (pass ``velocity_tol=None`` to
-        differentiate at a state with ``A dq != 0`` without Baumgarte terms)
+    q : (..., nq) array;  dq, tau : (..., nv) arrays;  f_ext : (..., N, 6) array,
+    optional baumgarte : (alpha, beta), optional;  velocity_tol : float or None
+        as in :func:`~liedyn.constraints.constrained_forward` (pass
+        ``velocity_tol=None`` to differentiate at a state with ``A dq != 0`` without
+        Baumgarte terms)
     fd_step : float, the central-difference step for Pfaffian callables
 
     Returns
     -------
     ConstrainedForwardPartials
-        ``ddq`` (..., nv), ``lam`` (..., m); ``dddq_dq``, ``dddq_ddq_dot``, ``dddq_dtau``
-        (..., nv, nv); ``dlam_dq``, ``dlam_ddq_dot``, ``dlam_dtau`` (..., m, nv)
+        ``ddq`` (..., nv), ``lam`` (..., m); ``dddq_dq``, ``dddq_ddq_dot``,
+        ``dddq_dtau`` (..., nv, nv); ``dlam_dq``, ``dlam_ddq_dot``, ``dlam_dtau``
+        (..., m, nv)
 
     Raises
     ------
@@ -627,25 +711,30 @@ def constrained_forward_partials(model, constraints, q, dq, tau, f_ext=None, bau
     >>> P = constrained_forward_partials(model, loops, q0, np.zeros(3), np.zeros(3))
     >>> P.dddq_dq.shape, P.dlam_dtau.shape
     ((3, 3), (2, 3))
-    >>> bool(np.allclose(loops[0].jacobian(model, q0) @ P.dddq_dtau, 0))   # A ddq' = 0
+    >>> # A ddq' = 0
+    >>> bool(np.allclose(loops[0].jacobian(model, q0) @ P.dddq_dtau, 0))
     True
     """
     constraints = _constraint_list(constraints)
-    batch, _, q, dq, tau, f_ext = state(model, q, dq, tau, f_ext=f_ext, names=("dq", "tau"))
+    batch, _, q, dq, tau, f_ext = state(model, q, dq, tau, f_ext=f_ext,
+                                        names=("dq", "tau"))
     ddq, lam = constrained_forward(model, constraints, q, dq, tau, f_ext, baumgarte,
                                    velocity_tol=velocity_tol)
     n, m, N = model.nv, lam.shape[-1], model.nbodies
     starts = np.cumsum([0] + [c.m for c in constraints])
     rows = [slice(s, s + c.m) for s, c in zip(starts, constraints)]
-    loops = [(c, r) for c, r in zip(constraints, rows) if isinstance(c, LoopClosure)]
-    # constraint wrenches on the bodies: sum_i J_i^T F_i = A^T lambda (loop closures)
+    loops = [(c, r) for c,
+             r in zip(constraints, rows) if isinstance(c, LoopClosure)]
+    # constraint wrenches on the bodies: sum_i J_i^T F_i = A^T lambda (loop
+    # closures)
     Tw = forward_kinematics(model, q).T_world
     mus = []
     for c, r in loops:
         mu = np.zeros(batch + (6,))
         mu[..., c.axes] = lam[..., r]
         mus.append(mu)
-    # one Table 5 pass with the 2n directions (q, dq), at the actual ddq, with F_c as f_ext
+    # one Table 5 pass with the 2n directions (q, dq), at the actual ddq, with F_c
+    # as f_ext
     E, Z = np.eye(n), np.zeros((n, n))
     dl_q, dl_dq = np.concatenate([E, Z]), np.concatenate([Z, E])
     qx, dqx, ddqx = (x[..., None, :] for x in (q, dq, ddq))
@@ -653,7 +742,8 @@ def constrained_forward_partials(model, constraints, q, dq, tau, f_ext=None, bau
               np.zeros(batch + (N, 6)))
     nominal = rnea_pass(model, qx, dqx, ddqx, (f_ext + F_c)[..., None, :, :])
     fw = nominal.forward
-    fd = _table5_forward(model, fw, qx, dqx, ddqx, dl_q, dl_dq, None, None, with_xi=bool(loops))
+    fd = _table5_forward(model, fw, qx, dqx, ddqx, dl_q, dl_dq, None, None,
+                         with_xi=bool(loops))
     dF_c, R2 = np.zeros(batch + (2 * n, N, 6)), np.zeros(batch + (2 * n, m))
     for (c, r), mu in zip(loops, mus):
         dF, R2[..., r] = _loop_closure_terms(model, c, mu, Tw, fw, fd, baumgarte)
@@ -662,16 +752,20 @@ def constrained_forward_partials(model, constraints, q, dq, tau, f_ext=None, bau
     R1 = np.array(np.broadcast_to(R1, batch + (2 * n, n)))
     for c, r in zip(constraints, rows):
         if isinstance(c, Pfaffian):
-            dAT_lam, g = _pfaffian_terms(model, c, lam[..., r], q, dq, ddq, baumgarte, fd_step)
+            dAT_lam, g = _pfaffian_terms(model, c, lam[..., r], q, dq, ddq,
+                                         baumgarte, fd_step)
             R1[..., :n, :] -= dAT_lam
             R2[..., r] = g
     # the differentiated KKT system, all 3n right-hand sides at once
     A = constraint_jacobian(model, constraints, q)
     K = np.zeros(batch + (n + m, n + m))
-    K[..., :n, :n], K[..., :n, n:], K[..., n:, :n] = mass_matrix(model, q), -_T(A), A
+    K[..., :n, :n], K[..., :n, n:], K[..., n:, :n] = (mass_matrix(model, q), -_T(A),
+                                                      A)
     rhs = np.zeros(batch + (n + m, 3 * n))
-    rhs[..., :n, :2 * n], rhs[..., n:, :2 * n], rhs[..., :n, 2 * n:] = -_T(R1), -_T(R2), E
+    rhs[..., :n, : 2 * n], rhs[..., n:, : 2 * n], rhs[..., :n, 2 * n :] = (
+        -_T(R1), -_T(R2), E)
     X = np.linalg.solve(K, rhs)
-    return ConstrainedForwardPartials(ddq, lam, X[..., :n, :n], X[..., :n, n:2 * n],
-                                      X[..., :n, 2 * n:], X[..., n:, :n], X[..., n:, n:2 * n],
-                                      X[..., n:, 2 * n:])
+    return ConstrainedForwardPartials(ddq, lam, X[..., :n, :n],
+                                      X[..., :n, n : 2 * n], X[..., :n, 2 * n :],
+                                      X[..., n:, :n], X[..., n:, n : 2 * n],
+                                      X[..., n:, 2 * n :])

@@ -1,10 +1,11 @@
 """The exceptions of liedyn beyond ``TypeError`` and ``ValueError``.
 
-Every error message names the argument at fault, what was expected and what was received
-(shape, dtype or value); for a URDF file, the file, the element and the attribute. The four
-classes below derive from the built-in exception a user would catch anyway (``ValueError`` or
-``FloatingPointError``), so ``except ValueError`` keeps working; catch them by name to react to
-one cause only. The book's appendix "Errors" lists when each is raised and what to do.
+Every error message names the argument at fault, what was expected and what was
+received (shape, dtype or value); for a URDF file, the file, the element and the
+attribute. The four classes below derive from the built-in exception a user would
+catch anyway (``ValueError`` or ``FloatingPointError``), so ``except ValueError``
+keeps working; catch them by name to react to one cause only. The book's appendix
+"Errors" lists when each is raised and what to do.
 
 Examples
 --------
@@ -19,15 +20,18 @@ Examples
 argument 'q': the SphericalZYX joint of body 'ball' is 6.1
 """
 
-__all__ = ["ChartSingularityError", "URDFError", "NonFiniteResultError", "DivergenceError"]
+__all__ = ["ChartSingularityError", "URDFError", "NonFiniteResultError",
+           "DivergenceError"]
 
 
 class ChartSingularityError(ValueError):
-    """A configuration at (or within ``liedyn.joints.CHART_TOL`` of) a chart singularity.
+    """A configuration at (or within ``liedyn.joints.CHART_TOL`` of) a chart
+    singularity.
 
-    Raised by the algorithms that invert a joint's ``S(q)`` (forward and hybrid dynamics,
-    simulation) for Euler angles at gimbal lock and exponential coordinates on
-    ``|phi| = 2 pi k``; the message names the joint's body and the remedy.
+    Raised by the algorithms that invert a joint's ``S(q)`` (forward and hybrid
+    dynamics, simulation) for Euler angles at gimbal lock and exponential
+    coordinates on ``|phi| = 2 pi k``; the message names the joint's body and the
+    remedy.
     """
 
 
@@ -49,7 +53,8 @@ class URDFError(ValueError):
     """
 
     def __init__(self, label, element, message, attribute=None, line=None):
-        self.file, self.element, self.attribute, self.line = label, element, attribute, line
+        self.file, self.element, self.attribute, self.line = (
+            label, element, attribute, line)
         self._message = message
         where = f"URDF {label}" + (f", line {line}" if line else "") \
             + (f": {element}" if element else "") \
@@ -57,7 +62,8 @@ class URDFError(ValueError):
         super().__init__(f"{where}: {message}")
 
     def __reduce__(self):                      # pickle and copy
-        return type(self), (self.file, self.element, self._message, self.attribute, self.line)
+        return type(self), (self.file, self.element, self._message, self.attribute,
+                            self.line)
 
 
 class NonFiniteResultError(FloatingPointError):
@@ -65,4 +71,5 @@ class NonFiniteResultError(FloatingPointError):
 
 
 class DivergenceError(FloatingPointError):
-    """A simulation diverged (non-finite state or runaway energy); the message names the step."""
+    """A simulation diverged (non-finite state or runaway energy); the message names
+    the step."""

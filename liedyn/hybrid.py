@@ -1,11 +1,13 @@
-"""Hybrid dynamics: prescribed accelerations on some joints, given torques on the others.
+"""Hybrid dynamics: prescribed accelerations on some joints, given torques on the
+others.
 
-Kim (2012), Table 1 and Section 2.3, Kim eqs. (51)-(53), Table 4: a joint ``i`` in the set ``u``
-(``prescribed[i]`` True) has its acceleration given and its torque unknown; a joint in ``v`` has
-its torque given and its acceleration unknown. A prescribed joint passes its whole articulated
-inertia to the parent (``Pi_i = I_hat_i``), a free joint the projected one, as in the
-articulated-body algorithm. With every joint prescribed this is inverse dynamics, with none it
-is forward dynamics.
+Kim (2012), Table 1 and Section 2.3, Kim eqs. (51)-(53), Table 4: a joint ``i`` in
+the set ``u`` (``prescribed[i]`` True) has its acceleration given and its torque
+unknown; a joint in ``v`` has its torque given and its acceleration unknown. A
+prescribed joint passes its whole articulated inertia to the parent
+(``Pi_i = I_hat_i``), a free joint the projected one, as in the articulated-body
+algorithm. With every joint prescribed this is inverse dynamics, with none it is
+forward dynamics.
 
 Derived in :ref:`sec-hybrid-dynamics`.
 """
@@ -21,7 +23,8 @@ from .kinematics import ForwardPass, forward_pass
 from .model import state
 from .rnea import gravity_acceleration, rnea
 
-__all__ = ["HybridPass", "hybrid", "hybrid_pass", "hybrid_direct", "check_prescribed"]
+__all__ = ["HybridPass", "hybrid", "hybrid_pass", "hybrid_direct",
+           "check_prescribed"]
 
 
 def _T(A):
@@ -29,22 +32,25 @@ def _T(A):
 
 
 def check_prescribed(model, prescribed):
-    """Validate ``prescribed``: a sequence of N booleans, one per joint (body 1..N)."""
+    """Validate ``prescribed``: a sequence of N booleans, one per joint (body
+    1..N)."""
     if isinstance(prescribed, (str, bytes)) or prescribed is None:
-        raise TypeError(f"argument 'prescribed': expected {model.nbodies} booleans (one per "
-                        f"joint), got {prescribed!r}")
+        raise TypeError(f"argument 'prescribed': expected {model.nbodies} booleans "
+                        f"(one per joint), got {prescribed!r}")
     mask = np.asarray(prescribed)
     if mask.shape != (model.nbodies,):
-        raise ValueError(f"argument 'prescribed': expected {model.nbodies} booleans (one per "
-                         f"joint), got shape {mask.shape}")
+        raise ValueError(f"argument 'prescribed': expected {model.nbodies} "
+                         f"booleans (one per joint), got shape {mask.shape}")
     if mask.dtype != bool:
-        raise TypeError(f"argument 'prescribed': expected booleans, got dtype {mask.dtype}")
+        raise TypeError("argument 'prescribed': expected booleans, got dtype "
+                        f"{mask.dtype}")
     return np.concatenate([[False], mask])             # index by body number
 
 
 @dataclass(frozen=True)
 class HybridPass:
-    """Intermediates of :func:`hybrid_pass` (entries per body; 0 unused); see ``ABAPass``."""
+    """Intermediates of :func:`hybrid_pass` (entries per body; 0 unused); see
+    ``ABAPass``."""
 
     forward: ForwardPass
     prescribed: np.ndarray
@@ -63,58 +69,66 @@ class HybridPass:
 def hybrid_pass(model, q, dq, ddq, tau, prescribed, f_ext=None, dV0=None):
     """Kim (2012), Table 4, with every intermediate kept (see :class:`HybridPass`).
 
-    Arguments as in :func:`hybrid`; ``dV0`` overrides the ground acceleration ``(0, -g)``.
+    Arguments as in :func:`hybrid`; ``dV0`` overrides the ground acceleration
+    ``(0, -g)``.
     """
     u = check_prescribed(model, prescribed)
-    batch, dtype, q, dq, ddq, tau, f_ext = state(model, q, dq, ddq, tau, f_ext=f_ext,
-                                                 names=("dq", "ddq", "tau"))
-    model.check_chart(q, bodies=~u)                     # S is inverted on torque-given joints
+    batch, dtype, q, dq, ddq, tau, f_ext = state(
+        model, q, dq, ddq, tau, f_ext=f_ext, names=("dq", "ddq", "tau"))
+    model.check_chart(q, bodies=~u)     # S is inverted where tau is given
     dV0 = gravity_acceleration(model) if dV0 is None else dV0
     fw = forward_pass(model, q, dq, None, dV0)
     N = model.nbodies
-    A = [None] + [Ad_inv_matrix(fw.R[i], fw.p[i]) for i in range(1, N + 1)]
-    eta = [None] + [fw.dV[i] - Ad_inv_mul(fw.R[i], fw.p[i], fw.dV[model.parent[i]])
+    A = [None] + [Ad_inv_matrix(fw.R[i], fw.p[i])
+                  for i in range(1, N + 1)]
+    eta = [None] + [fw.dV[i] - Ad_inv_mul(fw.R[i], fw.p[i],
+                                          fw.dV[model.parent[i]])
                     for i in range(1, N + 1)]
     I_hat, B_hat, Psi, Pi, beta = ([None] * (N + 1) for _ in range(5))
-    for i in range(N, 0, -1):                          # backward recursion, (51)-(52)
-        I, V, S, vi = model.inertias[i], fw.V[i], fw.S[i], model.v_slice[i]
+    for i in range(N, 0, -1):           # backward recursion, (51)-(52)
+        I, V, S = model.inertias[i], fw.V[i], fw.S[i]
+        vi = model.v_slice[i]
         Ih = np.broadcast_to(I, batch + (6, 6))
         Bh = -ad_star_mul(V, matvec(I, V)) - f_ext[..., i - 1, :]
         for k in model.children[i]:
             Ih = Ih + _T(A[k]) @ Pi[k] @ A[k]
             Bh = Bh + matvec(_T(A[k]), beta[k])
-        if u[i]:                                       # acceleration prescribed
+        if u[i]:                        # acceleration prescribed
             Pi[i] = Ih
             beta[i] = Bh + matvec(Ih, eta[i] + matvec(S, ddq[..., vi]))
-        else:                                          # torque given
+        else:                           # torque given
             IS = Ih @ S
             Psi[i] = _inv(_T(S) @ IS, model, i)
             Pi[i] = Ih - IS @ Psi[i] @ _T(IS)
             r = tau[..., vi] - matvec(_T(S), matvec(Ih, eta[i]) + Bh)
             beta[i] = Bh + matvec(Ih, eta[i] + matvec(S @ Psi[i], r))
         I_hat[i], B_hat[i] = Ih, Bh
-    tau_out = np.array(np.broadcast_to(tau, batch + (model.nv,)), dtype=dtype)
-    ddq_out = np.array(np.broadcast_to(ddq, batch + (model.nv,)), dtype=dtype)
+    shape = batch + (model.nv,)
+    tau_out = np.array(np.broadcast_to(tau, shape), dtype=dtype)
+    ddq_out = np.array(np.broadcast_to(ddq, shape), dtype=dtype)
     dV, F = [fw.dV[0]] + [None] * N, [None] * (N + 1)
-    for i in range(1, N + 1):                          # forward recursion
+    for i in range(1, N + 1):           # forward recursion
         S, vi = fw.S[i], model.v_slice[i]
         a = matvec(A[i], dV[model.parent[i]]) + eta[i]
         if not u[i]:
-            ddq_out[..., vi] = matvec(Psi[i], tau[..., vi] - matvec(_T(S), matvec(I_hat[i], a)
-                                                                    + B_hat[i]))
+            Fa = matvec(I_hat[i], a) + B_hat[i]
+            r = tau[..., vi] - matvec(_T(S), Fa)
+            ddq_out[..., vi] = matvec(Psi[i], r)
         dV[i] = a + matvec(S, ddq_out[..., vi])
         F[i] = matvec(I_hat[i], dV[i]) + B_hat[i]
         if u[i]:
             tau_out[..., vi] = matvec(_T(S), F[i])
-    return HybridPass(fw, u[1:], eta, I_hat, B_hat, Psi, Pi, beta, dV, F, tau_out, ddq_out)
+    return HybridPass(fw, u[1:], eta, I_hat, B_hat, Psi, Pi, beta, dV, F,
+                      tau_out, ddq_out)
 
 
 def hybrid(model, q, dq, ddq, tau, prescribed, f_ext=None):
-    """Hybrid dynamics ``(ddq_u, tau_v) -> (tau_u, ddq_v)`` in O(n), Kim (2012), Table 4.
+    """Hybrid dynamics ``(ddq_u, tau_v) -> (tau_u, ddq_v)`` in O(n), Kim (2012),
+    Table 4.
 
-    Kim (2012), eqs. (51)-(53) and Table 4, with multi-DOF joints. Entries of ``ddq`` at
-    torque-given joints and of ``tau`` at prescribed joints are unknowns: their input values are
-    ignored. Derived in :ref:`sec-hybrid-dynamics`.
+    Kim (2012), eqs. (51)-(53) and Table 4, with multi-DOF joints. Entries of
+    ``ddq`` at torque-given joints and of ``tau`` at prescribed joints are unknowns:
+    their input values are ignored. Derived in :ref:`sec-hybrid-dynamics`.
 
     Parameters
     ----------
@@ -122,21 +136,23 @@ def hybrid(model, q, dq, ddq, tau, prescribed, f_ext=None):
     q : (..., nq) array
     dq, ddq, tau : (..., nv) arrays
     prescribed : sequence of N bool
-        True where the joint's acceleration is prescribed (set u), False where its torque is
-        given (set v); one entry per joint, i.e. per body 1..N
+        True where the joint's acceleration is prescribed (set u), False where its
+        torque is given (set v); one entry per joint, i.e. per body 1..N
     f_ext : (..., N, 6) array, optional
 
     Returns
     -------
     tau_out, ddq_out : (..., nv) arrays
-        full vectors: ``ddq_out`` copies ``ddq`` on u, ``tau_out`` copies ``tau`` on v
+        full vectors: ``ddq_out`` copies ``ddq`` on u, ``tau_out`` copies ``tau`` on
+        v
 
     Examples
     --------
     >>> from liedyn.robots import double_pendulum
     >>> model = double_pendulum()
     >>> q, dq = [0.3, -0.2], [0.1, 0.5]
-    >>> tau, ddq = hybrid(model, q, dq, [1.0, 0.0], [0.0, 0.0], prescribed=[True, False])
+    >>> tau, ddq = hybrid(model, q, dq, [1.0, 0.0], [0.0, 0.0],
+    ...                   prescribed=[True, False])
     >>> np.allclose(rnea(model, q, dq, ddq), tau)
     True
     """
@@ -147,23 +163,26 @@ def hybrid(model, q, dq, ddq, tau, prescribed, f_ext=None):
 
 
 def hybrid_direct(model, q, dq, ddq, tau, prescribed, f_ext=None):
-    """Hybrid dynamics by the direct method of Kim (2012), eq. (34): O(n^2) + O(n_v^3).
+    """Hybrid dynamics by the direct method of Kim (2012), eq. (34): O(n^2) +
+    O(n_v^3).
 
-    ``ddq_v = M_vv^-1 (tau_v - b_v - M_vu ddq_u)``, then ``tau_u = M_uu ddq_u + M_uv ddq_v + b_u``,
-    with ``M`` from :func:`liedyn.crba.mass_matrix` and ``b`` from RNEA. For teaching and
-    checking :func:`hybrid`; same arguments and results.
+    ``ddq_v = M_vv^-1 (tau_v - b_v - M_vu ddq_u)``, then
+    ``tau_u = M_uu ddq_u + M_uv ddq_v + b_u``, with ``M`` from
+    :func:`liedyn.crba.mass_matrix` and ``b`` from RNEA. For teaching and checking
+    :func:`hybrid`; same arguments and results.
 
     Examples
     --------
     >>> from liedyn.robots import double_pendulum
     >>> model = double_pendulum()
-    >>> args = (model, [0.3, -0.2], [0.1, 0.5], [1.0, 0.0], [0.0, 0.0], [True, False])
+    >>> args = (model, [0.3, -0.2], [0.1, 0.5], [1.0, 0.0], [0.0, 0.0],
+    ...         [True, False])
     >>> all(np.allclose(a, b) for a, b in zip(hybrid_direct(*args), hybrid(*args)))
     True
     """
     u_body = check_prescribed(model, prescribed)
-    batch, dtype, q, dq, ddq, tau, f_ext = state(model, q, dq, ddq, tau, f_ext=f_ext,
-                                                 names=("dq", "ddq", "tau"))
+    batch, dtype, q, dq, ddq, tau, f_ext = state(
+        model, q, dq, ddq, tau, f_ext=f_ext, names=("dq", "ddq", "tau"))
     model.check_chart(q, bodies=~u_body)
     u = np.zeros(model.nv, dtype=bool)
     for i in range(1, model.nbodies + 1):
@@ -173,7 +192,8 @@ def hybrid_direct(model, q, dq, ddq, tau, prescribed, f_ext=None):
     b = rnea(model, q, dq, np.zeros(model.nv), f_ext)
     rhs = tau[..., v] - b[..., v] - matvec(M[..., v, :][..., :, u], ddq[..., u])
     ddq_out = np.array(ddq, dtype=dtype)
-    ddq_out[..., v] = np.linalg.solve(M[..., v, :][..., :, v], rhs[..., None])[..., 0]
+    ddq_out[..., v] = np.linalg.solve(M[..., v, :][..., :, v], rhs[..., None])[
+        ..., 0]
     tau_out = np.array(tau, dtype=dtype)
     tau_out[..., u] = matvec(M[..., u, :], ddq_out) + b[..., u]
     return tau_out, ddq_out

@@ -1,17 +1,20 @@
-"""Generalized (spatial) inertia of a rigid body: Kim (2012), Section 1.3, Kim eqs. (14)-(24).
+"""Generalized (spatial) inertia of a rigid body: Kim (2012), Section 1.3, Kim eqs.
+(14)-(24).
 
 Conventions:
 
-* the generalized inertia ``I`` is a symmetric 6x6 matrix acting on twists ``V = (w, v)``
-  (angular part first) expressed in a frame attached to the body (Kim eq. (20)):
-  ``I = [[Ibar, m [c]], [m [c]^T, m 1]]`` with ``Ibar`` the 3x3 rotational inertia about the
-  frame's origin and ``c`` the centre of mass in that frame;
-* kinetic energy ``e = V^T I V / 2`` (Kim eq. (15)), momentum ``L = I V`` (Kim eq. (23)), a wrench-like
-  element of dse(3);
-* every function accepts leading batch dimensions and runs on float and complex arrays; the
-  branch-free functions (``spatial_inertia``, ``transform_inertia``, ``kinetic_energy``,
-  ``momentum``, ``to_parameters``, ``from_parameters`` and the solids) also run on numpy
-  object arrays of sympy expressions, for which the numeric validation is skipped.
+* the generalized inertia ``I`` is a symmetric 6x6 matrix acting on twists
+  ``V = (w, v)`` (angular part first) expressed in a frame attached to the body (Kim
+  eq. (20)): ``I = [[Ibar, m [c]], [m [c]^T, m 1]]`` with ``Ibar`` the 3x3
+  rotational inertia about the frame's origin and ``c`` the centre of mass in that
+  frame;
+* kinetic energy ``e = V^T I V / 2`` (Kim eq. (15)), momentum ``L = I V`` (Kim eq.
+  (23)), a wrench-like element of dse(3);
+* every function accepts leading batch dimensions and runs on float and complex
+  arrays; the branch-free functions (``spatial_inertia``, ``transform_inertia``,
+  ``kinetic_energy``, ``momentum``, ``to_parameters``, ``from_parameters`` and the
+  solids) also run on numpy object arrays of sympy expressions, for which the
+  numeric validation is skipped.
 
 Derived in :ref:`sec-rigid-body-dynamics`.
 """
@@ -20,11 +23,9 @@ import numpy as np
 from . import _checks
 from .lie import Ad, Ad_star, skew, unskew
 
-__all__ = [
-    "spatial_inertia", "check_inertia", "transform_inertia", "kinetic_energy", "momentum",
-    "box_inertia", "cylinder_inertia", "sphere_inertia", "rod_inertia",
-    "to_parameters", "from_parameters",
-]
+__all__ = ["spatial_inertia", "check_inertia", "transform_inertia",
+           "kinetic_energy", "momentum", "box_inertia", "cylinder_inertia",
+           "sphere_inertia", "rod_inertia", "to_parameters", "from_parameters"]
 
 
 def _T(A):
@@ -41,47 +42,53 @@ def _blocks(A, B, C, D):
 def _scale(M):
     """The per-batch magnitude ``max |M_ij|`` of a batch of matrices (..., n, n).
 
-    Tolerances are multiples of it: relative to the matrix's own size, so that a validation
-    gives the same answer for a body and for the same body in other units.
+    Tolerances are multiples of it: relative to the matrix's own size, so that a
+    validation gives the same answer for a body and for the same body in other
+    units.
     """
     return np.max(np.abs(M), axis=(-1, -2))
 
 
 _FLOOR_REL, _FLOOR_MASS = 1e-3, 1e-6
-"""The absolute floor of the tolerances on the rotational inertia about the centre of mass:
-``tol * (_FLOOR_REL * max |Ibar| + _FLOOR_MASS * m * (1 m)^2)``, by default
+"""The absolute floor of the tolerances on the rotational inertia about the centre
+of mass: ``tol * (_FLOOR_REL * max |Ibar| + _FLOOR_MASS * m * (1 m)^2)``, by default
 ``1e-12 max |Ibar| + 1e-15 m`` (SI).
 
 * The first term absorbs the round-off of ``Ic = Ibar - m [c]^T [c]`` (a few
-  ``eps * max |Ibar|``): a point mass (``Ic = 0``) away from the body origin, or a thin rod
-  (a zero principal moment), would otherwise be rejected. It scales with the inertia in every
-  unit.
-* The second is an absolute floor for a point mass whose ``Ibar`` is itself round-off (moved
-  onto the origin by a change of frame from up to a couple of metres away): a radius of
-  gyration of 30 nm. It only matters for bodies with radii of gyration below about 1 mm.
+  ``eps * max |Ibar|``): a point mass (``Ic = 0``) away from the body origin, or a
+  thin rod (a zero principal moment), would otherwise be rejected. It scales with
+  the inertia in every unit.
+* The second is an absolute floor for a point mass whose ``Ibar`` is itself
+  round-off (moved onto the origin by a change of frame from up to a couple of
+  metres away): a radius of gyration of 30 nm. It only matters for bodies with radii
+  of gyration below about 1 mm.
 """
 
 
 def _floor(tol, I_bar, m):
-    """The absolute tolerance floor of the rotational checks (see ``_FLOOR_REL``)."""
+    """The absolute tolerance floor of the rotational checks (see
+    ``_FLOOR_REL``)."""
     return tol * (_FLOOR_REL * I_bar + _FLOOR_MASS * m)
 
 
 def _batch_shape(shapes):
-    """The broadcast of the batch shapes ``{argument name: shape}``; a ``ValueError`` naming the
-    arguments and their batch shapes if they do not broadcast."""
+    """The broadcast of the batch shapes ``{argument name: shape}``; a
+    ``ValueError`` naming the arguments and their batch shapes if they do not
+    broadcast."""
     try:
         return np.broadcast_shapes(*shapes.values())
     except ValueError:
         listed = ", ".join(f"'{k}' {v}" for k, v in shapes.items())
-        raise ValueError(f"arguments {', '.join(repr(k) for k in shapes)}: batch shapes (the "
-                         f"leading dimensions) do not broadcast together: {listed}") from None
+        raise ValueError(f"arguments {', '.join(repr(k) for k in shapes)}: batch "
+                         "shapes (the leading dimensions) do not broadcast "
+                         f"together: {listed}") from None
 
 
 def _positive(name, x):
     """Raise ``ValueError`` unless every numeric entry of ``x`` is > 0."""
     if x.dtype != object and np.any(x.real <= 0):
-        raise ValueError(f"argument '{name}': must be positive, got {np.ravel(x.real).min():g}")
+        raise ValueError(f"argument '{name}': must be positive, got "
+                         f"{np.ravel(x.real).min():g}")
     return x
 
 
@@ -89,10 +96,11 @@ def _check_rotational(name, Ic, tol, floor=0.0):
     """Validate a batch of 3x3 rotational inertias about the centre of mass.
 
     Symmetric, positive semi-definite, and principal moments satisfying the triangle
-    inequalities ``J1 + J2 >= J3`` (equivalently ``tr(Ic)/2 - Ic`` is positive semi-definite:
-    the second moment of a non-negative mass distribution). The tolerance is ``tol`` times the
-    inertia's own size (largest entry for the symmetry, largest principal moment in absolute
-    value for the rest), and at least ``floor`` (an absolute, per-batch array or scalar).
+    inequalities ``J1 + J2 >= J3`` (equivalently ``tr(Ic)/2 - Ic`` is positive
+    semi-definite: the second moment of a non-negative mass distribution). The
+    tolerance is ``tol`` times the inertia's own size (largest entry for the
+    symmetry, largest principal moment in absolute value for the rest), and at least
+    ``floor`` (an absolute, per-batch array or scalar).
     """
     if Ic.dtype == object:
         return Ic
@@ -105,35 +113,42 @@ def _check_rotational(name, Ic, tol, floor=0.0):
     J = np.linalg.eigvalsh((Ir + _T(Ir)) / 2)
     atol = np.maximum(tol * np.max(np.abs(J), axis=-1), floor)
     if np.any(J[..., 0] < -atol):
-        raise ValueError(f"argument '{name}': rotational inertia is not positive semi-definite "
-                         f"(smallest principal moment {np.min(J[..., 0]):.3g})")
+        raise ValueError(f"argument '{name}': rotational inertia is not positive "
+                         "semi-definite (smallest principal moment "
+                         f"{np.min(J[..., 0]):.3g})")
     slack = J[..., 0] + J[..., 1] - J[..., 2]
     if np.any(slack < -atol):
-        raise ValueError(f"argument '{name}': principal moments violate the triangle inequality "
-                         f"J1 + J2 >= J3 (J1 + J2 - J3 = {np.min(slack):.3g}); no mass "
-                         f"distribution has this inertia")
+        raise ValueError(f"argument '{name}': principal moments violate the "
+                         "triangle inequality J1 + J2 >= J3 (J1 + J2 - J3 = "
+                         f"{np.min(slack):.3g}); no mass "
+                         "distribution has this inertia")
     return Ic
 
 
 def spatial_inertia(mass, com, I_com, R=None):
-    """The generalized inertia from mass, centre of mass and inertia about the centre of mass.
+    """The generalized inertia from mass, centre of mass and inertia about the
+    centre of mass.
 
     Kim (2012), eq. (22)::
 
         I = [[R Ic R^T + m [p]^T [p],  m [p]],
              [m [p]^T,                 m 1  ]]
 
-    with ``p = com`` and ``R`` the orientation of the centre-of-mass frame in the body frame.
-    Equal to :func:`transform_inertia` of ``diag(Ic, m 1)`` by ``T_{com, body}`` (Kim eq. (21)).
+    with ``p = com`` and ``R`` the orientation of the centre-of-mass frame in the
+    body frame. Equal to :func:`transform_inertia` of ``diag(Ic, m 1)`` by
+    ``T_{com, body}`` (Kim eq. (21)).
 
     Parameters
     ----------
     mass : (...) array, > 0
     com : (..., 3) array, centre of mass in the body frame
-    I_com : (..., 3, 3) array, rotational inertia about the centre of mass, in the axes of the
-        centre-of-mass frame (symmetric, positive semi-definite, triangle inequalities, to a
-        tolerance of 1e-9 of its largest principal moment: see :func:`check_inertia`)
-    R : (..., 3, 3) array, optional, rotation of the centre-of-mass frame in the body frame
+    I_com : (..., 3, 3) array, rotational inertia about the centre of mass, in the
+    axes of the
+        centre-of-mass frame (symmetric, positive semi-definite, triangle
+        inequalities, to a tolerance of 1e-9 of its largest principal moment: see
+        :func:`check_inertia`)
+    R : (..., 3, 3) array, optional, rotation of the centre-of-mass frame in the
+    body frame
         (default identity)
 
     The batch (leading) shapes of the arguments must broadcast together.
@@ -145,8 +160,9 @@ def spatial_inertia(mass, com, I_com, R=None):
     Raises
     ------
     ValueError
-        naming the argument at fault: wrong shape, NaN, non-positive mass, non-physical
-        ``I_com``, ``R`` not a rotation, or batch shapes that do not broadcast.
+        naming the argument at fault: wrong shape, NaN, non-positive mass,
+        non-physical ``I_com``, ``R`` not a rotation, or batch shapes that do not
+        broadcast.
 
     Examples
     --------
@@ -161,8 +177,10 @@ def spatial_inertia(mass, com, I_com, R=None):
     Ic = _checks.array("I_com", I_com, (3, 3))
     if R is not None:
         R = _checks.array("R", R, (3, 3))
-    batch = _batch_shape({"mass": m.shape, "com": p.shape[:-1], "I_com": Ic.shape[:-2],
-                          **({} if R is None else {"R": R.shape[:-2]})})
+    shapes = {"mass": m.shape, "com": p.shape[:-1], "I_com": Ic.shape[:-2]}
+    if R is not None:
+        shapes["R"] = R.shape[:-2]
+    batch = _batch_shape(shapes)
     floor = 0.0 if object in (m.dtype, Ic.dtype) else _floor(1e-9, 0.0, m.real)
     Ic = _check_rotational("I_com", Ic, 1e-9, floor)
     if R is not None:
@@ -174,23 +192,25 @@ def spatial_inertia(mass, com, I_com, R=None):
 
 
 def check_inertia(I, name="I", tol=1e-9):
-    """Validate a batch of generalized inertias (Kim (2012), eq. (20)) and return it unchanged.
+    """Validate a batch of generalized inertias (Kim (2012), eq. (20)) and return it
+    unchanged.
 
-    Conditions, each with its own error message: shape ``(..., 6, 6)`` and finite; symmetric;
-    lower-right block ``m 1`` with ``m > 0``; upper-right block ``m [c]`` skew-symmetric; the
-    rotational inertia about the centre of mass, ``Ibar - m [c]^T [c]``, positive
-    semi-definite with principal moments satisfying the triangle inequalities. Object (sympy)
-    arrays are only shape-checked.
+    Conditions, each with its own error message: shape ``(..., 6, 6)`` and finite;
+    symmetric; lower-right block ``m 1`` with ``m > 0``; upper-right block ``m [c]``
+    skew-symmetric; the rotational inertia about the centre of mass,
+    ``Ibar - m [c]^T [c]``, positive semi-definite with principal moments satisfying
+    the triangle inequalities. Object (sympy) arrays are only shape-checked.
 
-    Tolerances are relative to the inertia's own scale, so that the answer does not depend on
-    the units: ``tol`` times the largest entry of the block concerned for symmetry and block
-    structure (``Ibar``, ``m 1``, and their geometric mean for ``m [c]``), ``tol`` times the
-    largest principal moment for the rotational inertia about the centre of mass. Those in
-    kg m^2 are at least the floor ``1e-3 tol max |Ibar| + 1e-6 tol m (1 m)^2`` (by default
-    1e-12 of ``max |Ibar|`` plus 1e-15 m, SI), which absorbs the round-off of
-    ``Ibar - m [c]^T [c]`` so that a point mass (zero rotational inertia) or a thin rod (a zero
-    principal moment) is accepted; its absolute part only matters for radii of gyration below
-    about a millimetre.
+    Tolerances are relative to the inertia's own scale, so that the answer does not
+    depend on the units: ``tol`` times the largest entry of the block concerned for
+    symmetry and block structure (``Ibar``, ``m 1``, and their geometric mean for
+    ``m [c]``), ``tol`` times the largest principal moment for the rotational
+    inertia about the centre of mass. Those in kg m^2 are at least the floor
+    ``1e-3 tol max |Ibar| + 1e-6 tol m (1 m)^2`` (by default 1e-12 of ``max |Ibar|``
+    plus 1e-15 m, SI), which absorbs the round-off of ``Ibar - m [c]^T [c]`` so that
+    a point mass (zero rotational inertia) or a thin rod (a zero principal moment)
+    is accepted; its absolute part only matters for radii of gyration below about a
+    millimetre.
 
     Parameters
     ----------
@@ -219,7 +239,8 @@ def check_inertia(I, name="I", tol=1e-9):
     if I.dtype == object:
         return I
     Ir = I.real
-    # per-block scales: kg m^2 (upper left), kg (lower right), kg m (their geometric mean)
+    # per-block scales: kg m^2 (upper left), kg (lower right), kg m (their geometric
+    # mean)
     s_ang, s_lin = _scale(Ir[..., :3, :3]), _scale(Ir[..., 3:, 3:])
     floor = _floor(tol, s_ang, s_lin)
     tol_ang, tol_lin = np.maximum(tol * s_ang, floor), tol * s_lin
@@ -229,34 +250,38 @@ def check_inertia(I, name="I", tol=1e-9):
     if np.any((np.max(A[..., :3, :3], axis=(-1, -2)) > tol_ang)
               | (np.max(A[..., 3:, 3:], axis=(-1, -2)) > tol_lin)
               | (np.max(A[..., :3, 3:], axis=(-1, -2)) > tol_mix)):
-        raise ValueError(f"argument '{name}': not symmetric (max |I - I^T| = {np.max(asym):.3g})")
+        raise ValueError(f"argument '{name}': not symmetric (max |I - I^T| = "
+                         f"{np.max(asym):.3g})")
     M = Ir[..., 3:, 3:]
     m = np.trace(M, axis1=-2, axis2=-1) / 3
     if np.any(m <= 0):
-        raise ValueError(f"argument '{name}': mass must be positive, got {np.min(m):g}")
+        raise ValueError(f"argument '{name}': mass must be positive, got "
+                         f"{np.min(m):g}")
     off = np.max(np.abs(M - m[..., None, None] * np.eye(3)), axis=(-1, -2))
     if np.any(off > tol_lin):
-        raise ValueError(f"argument '{name}': lower-right block must be m * identity "
-                         f"(max deviation {np.max(off):.3g})")
+        raise ValueError(f"argument '{name}': lower-right block must be m * "
+                         f"identity (max deviation {np.max(off):.3g})")
     B = Ir[..., :3, 3:]
     nonskew = np.max(np.abs(B + _T(B)), axis=(-1, -2))
     if np.any(nonskew > tol_mix):
-        raise ValueError(f"argument '{name}': upper-right block must be m [c], skew-symmetric "
-                         f"(max |B + B^T| = {np.max(nonskew):.3g})")
+        raise ValueError(f"argument '{name}': upper-right block must be m [c], "
+                         f"skew-symmetric (max |B + B^T| = {np.max(nonskew):.3g})")
     Ic = Ir[..., :3, :3] - _T(B) @ B / m[..., None, None]
     try:
         _check_rotational(name, Ic, tol, floor)
     except ValueError as err:
-        raise ValueError(str(err).replace("rotational inertia", "rotational inertia about the "
+        raise ValueError(str(err).replace("rotational inertia", "rotational "
+                                                                "inertia about the "
                                           "centre of mass", 1)) from None
     return I
 
 
 def transform_inertia(I, T):
-    """Change of body frame of a generalized inertia: ``I_b = Ad*_{T_ab} I_a Ad_{T_ab}``.
+    """Change of body frame of a generalized inertia:
+    ``I_b = Ad*_{T_ab} I_a Ad_{T_ab}``.
 
-    Kim (2012), eq. (21), derived from the invariance of the kinetic energy (15) under the
-    change of frame ``V_a = Ad_{T_ab} V_b`` (Kim eq. (11)).
+    Kim (2012), eq. (21), derived from the invariance of the kinetic energy (15)
+    under the change of frame ``V_a = Ad_{T_ab} V_b`` (Kim eq. (11)).
 
     Parameters
     ----------
@@ -271,8 +296,10 @@ def transform_inertia(I, T):
     --------
     >>> from liedyn.lie import make_transform
     >>> I_com = spatial_inertia(2.0, np.zeros(3), np.eye(3))
-    >>> T = make_transform(np.eye(3), [0.0, 0.0, -1.0])     # body frame 1 m below the COM
-    >>> np.allclose(transform_inertia(I_com, T), spatial_inertia(2.0, [0, 0, 1.0], np.eye(3)))
+    >>> # body frame 1 m below the COM
+    >>> T = make_transform(np.eye(3), [0.0, 0.0, -1.0])
+    >>> np.allclose(transform_inertia(I_com, T),
+    ...             spatial_inertia(2.0, [0, 0, 1.0], np.eye(3)))
     True
     """
     I = _checks.array("I", I, (6, 6))
@@ -296,7 +323,8 @@ def kinetic_energy(I, V):
     Examples
     --------
     >>> I = spatial_inertia(2.0, np.zeros(3), np.eye(3))
-    >>> float(kinetic_energy(I, [0.0, 0.0, 1.0, 3.0, 0.0, 0.0]))   # (1 * 1 + 2 * 9) / 2
+    >>> # (1 * 1 + 2 * 9) / 2
+    >>> float(kinetic_energy(I, [0.0, 0.0, 1.0, 3.0, 0.0, 0.0]))
     9.5
     """
     I = _checks.array("I", I, (6, 6))
@@ -330,9 +358,9 @@ def momentum(I, V):
     return (I @ V[..., None])[..., 0]
 
 
-# ---------------------------------------------------------------------------------------------
+# ----------------------------------------------------------------------------------
 # Rotational inertias of simple homogeneous solids, about the centre of mass
-# ---------------------------------------------------------------------------------------------
+# ----------------------------------------------------------------------------------
 def _diagonal(m, d):
     """``m[..., None, None] * diag(d)`` for a batch of diagonals ``d`` (..., 3)."""
     d = np.asarray(m)[..., None] * d
@@ -343,9 +371,11 @@ def _diagonal(m, d):
 
 
 def box_inertia(mass, size):
-    """Rotational inertia of a homogeneous box about its centre, axes along its edges.
+    """Rotational inertia of a homogeneous box about its centre, axes along its
+    edges.
 
-    ``diag(b^2 + c^2, a^2 + c^2, a^2 + b^2) m / 12`` for edge lengths ``size = (a, b, c)``.
+    ``diag(b^2 + c^2, a^2 + c^2, a^2 + b^2) m / 12`` for edge lengths
+    ``size = (a, b, c)``.
 
     Parameters
     ----------
@@ -365,12 +395,15 @@ def box_inertia(mass, size):
     """
     m = _positive("mass", _checks.array("mass", mass, ()))
     s2 = _positive("size", _checks.array("size", size, (3,))) ** 2
-    d = np.stack([s2[..., 1] + s2[..., 2], s2[..., 0] + s2[..., 2], s2[..., 0] + s2[..., 1]], -1)
+    d = np.stack(
+        [s2[..., 1] + s2[..., 2], s2[..., 0] + s2[..., 2], s2[..., 0] + s2[..., 1]],
+        -1)
     return _diagonal(m, d / 12)
 
 
 def cylinder_inertia(mass, radius, length):
-    """Rotational inertia of a homogeneous solid cylinder about its centre, axis along z.
+    """Rotational inertia of a homogeneous solid cylinder about its centre, axis
+    along z.
 
     ``Ixx = Iyy = m (3 r^2 + l^2) / 12``, ``Izz = m r^2 / 2``.
 
@@ -398,7 +431,8 @@ def cylinder_inertia(mass, radius, length):
 
 
 def sphere_inertia(mass, radius):
-    """Rotational inertia of a homogeneous solid ball about its centre: ``2 m r^2 / 5 * 1``.
+    """Rotational inertia of a homogeneous solid ball about its centre:
+    ``2 m r^2 / 5 * 1``.
 
     Parameters
     ----------
@@ -423,8 +457,8 @@ def sphere_inertia(mass, radius):
 def rod_inertia(mass, length):
     """Rotational inertia of a thin homogeneous rod about its centre, axis along z.
 
-    ``diag(1, 1, 0) m l^2 / 12``: positive semi-definite, on the boundary of the triangle
-    inequality (``Ixx + Izz = Iyy``).
+    ``diag(1, 1, 0) m l^2 / 12``: positive semi-definite, on the boundary of the
+    triangle inequality (``Ixx + Izz = Iyy``).
 
     Parameters
     ----------
@@ -446,15 +480,17 @@ def rod_inertia(mass, length):
     return _diagonal(m, np.stack([l2, l2, 0 * l2], axis=-1) / 12)
 
 
-# ---------------------------------------------------------------------------------------------
+# ----------------------------------------------------------------------------------
 # The ten inertial parameters
-# ---------------------------------------------------------------------------------------------
+# ----------------------------------------------------------------------------------
 def to_parameters(I):
-    """The 10 inertial parameters ``pi = (m, m c, Ixx, Ixy, Iyy, Ixz, Iyz, Izz)`` of ``I``.
+    """The 10 inertial parameters ``pi = (m, m c, Ixx, Ixy, Iyy, Ixz, Iyz, Izz)`` of
+    ``I``.
 
-    The rotational inertia is about the body-frame origin (the upper-left block ``Ibar`` of
-    Kim (2012), eq. (20)); the order is Pinocchio's ``toDynamicParameters``. Linear in ``I``: the equation
-    of motion (31) is linear in ``pi``.
+    The rotational inertia is about the body-frame origin (the upper-left block
+    ``Ibar`` of Kim (2012), eq. (20)); the order is Pinocchio's
+    ``toDynamicParameters``. Linear in ``I``: the equation of motion (31) is linear
+    in ``pi``.
 
     Parameters
     ----------
@@ -480,12 +516,13 @@ def to_parameters(I):
 
 
 def from_parameters(pi):
-    """The generalized inertia (Kim (2012), eq. (20)) of 10 inertial parameters: inverse of
-    :func:`to_parameters`.
+    """The generalized inertia (Kim (2012), eq. (20)) of 10 inertial parameters:
+    inverse of :func:`to_parameters`.
 
     Parameters
     ----------
-    pi : (..., 10) array, ``(m, m c_x, m c_y, m c_z, Ixx, Ixy, Iyy, Ixz, Iyz, Izz)`` with the
+    pi : (..., 10) array, ``(m, m c_x, m c_y, m c_z, Ixx, Ixy, Iyy, Ixz, Iyz, Izz)``
+    with the
         rotational inertia about the body-frame origin
 
     Returns
@@ -495,7 +532,8 @@ def from_parameters(pi):
     Examples
     --------
     >>> pi = np.array([2.0, 0.0, 0.0, 2.0, 3.0, 0.0, 3.0, 0.0, 0.0, 1.0])
-    >>> np.allclose(from_parameters(pi), spatial_inertia(2.0, [0.0, 0.0, 1.0], np.eye(3)))
+    >>> np.allclose(from_parameters(pi),
+    ...             spatial_inertia(2.0, [0.0, 0.0, 1.0], np.eye(3)))
     True
     """
     pi = _checks.array("pi", pi, (10,))

@@ -1,11 +1,14 @@
-"""Forward kinematics, body velocities and accelerations, and Jacobians of a multibody tree.
+"""Forward kinematics, body velocities and accelerations, and Jacobians of a
+multibody tree.
 
-The forward recursion of Kim (2012), Table 2 (Kim eqs. (37) and (41)) is written once here, in
-:func:`forward_pass`, and shared by inverse dynamics, forward dynamics and the Jacobians:
+The forward recursion of Kim (2012), Table 2 (Kim eqs. (37) and (41)) is written
+once here, in :func:`forward_pass`, and shared by inverse dynamics, forward dynamics
+and the Jacobians:
 
     ``T_{lambda(i),i} = X_i J_i(q_i)``
-    ``V_i  = Ad_{T^-1} V_{lambda(i)} + S_i dq_i``                                  (37)
-    ``dV_i = Ad_{T^-1} dV_{lambda(i)} + ad_{V_i} S_i dq_i + dS_i dq_i + S_i ddq_i``   (41)
+    ``V_i  = Ad_{T^-1} V_{lambda(i)} + S_i dq_i``                             (37)
+    ``dV_i = Ad_{T^-1} dV_{lambda(i)} + S_i ddq_i``
+    ``       + ad_{V_i} S_i dq_i + dS_i dq_i``                                (41)
 
 Derived in :ref:`sec-multibody-models`.
 """
@@ -14,7 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _checks
-from ._spatial import Ad_inv_mul, Ad_matrix, ad_mul, compose, homogeneous, inverse, matvec, rot
+from ._spatial import (Ad_inv_mul, Ad_matrix, ad_mul, compose, homogeneous, inverse,
+                       matvec, rot)
 from .model import state
 
 __all__ = ["ForwardPass", "forward_pass", "forward_kinematics", "body_velocities",
@@ -23,13 +27,15 @@ __all__ = ["ForwardPass", "forward_pass", "forward_kinematics", "body_velocities
 
 @dataclass(frozen=True)
 class ForwardPass:
-    """Intermediates of the forward recursion, per body ``i = 0..N`` (entry 0 is the ground).
+    """Intermediates of the forward recursion, per body ``i = 0..N`` (entry 0 is the
+    ground).
 
     Attributes
     ----------
-    R, p : lists of (..., 3, 3) and (..., 3) arrays: ``T_{lambda(i),i} = (R[i], p[i])``
-    S, dS : lists of (..., 6, n_i) arrays: joint Jacobians and their time derivatives
-    V, dV : lists of (..., 6) arrays: body twists and their component-wise derivatives
+    R, p : lists of (..., 3, 3) and (..., 3) arrays:
+    ``T_{lambda(i),i} = (R[i], p[i])`` S, dS : lists of (..., 6, n_i) arrays: joint
+    Jacobians and their time derivatives V, dV : lists of (..., 6) arrays: body
+    twists and their component-wise derivatives
     """
 
     R: list
@@ -41,9 +47,11 @@ class ForwardPass:
 
 
 def joint_transforms(model, q):
-    """``T_{lambda(i),i} = X_i J_i(q_i)`` for every body, as lists ``R``, ``p`` (entry 0 unused).
+    """``T_{lambda(i),i} = X_i J_i(q_i)`` for every body, as lists ``R``, ``p``
+    (entry 0 unused).
 
-    ``q`` (..., nq) must already be validated (see :meth:`liedyn.model.Model.check_q`).
+    ``q`` (..., nq) must already be validated (see
+    :meth:`liedyn.model.Model.check_q`).
     """
     batch = q.shape[:-1]
     R, p = [np.eye(3)], [np.zeros(3)]
@@ -51,15 +59,18 @@ def joint_transforms(model, q):
         RJ, pJ = model.joints[i].motion(q[..., model.q_slice[i]])
         X = model.placements[i]
         Ri = X[:3, :3] if RJ is None else X[:3, :3] @ RJ       # R = R_X R_J
-        pi = X[:3, 3] if pJ is None else rot(X[:3, :3], pJ) + X[:3, 3]     # p = R_X p_J + p_X
-        R.append(Ri if Ri.shape[:-2] == batch else np.broadcast_to(Ri, batch + (3, 3)))
-        p.append(pi if pi.shape[:-1] == batch else np.broadcast_to(pi, batch + (3,)))
+        # p = R_X p_J + p_X
+        pi = X[:3, 3] if pJ is None else rot(X[:3, :3], pJ) + X[:3, 3]
+        R.append(
+            Ri if Ri.shape[:-2] == batch else np.broadcast_to(Ri, batch + (3, 3)))
+        p.append(
+            pi if pi.shape[:-1] == batch else np.broadcast_to(pi, batch + (3,)))
     return R, p
 
 
 def world_poses(model, R, p):
-    """``T_{0,i} = T_{0,lambda(i)} T_{lambda(i),i}`` from the lists of :func:`joint_transforms`,
-    as lists ``Rw``, ``pw`` (entry 0: the ground)."""
+    """``T_{0,i} = T_{0,lambda(i)} T_{lambda(i),i}`` from the lists of
+    :func:`joint_transforms`, as lists ``Rw``, ``pw`` (entry 0: the ground)."""
     Rw, pw = [R[0]], [p[0]]
     for i in range(1, model.nbodies + 1):
         Ri, pi = compose(Rw[model.parent[i]], pw[model.parent[i]], R[i], p[i])
@@ -69,12 +80,14 @@ def world_poses(model, R, p):
 
 
 def forward_pass(model, q, dq, ddq=None, dV0=None):
-    """The forward recursion of Kim (2012), Table 2: Kim eqs. (37) and (41) for every body.
+    """The forward recursion of Kim (2012), Table 2: Kim eqs. (37) and (41) for
+    every body.
 
-    ``q``, ``dq``, ``ddq`` must already be validated and broadcast (see ``liedyn.model.state``);
-    ``ddq`` may be ``None`` (then ``dV`` leaves out ``S ddq``, as the articulated-body algorithm
-    needs). ``dV0`` is the ground acceleration (..., 6): zero for kinematics (``None``),
-    ``(0, -g)`` for dynamics (Kim (2012), footnote 6).
+    ``q``, ``dq``, ``ddq`` must already be validated and broadcast (see
+    ``liedyn.model.state``); ``ddq`` may be ``None`` (then ``dV`` leaves out
+    ``S ddq``, as the articulated-body algorithm needs). ``dV0`` is the ground
+    acceleration (..., 6): zero for kinematics (``None``), ``(0, -g)`` for dynamics
+    (Kim (2012), footnote 6).
 
     Returns
     -------
@@ -91,8 +104,8 @@ def forward_pass(model, q, dq, ddq=None, dV0=None):
         qi, dqi = q[..., model.q_slice[i]], dq[..., vi]
         Si, dSi = joint.S(qi), joint.dS(qi, dqi)
         Sdq = matvec(Si, dqi)
-        Vi = Ad_inv_mul(R[i], p[i], V[lam]) + Sdq                                     # (37)
-        dVi = Ad_inv_mul(R[i], p[i], dV[lam]) + ad_mul(Vi, Sdq)                       # (41)
+        Vi = Ad_inv_mul(R[i], p[i], V[lam]) + Sdq                             # (37)
+        dVi = Ad_inv_mul(R[i], p[i], dV[lam]) + ad_mul(Vi, Sdq)               # (41)
         if not joint.constant_S:
             dVi = dVi + matvec(dSi, dqi)
         if ddq is not None:
@@ -106,7 +119,8 @@ def forward_pass(model, q, dq, ddq=None, dV0=None):
 
 @dataclass(frozen=True)
 class Kinematics:
-    """Poses of every body: ``T[..., i, :, :] = T_{lambda(i),i}``, ``T_world[..., i, :, :] = T_{0,i}``.
+    """Poses of every body: ``T[..., i, :, :] = T_{lambda(i),i}``,
+    ``T_world[..., i, :, :] = T_{0,i}``.
 
     Both have shape (..., N+1, 4, 4); entry 0 is the ground (identity).
     """
@@ -118,8 +132,8 @@ class Kinematics:
 def forward_kinematics(model, q):
     """Poses of all bodies relative to their parents and to the ground.
 
-    ``T_{0,i} = T_{0,lambda(i)} T_{lambda(i),i}`` with ``T_{lambda(i),i} = X_i J_i(q_i)``
-    (Kim (2012), Section 2.1).
+    ``T_{0,i} = T_{0,lambda(i)} T_{lambda(i),i}`` with
+    ``T_{lambda(i),i} = X_i J_i(q_i)`` (Kim (2012), Section 2.1).
 
     Parameters
     ----------
@@ -163,7 +177,7 @@ def body_velocities(model, q, dq):
     --------
     >>> from liedyn.robots import planar_arm
     >>> V = body_velocities(planar_arm(2, length=1.0), [0.0, 0.0], [1.0, 0.0])
-    >>> V[2].tolist()        # the second link spins at 1 rad/s, its origin moves at 1 m/s
+    >>> V[2].tolist()  # the second link spins at 1 rad/s, its origin moves at 1 m/s
     [0.0, 0.0, 1.0, 0.0, 1.0, 0.0]
     """
     _, _, q, dq, _ = state(model, q, dq)
@@ -179,7 +193,8 @@ def body_accelerations(model, q, dq, ddq, gravity=False):
     q : (..., nq) array
     dq, ddq : (..., nv) arrays
     gravity : bool
-        if True the ground accelerates with ``(0, -g)`` (footnote 6), as inside the dynamics
+        if True the ground accelerates with ``(0, -g)`` (footnote 6), as inside the
+        dynamics
 
     Returns
     -------
@@ -195,7 +210,8 @@ def body_jacobian(model, q, body):
     """The body Jacobian ``J_i`` with ``V_i = J_i dq`` (in ``{i}``).
 
     Column block of joint ``j`` on the path to ``i``: ``Ad_{T_{j,i}^-1} S_j`` with
-    ``T_{j,i} = T_{0,j}^-1 T_{0,i}``; zero for joints not on the path (Zhang, Lecture 9).
+    ``T_{j,i} = T_{0,j}^-1 T_{0,i}``; zero for joints not on the path (Zhang,
+    Lecture 9).
 
     Parameters
     ----------
@@ -227,7 +243,8 @@ def body_jacobian(model, q, body):
 
 
 def frame_jacobian(model, q, body, offset=None):
-    """Jacobian of a frame ``{f}`` fixed on ``body`` at pose ``offset = T_{i,f}``: ``V_f = J_f dq``.
+    """Jacobian of a frame ``{f}`` fixed on ``body`` at pose ``offset = T_{i,f}``:
+    ``V_f = J_f dq``.
 
     ``J_f = Ad_{T_{i,f}^-1} J_i`` (Kim (2012), eq. (11)), expressed in ``{f}``.
 

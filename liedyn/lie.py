@@ -1,17 +1,20 @@
-"""Lie-group calculus on SO(3) and SE(3): the operators of Kim (2012), Section 1.1-1.4.
+"""Lie-group calculus on SO(3) and SE(3): the operators of Kim (2012), Section
+1.1-1.4.
 
 Conventions (the book's notation appendix has the full table):
 
-* a twist ``V = (w, v)`` and any element of se(3) is a 6-vector, **angular part first**;
-  its 4x4 matrix form is ``hat(V)`` (Kim eq. (5));
-* a wrench ``F = (m, f)`` (an element of dse(3)) has the moment first (Kim eq. (12));
+* a twist ``V = (w, v)`` and any element of se(3) is a 6-vector, **angular part
+  first**; its 4x4 matrix form is ``hat(V)`` (Kim eq. (5));
+* a wrench ``F = (m, f)`` (an element of dse(3)) has the moment first (Kim eq.
+  (12));
 * ``T`` in SE(3) is a 4x4 homogeneous matrix; ``T_ab`` is frame {b} seen from {a};
-* every function accepts leading batch dimensions: ``w`` of shape ``(..., 3)``, ``V`` of shape
-  ``(..., 6)``, ``R`` of shape ``(..., 3, 3)``, ``T`` of shape ``(..., 4, 4)``, and returns the
-  same leading dimensions;
-* ``skew``, ``hat``, ``Ad``, ``Ad_inv``, ``ad``, ``Ad_star``, ``ad_star`` and the quaternion
-  product have no branches and run on numpy object arrays of sympy expressions; ``exp_*``
-  and ``dexp*`` run on complex arrays (complex-step derivatives) and use Taylor series near 0.
+* every function accepts leading batch dimensions: ``w`` of shape ``(..., 3)``,
+  ``V`` of shape ``(..., 6)``, ``R`` of shape ``(..., 3, 3)``, ``T`` of shape
+  ``(..., 4, 4)``, and returns the same leading dimensions;
+* ``skew``, ``hat``, ``Ad``, ``Ad_inv``, ``ad``, ``Ad_star``, ``ad_star`` and the
+  quaternion product have no branches and run on numpy object arrays of sympy
+  expressions; ``exp_*`` and ``dexp*`` run on complex arrays (complex-step
+  derivatives) and use Taylor series near 0.
 
 Derived in :ref:`sec-rigid-body-motion`.
 """
@@ -20,18 +23,16 @@ import numpy as np
 from . import _checks
 from ._math import cos, is_symbolic, sin, sqrt
 
-__all__ = [
-    "skew", "unskew", "hat", "vee", "exp_so3", "log_so3", "exp_se3", "log_se3", "inverse",
-    "Ad", "Ad_inv", "ad", "Ad_star", "ad_star", "dexp_so3", "dexp_so3_dot", "dexp_so3_d2", "dexp_inv_so3",
-    "dexp", "dexp_inv",
-    "quat_multiply", "quat_conjugate", "quat_to_rot", "rot_to_quat", "exp_quat", "log_quat",
-    "make_transform",
-]
+__all__ = ["skew", "unskew", "hat", "vee", "exp_so3", "log_so3", "exp_se3",
+           "log_se3", "inverse", "Ad", "Ad_inv", "ad", "Ad_star", "ad_star",
+           "dexp_so3", "dexp_so3_dot", "dexp_so3_d2", "dexp_inv_so3", "dexp",
+           "dexp_inv", "quat_multiply", "quat_conjugate", "quat_to_rot",
+           "rot_to_quat", "exp_quat", "log_quat", "make_transform"]
 
 
-# ---------------------------------------------------------------------------------------------
+# ----------------------------------------------------------------------------------
 # so(3) and se(3) as matrices
-# ---------------------------------------------------------------------------------------------
+# ----------------------------------------------------------------------------------
 def skew(w):
     """The 3x3 skew-symmetric matrix ``[w]`` with ``[w] x = w x x``.
 
@@ -61,7 +62,8 @@ def skew(w):
 
 
 def unskew(W):
-    """Inverse of :func:`skew`: the vector ``w`` of a 3x3 skew-symmetric matrix ``[w]``.
+    """Inverse of :func:`skew`: the vector ``w`` of a 3x3 skew-symmetric matrix
+    ``[w]``.
 
     Only the lower triangle is read (``W[2,1], W[0,2], W[1,0]``).
 
@@ -157,17 +159,20 @@ def make_transform(R, p):
     return T
 
 
-# ---------------------------------------------------------------------------------------------
+# ----------------------------------------------------------------------------------
 # Coefficient functions of theta with Taylor series near 0
-# ---------------------------------------------------------------------------------------------
-_SMALL_T2 = 0.25  # theta^2 below which the 8-term series is used (theta < 0.5; error < 1e-17)
+# ----------------------------------------------------------------------------------
+# theta^2 below which the 8-term series is used (theta < 0.5; error < 1e-17)
+_SMALL_T2 = 0.25
 
 
 def _coefficient(t2, exact, series):
-    """Evaluate ``exact(theta)`` for theta^2 = t2, or its Taylor series in t2 near 0.
+    """Evaluate ``exact(theta)`` for theta^2 = t2, or its Taylor series in t2 near
+    0.
 
-    ``series`` lists the coefficients of 1, t2, t2^2, ...; the exact formulas lose digits to
-    cancellation only below theta = 0.5. Symbolic input uses the exact formula (no branches).
+    ``series`` lists the coefficients of 1, t2, t2^2, ...; the exact formulas lose
+    digits to cancellation only below theta = 0.5. Symbolic input uses the exact
+    formula (no branches).
     """
     if is_symbolic(t2):
         return exact(sqrt(t2))
@@ -186,49 +191,67 @@ def _A(t2):  # sin(theta) / theta
                          1/362880, -1/39916800, 1/6227020800, -1/1307674368000))
 
 
-def _B(t2):  # (1 - cos(theta)) / theta^2, written with the half angle to avoid cancellation
+# (1 - cos(theta)) / theta^2, written with the half angle to avoid cancellation
+def _B(t2):
     return _coefficient(t2, lambda t: 2 * sin(t / 2) ** 2 / t ** 2,
                         (1/2, -1/24, 1/720, -1/40320,
                          1/3628800, -1/479001600, 1/87178291200, -1/20922789888000))
 
 
 def _C(t2):  # (theta - sin(theta)) / theta^3
-    return _coefficient(t2, lambda t: (t - sin(t)) / t ** 3,
-                        (1/6, -1/120, 1/5040, -1/362880,
-                         1/39916800, -1/6227020800, 1/1307674368000, -1/355687428096000))
+    return _coefficient(
+        t2,
+        lambda t: (t - sin(t)) / t**3,
+        (1 / 6, -1 / 120, 1 / 5040, -1 / 362880, 1 / 39916800, -1 / 6227020800,
+         1 / 1307674368000, -1 / 355687428096000),
+    )
 
 
-def _D(t2):  # (1 - (theta/2) cot(theta/2)) / theta^2, the [w]^2 coefficient of dexp^-1
-    return _coefficient(t2, lambda t: (1 - (t / 2) * cos(t / 2) / sin(t / 2)) / t ** 2,
-                        (1/12, 1/720, 1/30240, 1/1209600,
-                         1/47900160, 691/1307674368000, 1/74724249600, 3617/10670622842880000))
+# (1 - (theta/2) cot(theta/2)) / theta^2, the [w]^2 coefficient of dexp^-1
+def _D(t2):
+    return _coefficient(
+        t2,
+        lambda t: (1 - (t / 2) * cos(t / 2) / sin(t / 2)) / t**2,
+        (1 / 12, 1 / 720, 1 / 30240, 1 / 1209600, 1 / 47900160, 691 / 1307674368000,
+         1 / 74724249600, 3617 / 10670622842880000),
+    )
 
 
 def _E(t2):  # (theta^2 + 2 cos(theta) - 2) / (2 theta^4)
-    return _coefficient(t2, lambda t: (t ** 2 + 2 * cos(t) - 2) / (2 * t ** 4),
-                        (1/24, -1/720, 1/40320, -1/3628800,
-                         1/479001600, -1/87178291200, 1/20922789888000, -1/6402373705728000))
+    return _coefficient(
+        t2,
+        lambda t: (t**2 + 2 * cos(t) - 2) / (2 * t**4),
+        (1 / 24, -1 / 720, 1 / 40320, -1 / 3628800, 1 / 479001600, -1 / 87178291200,
+         1 / 20922789888000, -1 / 6402373705728000),
+    )
 
 
 def _G(t2):  # (2 theta - 3 sin(theta) + theta cos(theta)) / (2 theta^5)
-    return _coefficient(t2, lambda t: (2 * t - 3 * sin(t) + t * cos(t)) / (2 * t ** 5),
-                        (1/120, -1/2520, 1/120960, -1/9979200,
-                         1/1245404160, -1/217945728000, 1/50812489728000, -1/15205637551104000))
+    return _coefficient(
+        t2,
+        lambda t: (2 * t - 3 * sin(t) + t * cos(t)) / (2 * t**5),
+        (1 / 120, -1 / 2520, 1 / 120960, -1 / 9979200, 1 / 1245404160,
+         -1 / 217945728000, 1 / 50812489728000, -1 / 15205637551104000),
+    )
 
 
 def _Ep(t2):  # dE/d(theta^2)
-    return _coefficient(t2, lambda t: (4 - 4 * cos(t) - t ** 2 - t * sin(t)) / (2 * t ** 6),
-                        (-1/720, 1/20160, -1/1209600, 1/119750400,
-                         -1/17435658240, 1/3487131648000, -1/914624815104000,
-                         1/304112751022080000))
+    return _coefficient(
+        t2,
+        lambda t: (4 - 4 * cos(t) - t**2 - t * sin(t)) / (2 * t**6),
+        (-1 / 720, 1 / 20160, -1 / 1209600, 1 / 119750400, -1 / 17435658240,
+         1 / 3487131648000, -1 / 914624815104000, 1 / 304112751022080000),
+    )
 
 
 def _Gp(t2):  # dG/d(theta^2)
-    return _coefficient(t2, lambda t: (15 * sin(t) - 8 * t - 7 * t * cos(t) - t ** 2 * sin(t))
-                        / (4 * t ** 7),
-                        (-1/2520, 1/60480, -1/3326400, 1/311351040,
-                         -1/43589145600, 1/8468748288000, -1/2172233935872000,
-                         1/709596419051520000))
+    return _coefficient(
+        t2,
+        lambda t: (15 * sin(t) - 8 * t - 7 * t * cos(t) - t**2 * sin(t))
+        / (4 * t**7),
+        (-1 / 2520, 1 / 60480, -1 / 3326400, 1 / 311351040, -1 / 43589145600,
+         1 / 8468748288000, -1 / 2172233935872000, 1 / 709596419051520000),
+    )
 
 
 def _sq(w):
@@ -241,14 +264,16 @@ def _scale(c, M):
     return np.asarray(c)[..., None, None] * M
 
 
-# ---------------------------------------------------------------------------------------------
+# ----------------------------------------------------------------------------------
 # Exponential and logarithm
-# ---------------------------------------------------------------------------------------------
+# ----------------------------------------------------------------------------------
 def exp_so3(w):
-    """Rodrigues' formula ``exp([w]) = I + sin(t)/t [w] + (1 - cos(t))/t^2 [w]^2``, ``t = |w|``.
+    """Rodrigues' formula ``exp([w]) = I + sin(t)/t [w] + (1 - cos(t))/t^2 [w]^2``,
+    ``t = |w|``.
 
-    Kim (2012), Section 1.1; Lynch and Park (2017), eq. (3.51). Exact to round-off near t = 0
-    (Taylor series below t = 0.5); complex input gives complex-step derivatives.
+    Kim (2012), Section 1.1; Lynch and Park (2017), eq. (3.51). Exact to round-off
+    near t = 0 (Taylor series below t = 0.5); complex input gives complex-step
+    derivatives.
 
     Parameters
     ----------
@@ -272,12 +297,14 @@ def exp_so3(w):
 
 
 def log_so3(R):
-    """Inverse of :func:`exp_so3`: the rotation vector ``w`` with angle ``|w|`` in [0, pi].
+    """Inverse of :func:`exp_so3`: the rotation vector ``w`` with angle ``|w|`` in
+    [0, pi].
 
-    The angle is ``atan2(|vee(R - R^T)| / 2, (tr R - 1) / 2)``, accurate at every angle. Near pi
-    the axis comes from the symmetric part ``(R + R^T)/2 = cos(t) I + (1 - cos(t)) a a^T``, its
-    sign from the skew part. Matrices that are rotations only to round-off are accepted;
-    anything farther than ``liedyn._checks.ROTATION_TOL`` from SO(3) raises ``ValueError``.
+    The angle is ``atan2(|vee(R - R^T)| / 2, (tr R - 1) / 2)``, accurate at every
+    angle. Near pi the axis comes from the symmetric part
+    ``(R + R^T)/2 = cos(t) I + (1 - cos(t)) a a^T``, its sign from the skew part.
+    Matrices that are rotations only to round-off are accepted; anything farther
+    than ``liedyn._checks.ROTATION_TOL`` from SO(3) raises ``ValueError``.
 
     Parameters
     ----------
@@ -294,33 +321,42 @@ def log_so3(R):
     """
     R = _checks.rotation("R", _checks.array("R", R, (3, 3)))
     if R.dtype.kind != "f":
-        raise TypeError(f"argument 'R': log_so3 needs a real float array, got dtype {R.dtype}")
+        raise TypeError("argument 'R': log_so3 needs a real float array, got "
+                        f"dtype {R.dtype}")
     s = unskew(R - np.swapaxes(R, -1, -2)) / 2          # sin(t) a
     c = np.clip((np.trace(R, axis1=-2, axis2=-1) - 1) / 2, -1.0, 1.0)  # cos(t)
     sin_t = np.linalg.norm(s, axis=-1)
     t = np.arctan2(sin_t, c)
-    # Generic and small angles: w = t / sin(t) * s, with t/sin(t) = 1 + t^2/6 + 7 t^4/360 + ...
-    # (sin(t) may be 0 at t = pi, where the near-pi branch below is used: divide by 1 there.)
-    ratio = np.where(t < 1e-4, 1 + t ** 2 / 6, t / np.where((t < 1e-4) | (c < -0.9), 1.0, sin_t))
+    # Generic and small angles: w = t / sin(t) * s, with
+    # t/sin(t) = 1 + t^2/6 + 7 t^4/360 + ... (sin(t) may be 0 at t = pi, where the
+    # near-pi branch below is used: divide by 1 there.)
+    ratio = np.where(t < 1e-4, 1 + t**2 / 6,
+                     t / np.where((t < 1e-4) | (c < -0.9), 1.0, sin_t))
     w_generic = ratio[..., None] * s
-    # Near pi: the column of a a^T with the largest diagonal entry, normalised, sign from s.
+    # Near pi: the column of a a^T with the largest diagonal entry, normalised;
+    # its sign from s.
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        aaT = ((R + np.swapaxes(R, -1, -2)) / 2 - c[..., None, None] * np.eye(3)) / \
-            np.maximum(1 - c, 1e-300)[..., None, None]
+        aaT = (
+            (R + np.swapaxes(R, -1, -2)) / 2 - c[..., None, None] * np.eye(3)
+        ) / np.maximum(1 - c, 1e-300)[..., None, None]
         k = np.argmax(np.diagonal(aaT, axis1=-2, axis2=-1), axis=-1)
         col = np.take_along_axis(aaT, k[..., None, None], axis=-1)[..., 0]
-        a = col / np.sqrt(np.maximum(np.take_along_axis(col, k[..., None], axis=-1), 1e-300))
+        a = col / np.sqrt(
+            np.maximum(np.take_along_axis(col, k[..., None], axis=-1), 1e-300))
         a = np.where(np.sum(a * s, axis=-1, keepdims=True) < 0, -a, a)
         w_pi = t[..., None] * a
-    near_pi = (c < -0.9)[..., None]  # (the branch not taken may divide by ~0: ignored)
+    # (the branch not taken may divide by ~0: ignored)
+    near_pi = (c < -0.9)[..., None]
     return np.where(near_pi, w_pi, w_generic)
 
 
 def exp_se3(xi):
-    """The exponential of se(3): ``T = [[exp([w]), J_l(w) v], [0, 1]]`` for ``xi = (w, v)``.
+    """The exponential of se(3): ``T = [[exp([w]), J_l(w) v], [0, 1]]`` for
+    ``xi = (w, v)``.
 
-    Kim (2012), Section 1.1; Lynch and Park (2017), Prop. 3.25. ``J_l`` is the left Jacobian of
-    :func:`dexp_so3`. Taylor series near 0; complex input works (complex step).
+    Kim (2012), Section 1.1; Lynch and Park (2017), Prop. 3.25. ``J_l`` is the left
+    Jacobian of :func:`dexp_so3`. Taylor series near 0; complex input works (complex
+    step).
 
     Parameters
     ----------
@@ -332,7 +368,8 @@ def exp_se3(xi):
 
     Examples
     --------
-    >>> T = exp_se3([0.0, 0.0, np.pi, 0.0, 1.0, 0.0])   # half a turn of a screw about z
+    >>> # half a turn of a screw about z
+    >>> T = exp_se3([0.0, 0.0, np.pi, 0.0, 1.0, 0.0])
     >>> np.round(T[:3, 3], 12)
     array([-0.63661977,  0.        ,  0.        ])
     """
@@ -372,7 +409,8 @@ def log_se3(T):
 
 
 def inverse(T):
-    """The inverse of ``T = (R, p)``: ``T^-1 = [[R^T, -R^T p], [0, 1]]`` (Kim (2012), eq. (4)).
+    """The inverse of ``T = (R, p)``: ``T^-1 = [[R^T, -R^T p], [0, 1]]`` (Kim
+    (2012), eq. (4)).
 
     Parameters
     ----------
@@ -397,9 +435,9 @@ def inverse(T):
     return Ti
 
 
-# ---------------------------------------------------------------------------------------------
+# ----------------------------------------------------------------------------------
 # Adjoint and coadjoint operators
-# ---------------------------------------------------------------------------------------------
+# ----------------------------------------------------------------------------------
 def _blocks(A, B, C, D):
     """The 6x6 block matrix [[A, B], [C, D]] from 3x3 blocks (batched)."""
     top = np.concatenate([A, B], axis=-1)
@@ -410,8 +448,8 @@ def _blocks(A, B, C, D):
 def Ad(T):
     """The adjoint matrix ``Ad_T = [[R, 0], [[p] R, R]]`` of ``T = (R, p)``.
 
-    Kim (2012), eqs. (6)-(7): ``Ad_T xi = T xi T^-1``; for ``T_ab`` it maps a twist in {b}
-    to the same twist in {a} (Kim eq. (11)).
+    Kim (2012), eqs. (6)-(7): ``Ad_T xi = T xi T^-1``; for ``T_ab`` it maps a twist
+    in {b} to the same twist in {a} (Kim eq. (11)).
 
     Parameters
     ----------
@@ -424,7 +462,8 @@ def Ad(T):
     Examples
     --------
     >>> T = make_transform(np.eye(3), [1.0, 0.0, 0.0])
-    >>> V = Ad(T) @ np.array([0.0, 0.0, 1.0, 0.0, 0.0, 0.0])   # spin about z, seen 1 m away
+    >>> # spin about z, seen 1 m away
+    >>> V = Ad(T) @ np.array([0.0, 0.0, 1.0, 0.0, 0.0, 0.0])
     >>> V.tolist() == [0.0, 0.0, 1.0, 0.0, -1.0, 0.0]
     True
     """
@@ -435,9 +474,11 @@ def Ad(T):
 
 
 def Ad_inv(T):
-    """``Ad_{T^-1} = [[R^T, 0], [-R^T [p], R^T]]``, computed directly (no inverse, no 6x6 solve).
+    """``Ad_{T^-1} = [[R^T, 0], [-R^T [p], R^T]]``, computed directly (no inverse,
+    no 6x6 solve).
 
-    Kim (2012), eq. (7) applied to Kim eq. (4). Used in Table 2 as ``Ad_{T_{lambda(i),i}^-1}``.
+    Kim (2012), eq. (7) applied to Kim eq. (4). Used in Table 2 as
+    ``Ad_{T_{lambda(i),i}^-1}``.
 
     Parameters
     ----------
@@ -460,9 +501,11 @@ def Ad_inv(T):
 
 
 def ad(V):
-    """The small adjoint ``ad_V = [[[w], 0], [[v], [w]]]`` of ``V = (w, v)``: the Lie bracket.
+    """The small adjoint ``ad_V = [[[w], 0], [[v], [w]]]`` of ``V = (w, v)``: the
+    Lie bracket.
 
-    Kim (2012), eq. (27): ``ad_V X = [V, X] = V X - X V`` in 4x4 form (Lemma 1, Kim eq. (26)).
+    Kim (2012), eq. (27): ``ad_V X = [V, X] = V X - X V`` in 4x4 form (Lemma 1, Kim
+    eq. (26)).
 
     Parameters
     ----------
@@ -486,8 +529,8 @@ def ad(V):
 def Ad_star(T):
     """The coadjoint matrix ``Ad*_T = Ad_T^T = [[R^T, -R^T [p]], [0, R^T]]``.
 
-    Kim (2012), eq. (8). For ``T_ab`` it maps a wrench in {a} to the same wrench in {b}
-    (Kim eq. (13)): ``F_b = Ad*_{T_ab} F_a``.
+    Kim (2012), eq. (8). For ``T_ab`` it maps a wrench in {a} to the same wrench in
+    {b} (Kim eq. (13)): ``F_b = Ad*_{T_ab} F_a``.
 
     Parameters
     ----------
@@ -500,7 +543,8 @@ def Ad_star(T):
     Examples
     --------
     >>> T = make_transform(np.eye(3), [1.0, 0.0, 0.0])
-    >>> Ad_star(T) @ np.array([0.0, 0.0, 0.0, 0.0, 1.0, 0.0])  # a force along y, 1 m away
+    >>> # a force along y, 1 m away
+    >>> Ad_star(T) @ np.array([0.0, 0.0, 0.0, 0.0, 1.0, 0.0])
     array([ 0.,  0., -1.,  0.,  1.,  0.])
     """
     return np.swapaxes(Ad(T), -1, -2)
@@ -509,7 +553,8 @@ def Ad_star(T):
 def ad_star(V):
     """The small coadjoint ``ad*_V = ad_V^T = [[-[w], -[v]], [0, -[w]]]``.
 
-    Kim (2012), eq. (29); it appears in Lemma 2 (Kim eq. (28)) and in the equation of motion (31).
+    Kim (2012), eq. (29); it appears in Lemma 2 (Kim eq. (28)) and in the equation
+    of motion (31).
 
     Parameters
     ----------
@@ -528,11 +573,12 @@ def ad_star(V):
     return np.swapaxes(ad(V), -1, -2)
 
 
-# ---------------------------------------------------------------------------------------------
+# ----------------------------------------------------------------------------------
 # Jacobians of the exponential (dexp)
-# ---------------------------------------------------------------------------------------------
+# ----------------------------------------------------------------------------------
 def _sign(side):
-    return {"left": 1.0, "right": -1.0}[_checks.choice("side", side, ("left", "right"))]
+    return {"left": 1.0, "right": -1.0}[
+        _checks.choice("side", side, ("left", "right"))]
 
 
 def dexp_so3(w, side="right"):
@@ -540,8 +586,9 @@ def dexp_so3(w, side="right"):
 
     * left:  ``J_l(w) = I + (1 - cos t)/t^2 [w] + (t - sin t)/t^3 [w]^2``, with
       ``d/dt exp([w]) exp([w])^T = [J_l(w) dw]`` (spatial angular velocity);
-    * right: ``J_r(w) = J_l(-w)``, with ``exp([w])^T d/dt exp([w]) = [J_r(w) dw]`` (body angular
-      velocity). This is From (2012), eq. (29), ``S(phi) = I - ad/2 + ad^2/6 - ...`` on SO(3).
+    * right: ``J_r(w) = J_l(-w)``, with ``exp([w])^T d/dt exp([w]) = [J_r(w) dw]``
+      (body angular velocity). This is From (2012), eq. (29),
+      ``S(phi) = I - ad/2 + ad^2/6 - ...`` on SO(3).
 
     Parameters
     ----------
@@ -567,7 +614,8 @@ def dexp_so3_dot(w, dw, side="right"):
     """Time derivative of :func:`dexp_so3` along ``w(t)`` with rate ``dw``.
 
     With ``J = I + B(t) W + C(t) W^2`` (``W = +-[w]``, ``t^2 = w . w``) and
-    ``dB/d(t^2) = E - C/2``, ``dC/d(t^2) = -G`` (the coefficient functions of :func:`dexp`),
+    ``dB/d(t^2) = E - C/2``, ``dC/d(t^2) = -G`` (the coefficient functions of
+    :func:`dexp`),
     ``dJ/dt = 2 (w . dw) ((E - C/2) W - G W^2) + B dW + C (dW W + W dW)``. It is the
     ``dS`` of a spherical joint in exponential coordinates (Kim (2012), eq. (41)).
 
@@ -598,14 +646,15 @@ def dexp_so3_dot(w, dw, side="right"):
 
 
 def dexp_so3_d2(w, a, b, side="right"):
-    """Second directional derivative of :func:`dexp_so3`: ``sum_kl d^2 J / dw_k dw_l a_k b_l``.
+    """Second directional derivative of :func:`dexp_so3`:
+    ``sum_kl d^2 J / dw_k dw_l a_k b_l``.
 
-    Differentiating :func:`dexp_so3_dot` once more, with ``B' = E - C/2``, ``C' = -G``,
-    ``B'' = E' + G/2``, ``C'' = -G'`` (primes: derivatives in ``t^2``) and ``W_x = +-[x]``:
-    ``2 (a.b) (B' W + C' W^2) + 4 (w.a)(w.b) (B'' W + C'' W^2)
+    Differentiating :func:`dexp_so3_dot` once more, with ``B' = E - C/2``,
+    ``C' = -G``, ``B'' = E' + G/2``, ``C'' = -G'`` (primes: derivatives in ``t^2``)
+    and ``W_x = +-[x]``: ``2 (a.b) (B' W + C' W^2) + 4 (w.a)(w.b) (B'' W + C'' W^2)
     + 2 (w.a) (B' W_b + C' (W_b W + W W_b)) + 2 (w.b) (B' W_a + C' (W_a W + W W_a))
-    + C (W_a W_b + W_b W_a)``. It enters the derivative of ``dS`` of a spherical joint in
-    exponential coordinates (Kim (2012), Table 5).
+    + C (W_a W_b + W_b W_a)``. It enters the derivative of ``dS`` of a spherical
+    joint in exponential coordinates (Kim (2012), Table 5).
 
     Parameters
     ----------
@@ -618,7 +667,8 @@ def dexp_so3_d2(w, a, b, side="right"):
 
     Examples
     --------
-    >>> w, a, b, h = np.array([0.3, -0.5, 0.2]), np.array([1.0, 0.5, -2.0]), np.eye(3)[0], 1e-6
+    >>> w, a = np.array([0.3, -0.5, 0.2]), np.array([1.0, 0.5, -2.0])
+    >>> b, h = np.eye(3)[0], 1e-6
     >>> fd = (dexp_so3_dot(w + h * b, a) - dexp_so3_dot(w - h * b, a)) / (2 * h)
     >>> np.allclose(dexp_so3_d2(w, a, b), fd, atol=1e-8)
     True
@@ -641,8 +691,8 @@ def dexp_so3_d2(w, a, b, side="right"):
 def dexp_inv_so3(w, side="right"):
     """Inverse of :func:`dexp_so3`: ``I -+ [w]/2 + (1 - (t/2) cot(t/2))/t^2 [w]^2``.
 
-    The minus sign is for ``side="left"``, plus for ``"right"``. Singular at ``t = 2 pi``
-    (never reached for ``t <= pi``).
+    The minus sign is for ``side="left"``, plus for ``"right"``. Singular at
+    ``t = 2 pi`` (never reached for ``t <= pi``).
 
     Parameters
     ----------
@@ -666,7 +716,8 @@ def dexp_inv_so3(w, side="right"):
 
 
 def _Q(w, v):
-    """Lower-left block of the left Jacobian of SE(3) in (w, v) order (Barfoot's Q(v, w))."""
+    """Lower-left block of the left Jacobian of SE(3) in (w, v) order (Barfoot's
+    Q(v, w))."""
     W, Vx = skew(w), skew(v)
     WV, VW, WVW = W @ Vx, Vx @ W, W @ Vx @ W
     t2 = _sq(w)
@@ -678,13 +729,15 @@ def _Q(w, v):
 def dexp(xi, side="right"):
     """Left or right Jacobian of the exponential on SE(3), ``xi = (w, v)``.
 
-    * left:  ``J_l(xi) = sum_k ad_xi^k / (k+1)! = [[J_l(w), 0], [Q(w, v), J_l(w)]]``, with
+    * left: 
+      ``J_l(xi) = sum_k ad_xi^k / (k+1)! = [[J_l(w), 0], [Q(w, v), J_l(w)]]``, with
       ``(d/dt exp(xi)) exp(xi)^-1 = hat(J_l(xi) dxi)``;
     * right: ``J_r(xi) = J_l(-xi) = I - ad/2 + ad^2/6 - ...``, with
-      ``exp(xi)^-1 d/dt exp(xi) = hat(J_r(xi) dxi)`` (a body twist). This is the matrix S(phi) of
-      From (2012), eq. (29), written in our (w, v) order.
+      ``exp(xi)^-1 d/dt exp(xi) = hat(J_r(xi) dxi)`` (a body twist). This is the
+      matrix S(phi) of From (2012), eq. (29), written in our (w, v) order.
 
-    ``Q`` is the closed form of Barfoot and Furgale (2014), with Taylor series near 0.
+    ``Q`` is the closed form of Barfoot and Furgale (2014), with Taylor series near
+    0.
 
     Parameters
     ----------
@@ -698,8 +751,8 @@ def dexp(xi, side="right"):
     Examples
     --------
     >>> xi = np.array([0.1, 0.2, -0.3, 1.0, 0.0, 0.5])
-    >>> series = sum(np.linalg.matrix_power(-ad(xi), k) / np.prod(np.arange(1, k + 2))
-    ...              for k in range(20))
+    >>> series = sum(np.linalg.matrix_power(-ad(xi), k)
+    ...              / np.prod(np.arange(1, k + 2)) for k in range(20))
     >>> np.allclose(dexp(xi), series)
     True
     """
@@ -711,7 +764,8 @@ def dexp(xi, side="right"):
 
 
 def dexp_inv(xi, side="right"):
-    """Inverse of :func:`dexp`: ``[[J^-1, 0], [-J^-1 Q J^-1, J^-1]]`` with ``J = J_l(+-w)``.
+    """Inverse of :func:`dexp`: ``[[J^-1, 0], [-J^-1 Q J^-1, J^-1]]`` with
+    ``J = J_l(+-w)``.
 
     Parameters
     ----------
@@ -735,9 +789,9 @@ def dexp_inv(xi, side="right"):
     return _blocks(Ji, np.zeros_like(Ji), -Ji @ _Q(w, v) @ Ji, Ji)
 
 
-# ---------------------------------------------------------------------------------------------
+# ----------------------------------------------------------------------------------
 # Unit quaternions q = (w, x, y, z) for SO(3) (used by spherical and free joints)
-# ---------------------------------------------------------------------------------------------
+# ----------------------------------------------------------------------------------
 def quat_multiply(q1, q2):
     """Hamilton product ``q1 * q2`` of quaternions ``(w, x, y, z)``.
 
@@ -797,12 +851,15 @@ def quat_to_rot(q):
     """
     q = _checks.array("q", q, (4,))
     w, u = q[..., 0], q[..., 1:]
-    return (_scale(w * w - np.sum(u * u, axis=-1), np.eye(3)) + 2 * u[..., :, None] * u[..., None, :]
-            + 2 * w[..., None, None] * skew(u))
+    return (
+        _scale(w * w - np.sum(u * u, axis=-1), np.eye(3))
+        + 2 * u[..., :, None] * u[..., None, :]
+        + 2 * w[..., None, None] * skew(u))
 
 
 def exp_quat(w):
-    """Unit quaternion of the rotation ``exp([w])``: ``(cos(t/2), sin(t/2)/t w)``, ``t = |w|``.
+    """Unit quaternion of the rotation ``exp([w])``: ``(cos(t/2), sin(t/2)/t w)``,
+    ``t = |w|``.
 
     Parameters
     ----------
@@ -814,22 +871,32 @@ def exp_quat(w):
 
     Examples
     --------
-    >>> np.allclose(quat_to_rot(exp_quat([0.3, 0.2, -0.1])), exp_so3([0.3, 0.2, -0.1]))
+    >>> phi = [0.3, 0.2, -0.1]
+    >>> np.allclose(quat_to_rot(exp_quat(phi)), exp_so3(phi))
     True
     """
     w = _checks.array("w", w, (3,))
     t2 = _sq(w)
-    half_sinc = _coefficient(t2, lambda t: sin(t / 2) / t,
-                             (1/2, -1/48, 1/3840, -1/645120,
-                         1/185794560, -1/81749606400, 1/51011754393600, -1/42849873690624000))
-    half_cos = _coefficient(t2, lambda t: cos(t / 2), (1, -1/8, 1/384, -1/46080,
-                         1/10321920, -1/3715891200, 1/1961990553600, -1/1428329123020800))
-    return np.concatenate([np.asarray(half_cos)[..., None], np.asarray(half_sinc)[..., None] * w],
-                          axis=-1)
+    half_sinc = _coefficient(
+        t2,
+        lambda t: sin(t / 2) / t,
+        (1 / 2, -1 / 48, 1 / 3840, -1 / 645120, 1 / 185794560, -1 / 81749606400,
+         1 / 51011754393600, -1 / 42849873690624000),
+    )
+    half_cos = _coefficient(
+        t2,
+        lambda t: cos(t / 2),
+        (1, -1 / 8, 1 / 384, -1 / 46080, 1 / 10321920, -1 / 3715891200,
+         1 / 1961990553600, -1 / 1428329123020800),
+    )
+    return np.concatenate(
+        [np.asarray(half_cos)[..., None], np.asarray(half_sinc)[..., None] * w],
+        axis=-1)
 
 
 def log_quat(q):
-    """Rotation vector ``w`` (``|w| <= pi``) of a unit quaternion: inverse of :func:`exp_quat`.
+    """Rotation vector ``w`` (``|w| <= pi``) of a unit quaternion: inverse of
+    :func:`exp_quat`.
 
     ``q`` and ``-q`` give the same rotation and the same ``w``.
 
@@ -850,14 +917,16 @@ def log_quat(q):
     q = np.where(q[..., :1] < 0, -q, q)
     s = np.linalg.norm(q[..., 1:], axis=-1)
     t = 2 * np.arctan2(s, q[..., 0])
-    ratio = np.where(s < 1e-8, 2 / np.where(s < 1e-8, 1.0, q[..., 0]), t / np.where(s < 1e-8, 1.0, s))
+    ratio = np.where(s < 1e-8, 2 / np.where(s < 1e-8, 1.0, q[..., 0]),
+                     t / np.where(s < 1e-8, 1.0, s))
     return ratio[..., None] * q[..., 1:]
 
 
 def rot_to_quat(R):
     """Unit quaternion ``(w, x, y, z)`` with ``w >= 0`` of a rotation matrix.
 
-    Computed as ``exp_quat(log_so3(R))`` (so it inherits the robustness of :func:`log_so3`).
+    Computed as ``exp_quat(log_so3(R))`` (so it inherits the robustness of
+    :func:`log_so3`).
 
     Parameters
     ----------

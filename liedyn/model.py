@@ -1,18 +1,20 @@
 """Multibody models: a tree of rigid bodies connected by joints.
 
-Bodies are numbered ``1..N`` in topological order (``parent[i] < i``); index ``0`` is the
-ground (Kim (2012), Section 2.1: ``lambda(i)`` is the parent, ``mu(i)`` the children). Body
-``i`` hangs from ``parent[i]`` through ``T_{lambda(i),i}(q_i) = X_i J_i(q_i)``: the constant
-placement ``X_i`` of the joint frame in the parent's body frame, times the joint motion
-(:mod:`liedyn.joints`). The body frame ``{i}`` is the joint's child frame; the generalized
-inertia ``I_i`` (Kim eq. (20)) is expressed in ``{i}``.
+Bodies are numbered ``1..N`` in topological order (``parent[i] < i``); index ``0``
+is the ground (Kim (2012), Section 2.1: ``lambda(i)`` is the parent, ``mu(i)`` the
+children). Body ``i`` hangs from ``parent[i]`` through
+``T_{lambda(i),i}(q_i) = X_i J_i(q_i)``: the constant placement ``X_i`` of the joint
+frame in the parent's body frame, times the joint motion (:mod:`liedyn.joints`). The
+body frame ``{i}`` is the joint's child frame; the generalized inertia ``I_i`` (Kim
+eq. (20)) is expressed in ``{i}``.
 
-A :class:`Model` is built once with :meth:`Model.add_body`, which validates as it goes, and is
-then only read by the algorithms (pure functions ``f(model, q, ...)``). Its tree (``parent``,
-``children``, ``joints``, ``names``, ``q_slice``, ``v_slice``, ``nq``, ``nv``) is read-only
-after construction, so that it stays the consistent tree ``add_body`` checked (an edited
-``parent`` could close a cycle); inertias, placements and gravity are parameters that can be
-assigned, and each assignment is validated like ``add_body`` validates them.
+A :class:`Model` is built once with :meth:`Model.add_body`, which validates as it
+goes, and is then only read by the algorithms (pure functions ``f(model, q, ...)``).
+Its tree (``parent``, ``children``, ``joints``, ``names``, ``q_slice``, ``v_slice``,
+``nq``, ``nv``) is read-only after construction, so that it stays the consistent
+tree ``add_body`` checked (an edited ``parent`` could close a cycle); inertias,
+placements and gravity are parameters that can be assigned, and each assignment is
+validated like ``add_body`` validates them.
 
 Derived in :ref:`sec-multibody-models`.
 """
@@ -24,8 +26,9 @@ from .joints import CHART_TOL, Joint
 
 __all__ = ["Model"]
 
-_TOPOLOGY = frozenset({"parent", "joints", "names", "children", "q_slice", "v_slice", "nq",
-                       "nv", "placements", "inertias"})
+_TOPOLOGY = frozenset(
+    {"parent", "joints", "names", "children", "q_slice", "v_slice", "nq", "nv",
+     "placements", "inertias"})
 
 
 def _frozen(a):
@@ -36,8 +39,8 @@ def _frozen(a):
 class _ReadOnly(list):
     """A list that cannot be changed: a model's tree is fixed by ``Model.add_body``.
 
-    ``changes`` counts the edits (none here; per-body parameters below count theirs), so that
-    a cache built from the model can tell whether it is stale.
+    ``changes`` counts the edits (none here; per-body parameters below count
+    theirs), so that a cache built from the model can tell whether it is stale.
     """
 
     changes = 0
@@ -47,8 +50,8 @@ class _ReadOnly(list):
         self._field = field
 
     def _refuse(self, *args, **kwargs):
-        raise TypeError(f"Model.{self._field} is read-only: the tree is fixed by add_body; "
-                        "build a new Model to change it")
+        raise TypeError(f"Model.{self._field} is read-only: the tree is fixed by "
+                        "add_body; build a new Model to change it")
 
     __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
     append = extend = insert = pop = remove = clear = sort = reverse = _refuse
@@ -58,7 +61,8 @@ class _ReadOnly(list):
 
 
 class _BodyParameters(_ReadOnly):
-    """Per-body inertias or placements: assignable per body (validated), never resized."""
+    """Per-body inertias or placements: assignable per body (validated), never
+    resized."""
 
     def __init__(self, items, model, field):
         super().__init__(items, field)
@@ -68,8 +72,8 @@ class _BodyParameters(_ReadOnly):
         names = self._model.names
         if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)) \
                 or not 1 <= i < len(names):
-            raise IndexError(f"Model.{self._field}[{i!r}]: expected a body index 1.."
-                             f"{len(names) - 1} (entry 0 is the ground)")
+            raise IndexError(f"Model.{self._field}[{i!r}]: expected a body index "
+                             f"1..{len(names) - 1} (entry 0 is the ground)")
         check = _placement if self._field == "placements" else _inertia
         list.__setitem__(self, int(i), check(names[i], value))
         self.changes += 1
@@ -85,20 +89,23 @@ def _placement(body, X):
     try:
         X = _checks.homogeneous("placement", X)
         if X.shape != (4, 4):
-            raise ValueError(f"argument 'placement': expected shape (4, 4), got {X.shape}")
+            raise ValueError("argument 'placement': expected "
+                             f"shape (4, 4), got {X.shape}")
     except (TypeError, ValueError) as err:
         raise type(err)(f"body {body!r}: {err}") from None
     return _frozen(np.array(X, dtype=np.result_type(X, float)))
 
 
 def _inertia(body, I):
-    """A validated (6, 6) inertia (exact zero: a massless body), stored read-only."""
+    """A validated (6, 6) inertia (exact zero: a massless body), stored
+    read-only."""
     if I is None:
         return _frozen(np.zeros((6, 6)))
     try:
         I = _checks.array("inertia", I, (6, 6))
         if I.shape != (6, 6):
-            raise ValueError(f"argument 'inertia': expected shape (6, 6), got {I.shape}")
+            raise ValueError("argument 'inertia': expected "
+                             f"shape (6, 6), got {I.shape}")
         if I.dtype == object or np.any(I):
             check_inertia(I, name="inertia")
     except (TypeError, ValueError) as err:
@@ -112,15 +119,16 @@ class Model:
     Parameters
     ----------
     gravity : (3,) array
-        gravity acceleration in the ground frame; enters the algorithms as the ground
-        acceleration ``dV_0 = (0, -g)`` (Kim (2012), footnote 6).
+        gravity acceleration in the ground frame; enters the algorithms as the
+        ground acceleration ``dV_0 = (0, -g)`` (Kim (2012), footnote 6).
     name : str
 
     Attributes
     ----------
     parent : list of int, length N+1 (``parent[0] = -1``), read-only
     joints, names : lists of length N+1 (entry 0 is the ground), read-only
-    placements, inertias : lists of length N+1 of read-only arrays; ``model.inertias[i] = I``
+    placements, inertias : lists of length N+1 of read-only arrays;
+    ``model.inertias[i] = I``
         (``i >= 1``) replaces one after the checks of :meth:`add_body`
     nq, nv : int, sizes of the configuration and velocity vectors, read-only
     q_slice, v_slice : lists of slices into ``q`` and ``dq`` per body, read-only
@@ -139,39 +147,45 @@ class Model:
 
     def __init__(self, gravity=(0.0, 0.0, -9.81), name="model"):
         if not isinstance(name, str):
-            raise TypeError(f"argument 'name': expected a string, got {type(name).__name__}")
+            raise TypeError("argument 'name': expected a string, got "
+                            f"{type(name).__name__}")
         self.gravity = gravity
         self.name = name
-        fields = dict(parent=[-1], joints=[None], names=["ground"], children=[_ReadOnly([])],
-                      q_slice=[slice(0, 0)], v_slice=[slice(0, 0)])
+        fields = dict(parent=[-1], joints=[None], names=["ground"],
+                      children=[_ReadOnly([])], q_slice=[slice(0, 0)],
+                      v_slice=[slice(0, 0)])
         for key, value in fields.items():
             object.__setattr__(self, key, _ReadOnly(value, key))
-        object.__setattr__(self, "placements", _BodyParameters([_frozen(np.eye(4))], self,
-                                                               "placements"))
-        object.__setattr__(self, "inertias", _BodyParameters([_frozen(np.zeros((6, 6)))], self,
-                                                             "inertias"))
+        object.__setattr__(
+            self, "placements",
+            _BodyParameters([_frozen(np.eye(4))], self, "placements"))
+        object.__setattr__(
+            self, "inertias",
+            _BodyParameters([_frozen(np.zeros((6, 6)))], self, "inertias"))
         object.__setattr__(self, "nq", 0)
         object.__setattr__(self, "nv", 0)
         object.__setattr__(self, "_charts", ())
         object.__setattr__(self, "_group_joints", ())
 
     def __setattr__(self, key, value):
-        """The tree is fixed by :meth:`add_body`; ``gravity`` is re-validated on assignment."""
+        """The tree is fixed by :meth:`add_body`; ``gravity`` is re-validated on
+        assignment."""
         if key in _TOPOLOGY and key in self.__dict__:
-            raise AttributeError(f"Model.{key} is read-only: the tree (parents, joints, names, "
-                                 "index maps) is fixed by add_body; build a new Model to change "
-                                 "it (inertias and placements can be assigned per body)")
+            raise AttributeError(f"Model.{key} is read-only: the tree (parents, "
+                                 "joints, names, index maps) is fixed by add_body; "
+                                 "build a new Model to change it (inertias and "
+                                 "placements can be assigned per body)")
         if key == "gravity":
             g = _checks.array("gravity", value, (3,))
             if g.shape != (3,) or g.dtype.kind == "c":
-                raise ValueError(f"argument 'gravity': expected a real 3-vector, got shape "
-                                 f"{g.shape}, dtype {g.dtype}")
+                raise ValueError("argument 'gravity': expected a real 3-vector, "
+                                 f"got shape {g.shape}, dtype {g.dtype}")
             value = _frozen(g.astype(float))
         object.__setattr__(self, key, value)
 
     def __repr__(self):
-        return (f"Model({self.name!r}: {self.nbodies} bodies, nq={self.nq}, nv={self.nv}, "
-                f"gravity={self.gravity.tolist()})")
+        return (f"Model({self.name!r}: {self.nbodies} bodies, nq={self.nq}, "
+                f"nv={self.nv}, gravity={self.gravity.tolist()})")
 
     @property
     def nbodies(self):
@@ -181,15 +195,18 @@ class Model:
     def body(self, name):
         """The index of the body called ``name`` (``"ground"`` is 0)."""
         if isinstance(name, (bool, np.bool_)):
-            raise TypeError(f"unknown body {name!r}: expected a body index or name, not a bool")
+            raise TypeError(f"unknown body {name!r}: expected a body index or "
+                            "name, not a bool")
         if isinstance(name, (int, np.integer)):
             if not 0 <= name <= self.nbodies:
-                raise ValueError(f"unknown body index {name}: the model has bodies 0..{self.nbodies}")
+                raise ValueError(f"unknown body index {name}: the model has bodies "
+                                 f"0..{self.nbodies}")
             return int(name)
         try:
             return self.names.index(name)
         except ValueError:
-            raise ValueError(f"unknown body {name!r}; bodies are {self.names}") from None
+            raise ValueError(f"unknown body {name!r}; bodies are "
+                             f"{self.names}") from None
 
     def add_body(self, name, parent, joint, placement=None, inertia=None):
         """Add a body hanging from ``parent`` through ``joint``; return its index.
@@ -202,36 +219,42 @@ class Model:
         placement : (4, 4) array, optional
             ``X_i``: the joint frame in the parent's body frame (default identity)
         inertia : (6, 6) array, optional
-            generalized inertia in the body frame (Kim (2012), eq. (20)); default zero (a
-            massless body: allowed, but a massless leaf makes forward dynamics singular)
+            generalized inertia in the body frame (Kim (2012), eq. (20)); default
+            zero (a massless body: allowed, but a massless leaf makes forward
+            dynamics singular)
 
         Raises
         ------
         ValueError
-            for a duplicate name, an unknown parent, a placement that is not in SE(3), or a
-            non-physical inertia; the message names the body.
+            for a duplicate name, an unknown parent, a placement that is not in
+            SE(3), or a non-physical inertia; the message names the body.
         """
         if not isinstance(name, str) or not name:
-            raise ValueError(f"argument 'name': expected a non-empty string (the body name), "
-                             f"got {name!r}")
+            raise ValueError("argument 'name': expected a non-empty string (the "
+                             f"body name), got {name!r}")
         if name in self.names:
-            raise ValueError(f"body {name!r}: duplicate name (bodies are {self.names})")
-        if isinstance(parent, (bool, np.bool_)) or not isinstance(parent, (str, int, np.integer)):
-            raise TypeError(f"body {name!r}: argument 'parent': expected a body index or name, "
-                            f"got {parent!r} (type {type(parent).__name__})")
+            raise ValueError(f"body {name!r}: duplicate name (bodies are "
+                             f"{self.names})")
+        if isinstance(parent, (bool, np.bool_)) or not isinstance(
+            parent, (str, int, np.integer)):
+            raise TypeError(f"body {name!r}: argument 'parent': expected a body "
+                            f"index or name, got {parent!r} (type "
+                            f"{type(parent).__name__})")
         try:
             p = self.body(parent)
         except ValueError as err:
-            raise ValueError(f"body {name!r}: argument 'parent' must be an existing body added "
-                             f"earlier (topological order); {err}") from None
+            raise ValueError(f"body {name!r}: argument 'parent' must be an "
+                             "existing body added earlier "
+                             f"(topological order); {err}") from None
         if not isinstance(joint, Joint):
-            raise TypeError(f"body {name!r}: joint must be a liedyn.joints.Joint (argument "
-                            f"'joint'), got {type(joint).__name__}")
+            raise TypeError(f"body {name!r}: joint must be a liedyn.joints.Joint "
+                            f"(argument 'joint'), got {type(joint).__name__}")
         X = _placement(name, placement)
         I = _inertia(name, inertia)
         i = len(self.names)
-        for key, value in (("names", name), ("parent", p), ("children", _ReadOnly([])),
-                           ("joints", joint), ("q_slice", slice(self.nq, self.nq + joint.nq)),
+        for key, value in (("names", name), ("parent", p),
+                           ("children", _ReadOnly([])), ("joints", joint),
+                           ("q_slice", slice(self.nq, self.nq + joint.nq)),
                            ("v_slice", slice(self.nv, self.nv + joint.nv))):
             list.append(self.__dict__[key], value)
         list.append(self.children[p], i)
@@ -241,20 +264,23 @@ class Model:
         object.__setattr__(self, "nv", self.nv + joint.nv)
         if joint.chart_singular:
             object.__setattr__(self, "_charts", self._charts + (i,))
-        if type(joint).check_q is not Joint.check_q:          # quaternions to validate
+        if type(joint).check_q is not Joint.check_q:       # quaternions to validate
             object.__setattr__(self, "_group_joints", self._group_joints + (i,))
         return i
 
     def _set_inertia_as_given(self, i, I):
-        """Store body ``i``'s inertia without the physical checks (inconsistent inertias of
-        URDF files, which the loader accepts with a warning naming the link)."""
+        """Store body ``i``'s inertia without the physical checks (inconsistent
+        inertias of URDF files, which the loader accepts with a warning naming the
+        link)."""
         I = _checks.array("inertia", I, (6, 6))
         list.__setitem__(self.inertias, i, _frozen(np.array(I, dtype=float)))
         self.inertias.changes += 1
 
-    # --- tree queries --------------------------------------------------------------------
+    # --- tree queries
+    # --------------------------------------------------------------------
     def support(self, i):
-        """Bodies on the path from the ground to body ``i`` (ascending, ``i`` included, 0 not)."""
+        """Bodies on the path from the ground to body ``i`` (ascending, ``i``
+        included, 0 not)."""
         path = []
         while i > 0:
             path.append(i)
@@ -265,25 +291,34 @@ class Model:
         """Body ``i`` and all its descendants (ascending)."""
         return [k for k in range(1, self.nbodies + 1) if i in self.support(k)]
 
-    # --- configurations ------------------------------------------------------------------
+    # --- configurations
+    # ------------------------------------------------------------------
     def neutral_configuration(self):
-        """The configuration with every joint at its neutral (identity) motion, shape (nq,)."""
-        return np.concatenate([np.zeros(0)] + [j.neutral() for j in self.joints[1:]])
+        """The configuration with every joint at its neutral (identity) motion,
+        shape (nq,)."""
+        return np.concatenate(
+            [np.zeros(0)] + [j.neutral() for j in self.joints[1:]])
 
     def random_configuration(self, rng):
-        """A random configuration drawn with the numpy Generator ``rng``, shape (nq,)."""
+        """A random configuration drawn with the numpy Generator ``rng``, shape
+        (nq,)."""
         if not isinstance(rng, np.random.Generator):
             raise TypeError("argument 'rng': expected a numpy Generator "
-                            f"(numpy.random.default_rng(seed)), got {type(rng).__name__}")
-        return np.concatenate([np.zeros(0)] + [j.random(rng) for j in self.joints[1:]])
+                            "(numpy.random.default_rng(seed)), got "
+                            f"{type(rng).__name__}")
+        return np.concatenate(
+            [np.zeros(0)] + [j.random(rng) for j in self.joints[1:]])
 
     def integrate(self, q, v, dt=1.0, normalize=True):
-        """Move ``q`` with velocity ``v`` for time ``dt`` on the configuration manifold.
+        """Move ``q`` with velocity ``v`` for time ``dt`` on the configuration
+        manifold.
 
-        Vector-space joints add ``v dt``; spherical and free joints compose ``q exp(v dt)``.
-        Exponential coordinates (:class:`~liedyn.joints.SphericalExp`) that leave the ball
-        ``|phi| <= pi`` are re-normalised into it (the same rotation, see :meth:`normalize`),
-        so that a long motion never reaches the chart's singular sphere ``|phi| = 2 pi``.
+        Vector-space joints add ``v dt``; spherical and free joints compose
+        ``q exp(v dt)``. Exponential coordinates
+        (:class:`~liedyn.joints.SphericalExp`) that leave the ball ``|phi| <= pi``
+        are re-normalised into it (the same rotation, see :meth:`normalize`), so
+        that a long motion never reaches the chart's singular sphere
+        ``|phi| = 2 pi``.
 
         Parameters
         ----------
@@ -307,7 +342,7 @@ class Model:
         >>> from liedyn.joints import SphericalExp
         >>> m = Model()
         >>> _ = m.add_body("ball", 0, SphericalExp())
-        >>> m.integrate([3.0, 0.0, 0.0], [1.0, 0.0, 0.0])      # 4 rad = -(2 pi - 4) rad
+        >>> m.integrate([3.0, 0.0, 0.0], [1.0, 0.0, 0.0])  # 4 rad = -(2 pi - 4) rad
         array([-2.28318531,  0.        ,  0.        ])
         """
         q, v = self.check_q(q), self.check_v(v, "v")
@@ -315,17 +350,20 @@ class Model:
         q, v = _broadcast(q, v)
         out = [j.integrate(q[..., self.q_slice[i]], v[..., self.v_slice[i]], dt)
                for i, j in enumerate(self.joints) if i > 0]
-        q1 = np.concatenate([np.zeros(q.shape[:-1] + (0,), dtype=q.dtype)] + out, axis=-1)
+        q1 = np.concatenate([np.zeros(q.shape[:-1] + (0,), dtype=q.dtype)] + out,
+                            axis=-1)
         if not _checks.all_finite(q1):
             raise _checks.overflow("Model.integrate", q=q, v=v, dt=dt)
         return self.normalize(q1) if normalize and self._charts else q1
 
     def normalize(self, q, dq=None):
-        """The same configuration in each joint's preferred chart, and ``dq`` carried along.
+        """The same configuration in each joint's preferred chart, and ``dq``
+        carried along.
 
-        Exponential coordinates with ``|phi| > pi`` become ``phi (1 - 2 pi k / |phi|)`` with
-        ``|.| <= pi`` (the same rotation), and their rates are mapped by the Jacobian of this
-        change of chart; other joints are unchanged.
+        Exponential coordinates with ``|phi| > pi`` become
+        ``phi (1 - 2 pi k / |phi|)`` with ``|.| <= pi`` (the same rotation), and
+        their rates are mapped by the Jacobian of this change of chart; other joints
+        are unchanged.
 
         Parameters
         ----------
@@ -342,7 +380,8 @@ class Model:
             q, dq = np.array(q), np.array(dq, dtype=np.result_type(q, dq))
         for i in self._charts:
             qi, vi = self.q_slice[i], self.v_slice[i]
-            new = self.joints[i].normalize(q[..., qi], None if dq is None else dq[..., vi])
+            new = self.joints[i].normalize(q[..., qi],
+                                           None if dq is None else dq[..., vi])
             if dq is None:
                 q[..., qi] = new
             else:
@@ -350,22 +389,27 @@ class Model:
         return q if dq is None else (q, dq)
 
     def difference(self, q0, q1):
-        """The velocity ``v`` with ``integrate(q0, v) == q1`` (per joint), shape (..., nv).
+        """The velocity ``v`` with ``integrate(q0, v) == q1`` (per joint), shape
+        (..., nv).
 
-        For exponential coordinates, ``q1`` is taken in the chart nearest to ``q0`` (the
-        shortest ``v``), so that ``difference(q0, integrate(q0, v)) == v`` for ``|v| < pi``.
+        For exponential coordinates, ``q1`` is taken in the chart nearest to ``q0``
+        (the shortest ``v``), so that ``difference(q0, integrate(q0, v)) == v`` for
+        ``|v| < pi``.
         """
         q0, q1 = _broadcast(self.check_q(q0, "q0"), self.check_q(q1, "q1"))
         out = [j.difference(q0[..., self.q_slice[i]], q1[..., self.q_slice[i]])
                for i, j in enumerate(self.joints) if i > 0]
-        return np.concatenate([np.zeros(q0.shape[:-1] + (0,), dtype=q0.dtype)] + out, axis=-1)
+        return np.concatenate(
+            [np.zeros(q0.shape[:-1] + (0,), dtype=q0.dtype)] + out, axis=-1)
 
     def check_chart(self, q, name="q", bodies=None):
         """Raise :class:`ChartSingularityError` if a joint's coordinates are within
-        :data:`liedyn.joints.CHART_TOL` of their singular set (where ``S(q)`` loses rank).
+        :data:`liedyn.joints.CHART_TOL` of their singular set (where ``S(q)`` loses
+        rank).
 
-        ``bodies`` (optional, a boolean per body ``0..N``) restricts the check to some joints.
-        Called by the algorithms that invert ``S`` (forward and hybrid dynamics, simulation).
+        ``bodies`` (optional, a boolean per body ``0..N``) restricts the check to
+        some joints. Called by the algorithms that invert ``S`` (forward and hybrid
+        dynamics, simulation).
         """
         for i in self._charts:
             if bodies is not None and not bodies[i]:
@@ -376,13 +420,15 @@ class Model:
                 at = np.unravel_index(np.argmin(d.real), d.shape) if d.ndim else ()
                 raise _checks.ChartSingularityError(
                     f"argument '{name}': the {type(joint).__name__} joint of body "
-                    f"{self.names[i]!r} is {float(np.min(d.real)):.3g} from its singular set "
-                    f"({joint.singular_set}; tolerance CHART_TOL = {CHART_TOL:g})"
+                    f"{self.names[i]!r} is {float(np.min(d.real)):.3g} from its "
+                    f"singular set ({joint.singular_set}; tolerance CHART_TOL = "
+                    f"{CHART_TOL:g})"
                     + (f" at batch index {tuple(int(k) for k in at)}" if at else "")
                     + f"; {joint.remedy}")
         return q
 
-    # --- validation ----------------------------------------------------------------------
+    # --- validation
+    # ------------------------------------------------------------------------------
     def check_q(self, q, name="q"):
         """Validate a configuration: shape (..., nq), finite, unit quaternions."""
         q = _checks.array(name, q, (self.nq,))
@@ -401,16 +447,18 @@ class Model:
 
 
 def _broadcast(*arrays):
-    """Broadcast the leading (batch) dimensions of arrays with different trailing shapes."""
+    """Broadcast the leading (batch) dimensions of arrays with different trailing
+    shapes."""
     batch = np.broadcast_shapes(*[a.shape[:-1] for a in arrays])
     return [np.broadcast_to(a, batch + a.shape[-1:]) for a in arrays]
 
 
 def state(model, q, *vectors, f_ext=None, names=("dq", "ddq")):
-    """Validate ``q`` and velocity-like ``vectors`` (and ``f_ext``) and broadcast their batches.
+    """Validate ``q`` and velocity-like ``vectors`` (and ``f_ext``) and broadcast
+    their batches.
 
-    Returns ``(batch_shape, dtype, q, vectors..., f_ext)`` with ``f_ext`` zero when ``None``.
-    Used at the entry of every algorithm.
+    Returns ``(batch_shape, dtype, q, vectors..., f_ext)`` with ``f_ext`` zero when
+    ``None``. Used at the entry of every algorithm.
     """
     q = model.check_q(q)
     vectors = [model.check_v(v, n) for v, n in zip(vectors, names)]

@@ -16,14 +16,16 @@ __all__ = ["RNEAPass", "rnea", "rnea_pass", "gravity_acceleration"]
 
 @dataclass(frozen=True)
 class RNEAPass:
-    """Everything :func:`rnea_pass` computes: the forward pass plus ``F`` and ``tau``.
+    """Everything :func:`rnea_pass` computes: the forward pass plus ``F`` and
+    ``tau``.
 
     Attributes
     ----------
     forward : liedyn.kinematics.ForwardPass
         ``R``, ``p`` (of ``T_{lambda(i),i}``), ``S``, ``dS``, ``V``, ``dV`` per body
     F : list of (..., 6) arrays
-        wrench transmitted to body ``i`` from its parent through joint ``i``, in ``{i}``
+        wrench transmitted to body ``i`` from its parent through joint ``i``, in
+        ``{i}``
     tau : (..., nv) array
     """
 
@@ -33,7 +35,8 @@ class RNEAPass:
 
 
 def gravity_acceleration(model):
-    """The ground acceleration ``dV_0 = (0, -g)`` that stands for gravity (Kim (2012), footnote 6).
+    """The ground acceleration ``dV_0 = (0, -g)`` that stands for gravity (Kim
+    (2012), footnote 6).
 
     Examples
     --------
@@ -47,9 +50,10 @@ def gravity_acceleration(model):
 def rnea_pass(model, q, dq, ddq, f_ext=None):
     """Kim (2012), Table 2, with every intermediate kept (see :class:`RNEAPass`).
 
-    Forward recursion, Kim eqs. (37) and (41) (:func:`liedyn.kinematics.forward_pass`); backward
-    recursion, Kim eq. (42):
-    ``F_i = I_i dV_i - ad*_{V_i} I_i V_i - F_i^ext + sum_{k in mu(i)} Ad*_{T_{i,k}^-1} F_k``,
+    Forward recursion, Kim eqs. (37) and (41)
+    (:func:`liedyn.kinematics.forward_pass`); backward recursion, Kim eq. (42):
+    ``F_i = I_i dV_i - ad*_{V_i} I_i V_i - F_i^ext``
+    ``+ sum_{k in mu(i)} Ad*_{T_{i,k}^-1} F_k``,
     ``tau_i = S_i^T F_i``. Arguments as in :func:`rnea`.
     """
     batch, dtype, q, dq, ddq, f_ext = state(model, q, dq, ddq, f_ext=f_ext)
@@ -58,21 +62,24 @@ def rnea_pass(model, q, dq, ddq, f_ext=None):
     tau = np.zeros(batch + (model.nv,), dtype=dtype)
     for i in range(model.nbodies, 0, -1):
         I, V, dV = model.inertias[i], fw.V[i], fw.dV[i]
-        Fi = matvec(I, dV) - ad_star_mul(V, matvec(I, V)) - f_ext[..., i - 1, :]    # (42)
+        Fi_ext = f_ext[..., i - 1, :]
+        Fi = matvec(I, dV) - ad_star_mul(V, matvec(I, V)) - Fi_ext            # (42)
         for k in model.children[i]:
             Fi = Fi + Ad_star_inv_mul(fw.R[k], fw.p[k], F[k])
         F[i] = Fi
-        tau[..., model.v_slice[i]] = matvec(np.swapaxes(fw.S[i], -1, -2), Fi)      # S^T F
+        # S^T F
+        tau[..., model.v_slice[i]] = matvec(np.swapaxes(fw.S[i], -1, -2), Fi)
     return RNEAPass(fw, F, tau)
 
 
 def rnea(model, q, dq, ddq, f_ext=None):
-    """Inverse dynamics: the joint torques ``tau`` that produce accelerations ``ddq``.
+    """Inverse dynamics: the joint torques ``tau`` that produce accelerations
+    ``ddq``.
 
-    Kim (2012), Table 2: forward pass Kim eqs. (37) and (41), backward pass Kim eq. (42),
-    ``tau_i = S_i^T F_i``; gravity enters as the ground acceleration ``dV_0 = (0, -g)``
-    (footnote 6). Multi-DOF joints use their ``S_i(q_i)`` and ``dS_i``. Derived in
-    :ref:`sec-inverse-dynamics`.
+    Kim (2012), Table 2: forward pass Kim eqs. (37) and (41), backward pass Kim eq.
+    (42), ``tau_i = S_i^T F_i``; gravity enters as the ground acceleration
+    ``dV_0 = (0, -g)`` (footnote 6). Multi-DOF joints use their ``S_i(q_i)`` and
+    ``dS_i``. Derived in :ref:`sec-inverse-dynamics`.
 
     Parameters
     ----------
@@ -82,7 +89,8 @@ def rnea(model, q, dq, ddq, f_ext=None):
     dq, ddq : (..., nv) arrays
         joint velocities and accelerations
     f_ext : (..., N, 6) array, optional
-        wrench (m, f) that the environment applies to each body 1..N, in the body frame
+        wrench (m, f) that the environment applies to each body 1..N, in the body
+        frame
 
     Returns
     -------
@@ -95,7 +103,7 @@ def rnea(model, q, dq, ddq, f_ext=None):
     >>> float(rnea(model, [0.0], [0.0], [1.0])[0])   # tau = m l^2 ddq
     1.0
     """
-    tau = _exec.rnea(model, q, dq, ddq, f_ext)          # the kernels of liedyn._kernels
-    if tau is None:                                     # the reference path (and its errors)
+    tau = _exec.rnea(model, q, dq, ddq, f_ext)      # the kernels of liedyn._kernels
+    if tau is None:                            # the reference path (and its errors)
         tau = rnea_pass(model, q, dq, ddq, f_ext).tau
     return _checks.finite_result("rnea", tau, q=q, dq=dq, ddq=ddq, f_ext=f_ext)

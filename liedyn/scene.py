@@ -1,30 +1,31 @@
 """Interactive 3D scenes of a model's motion, offline: in the book, Jupyter, a file.
 
-:func:`scene` turns a model and a motion (a :class:`~liedyn.simulate.Trajectory` or any
-sequence of configurations) into a :class:`Scene`: the poses of the bodies by forward
-kinematics, ``T_{0,i} = T_{0,lambda(i)} T_{lambda(i),i}`` (Kim (2012), Section 2.1), at
-every frame, played back by the `MeshCat <https://github.com/meshcat-dev/meshcat>`_
-viewer (three.js inside). A :class:`Scene` is a complete HTML document: the viewer's
-script (from the ``meshcat`` wheel on PyPI), the shapes and the animation, with no
-request to any server. A notebook shows it in an ``<iframe srcdoc=...>`` (JupyterLab,
-Notebook and the static book alike, no kernel extension); :meth:`Scene.save` writes it
-to a file.
+:func:`scene` turns a model and a motion (a :class:`~liedyn.simulate.Trajectory` or
+any sequence of configurations) into a :class:`Scene`: the poses of the bodies by
+forward kinematics, ``T_{0,i} = T_{0,lambda(i)} T_{lambda(i),i}`` (Kim (2012),
+Section 2.1), at every frame, played back by the `MeshCat
+<https://github.com/meshcat-dev/meshcat>`_ viewer (three.js inside). A
+:class:`Scene` is a complete HTML document: the viewer's script (from the
+``meshcat`` wheel on PyPI), the shapes and the animation, with no request to any
+server. A notebook shows it in an ``<iframe srcdoc=...>`` (JupyterLab, Notebook and
+the static book alike, no kernel extension); :meth:`Scene.save` writes it to a file.
 
 What is drawn:
 
-* a model loaded from URDF (:func:`liedyn.urdf.load_urdf`) shows the ``<visual>`` shapes
-  of its links: meshes (STL, OBJ, DAE; read with trimesh and decimated, once per file,
-  to at most ``max_faces`` triangles), boxes, cylinders and spheres;
-* any other body (or a URDF link with no visual) is drawn from its inertia: the box with
-  the same mass and rotational inertia (:func:`inertia_box`, in the principal axes at
-  the centre of mass), a ball at a point mass, thin rods from the body's joint to its
-  centre of mass and to its children's joints, and a ball at each joint;
+* a model loaded from URDF (:func:`liedyn.urdf.load_urdf`) shows the ``<visual>``
+  shapes of its links: meshes (STL, OBJ, DAE; read with trimesh and decimated, once
+  per file, to at most ``max_faces`` triangles), boxes, cylinders and spheres;
+* any other body (or a URDF link with no visual) is drawn from its inertia: the box
+  with the same mass and rotational inertia (:func:`inertia_box`, in the principal
+  axes at the centre of mass), a ball at a point mass, thin rods from the body's
+  joint to its centre of mass and to its children's joints, and a ball at each
+  joint;
 * ``frames=True`` adds the body frames ``{i}`` as red-green-blue (x-y-z) triads.
 
-The viewer's world is z-up: a model whose gravity points along another axis is turned so
-that gravity points down (``Scene.root``); a grid is drawn under the lowest body frame.
-Below the picture: play/pause, a time slider, the time and a checkbox for the frames.
-Drag to orbit, scroll to zoom, right-drag to pan.
+The viewer's world is z-up: a model whose gravity points along another axis is
+turned so that gravity points down (``Scene.root``); a grid is drawn under the
+lowest body frame. Below the picture: play/pause, a time slider, the time and a
+checkbox for the frames. Drag to orbit, scroll to zoom, right-drag to pan.
 
 Derived in :ref:`sec-forward-dynamics`.
 """
@@ -45,13 +46,15 @@ __all__ = ["Scene", "scene", "inertia_box", "viewer_script"]
 _PALETTE = (0x4C72B0, 0xDD8452, 0x55A868, 0xC44E52, 0x8172B3, 0x937860, 0xDA8BC3,
             0x8C8C8C, 0xCCB974, 0x64B5CD)
 _GREY = 0xB4B4B4
-_FLOAT32, _UINT16, _UINT32 = 0x17, 0x14, 0x16       # msgpack ext codes of typed arrays
+_FLOAT32, _UINT16, _UINT32 = 0x17, 0x14, 0x16    # msgpack ext codes of typed arrays
 
 
 @functools.lru_cache(maxsize=1)
 def viewer_script():
-    """The MeshCat viewer: ``main.min.js`` of the ``meshcat`` wheel, three.js inside."""
-    spec = importlib.util.find_spec("meshcat")   # found, not imported: no zmq, server
+    """The MeshCat viewer: ``main.min.js`` of the ``meshcat`` wheel, three.js
+    inside."""
+    # found, not imported: no zmq, server
+    spec = importlib.util.find_spec("meshcat")
     if spec is None or not spec.submodule_search_locations:
         raise ModuleNotFoundError("liedyn.scene needs the viewer of the meshcat "
                                   "package (pip install meshcat)")
@@ -61,9 +64,10 @@ def viewer_script():
         return f.read()
 
 
-# -------------------------------------------------------------------------------------
-# three.js objects in the JSON form of THREE.ObjectLoader, as MeshCat's set_object takes
-# -------------------------------------------------------------------------------------
+# ----------------------------------------------------------------------------------
+# three.js objects in the JSON form of THREE.ObjectLoader, as MeshCat's set_object
+# takes
+# ----------------------------------------------------------------------------------
 
 class _Ids:
     """Deterministic uuids, so that the same call writes the same file."""
@@ -88,7 +92,8 @@ def _attribute(x):
 
 
 def _buffer(vertices, faces):
-    """A BufferGeometry: (V, 3) positions, (F, 3) indices (the viewer adds normals)."""
+    """A BufferGeometry: (V, 3) positions, (F, 3) indices (the viewer adds
+    normals)."""
     small = len(vertices) < 65536
     index = np.asarray(faces, dtype=np.uint16 if small else np.uint32)
     return {"type": "BufferGeometry",
@@ -103,8 +108,9 @@ def _object(ids, geometry, material, kind="Mesh", matrix=None):
     """The set_object payload for one geometry and material (dicts without uuid)."""
     g, m = dict(geometry, uuid=ids()), dict(material, uuid=ids())
     T = np.eye(4) if matrix is None else np.asarray(matrix)
-    obj = {"uuid": ids(), "type": kind, "geometry": g["uuid"], "material": m["uuid"],
-           "matrix": T.T.ravel().tolist()}          # three.js matrices are column-major
+    obj = {"uuid": ids(), "type": kind, "geometry": g["uuid"],
+           "material": m["uuid"],
+           "matrix": T.T.ravel().tolist()}  # three.js matrices are column-major
     return {"metadata": {"version": 4.5, "type": "Object"}, "geometries": [g],
             "materials": [m], "object": obj}
 
@@ -131,8 +137,8 @@ def _rotate_y_to_z():
 
 
 def _box(size):
-    return {"type": "BoxGeometry", "width": float(size[0]), "height": float(size[1]),
-            "depth": float(size[2])}
+    return {"type": "BoxGeometry", "width": float(size[0]),
+            "height": float(size[1]), "depth": float(size[2])}
 
 
 def _sphere(radius):
@@ -180,9 +186,9 @@ def _grid(poses, root, scale):
     return geometry, material
 
 
-# -------------------------------------------------------------------------------------
+# ----------------------------------------------------------------------------------
 # meshes from files, decimated, cached per (file, max_faces)
-# -------------------------------------------------------------------------------------
+# ----------------------------------------------------------------------------------
 
 def _colour_of(mesh):
     """The diffuse colour of a trimesh mesh as 0xRRGGBB (None: the default grey)."""
@@ -203,10 +209,12 @@ def _colour_of(mesh):
 
 @functools.lru_cache(maxsize=256)
 def _mesh_parts(filename, max_faces):
-    """[(vertices (V, 3), faces (F, 3), colour or None)] of a mesh file, in its frame.
+    """[(vertices (V, 3), faces (F, 3), colour or None)] of a mesh file, in its
+    frame.
 
-    A file with several parts (a COLLADA scene) keeps one part per material colour; the
-    triangle budget ``max_faces`` is shared among the parts in proportion to their size.
+    A file with several parts (a COLLADA scene) keeps one part per material colour;
+    the triangle budget ``max_faces`` is shared among the parts in proportion to
+    their size.
     """
     import trimesh
 
@@ -229,12 +237,13 @@ def _mesh_parts(filename, max_faces):
     return parts
 
 
-# -------------------------------------------------------------------------------------
+# ----------------------------------------------------------------------------------
 # shapes of a body: URDF visuals, or boxes, balls and rods from the inertias
-# -------------------------------------------------------------------------------------
+# ----------------------------------------------------------------------------------
 
 def _centre_of_mass(I):
-    """Mass, centre of mass and rotational inertia there, from Kim (2012), eq. (22)."""
+    """Mass, centre of mass and rotational inertia there, from Kim (2012), eq.
+    (22)."""
     m = float(I[3, 3])
     if m <= 0:
         return 0.0, np.zeros(3), np.zeros((3, 3))
@@ -249,9 +258,9 @@ def inertia_box(mass, I_com):
     The scenes draw a body as this box: mass and ``I_com`` are read from the body's
     generalized inertia, Kim (2012), eq. (22).
 
-    A box of sides ``(a, b, c)`` has ``I_xx = m (b^2 + c^2) / 12`` and cyclic, so in the
-    principal axes ``a^2 = 6 (I_yy + I_zz - I_xx) / m`` and cyclic (negative values,
-    from an inertia violating the triangle inequality, are clipped to 0).
+    A box of sides ``(a, b, c)`` has ``I_xx = m (b^2 + c^2) / 12`` and cyclic, so in
+    the principal axes ``a^2 = 6 (I_yy + I_zz - I_xx) / m`` and cyclic (negative
+    values, from an inertia violating the triangle inequality, are clipped to 0).
 
     Parameters
     ----------
@@ -296,7 +305,8 @@ def _rod(a, b, radius):
 
 
 def _inertia_shapes(model, i, scale):
-    """[(geometry, material, matrix)] drawing body ``i`` from its inertia and joints."""
+    """[(geometry, material, matrix)] drawing body ``i`` from its inertia and
+    joints."""
     colour = _PALETTE[(i - 1) % len(_PALETTE)]
     m, c, Ic = _centre_of_mass(model.inertias[i])
     thin, joint = 0.015 * scale, 0.035 * scale
@@ -345,13 +355,14 @@ def _visual_shapes(visual, max_faces):
     for vertices, faces, own in _mesh_parts(visual.filename, max_faces):
         S = T @ np.diag(list(visual.size) + [1.0])
         part_colour = own if (own is not None and visual.rgba is None) else colour
-        shapes.append((_buffer(vertices, faces), _material(part_colour, opacity), S))
+        shapes.append(
+            (_buffer(vertices, faces), _material(part_colour, opacity), S))
     return shapes
 
 
-# -------------------------------------------------------------------------------------
+# ----------------------------------------------------------------------------------
 # the scene
-# -------------------------------------------------------------------------------------
+# ----------------------------------------------------------------------------------
 
 def _up_rotation(gravity):
     """A rotation taking ``-gravity`` to +z (identity without gravity)."""
@@ -393,8 +404,8 @@ def _frames(model, q, times, max_frames):
         t = None if times is None else np.asarray(times, dtype=float)
     if Q.ndim != 2 or Q.shape[-1] != model.nq:
         raise ValueError(f"argument 'q': expected configurations of shape (frames, "
-                         f"{model.nq}) (one motion; select one from a batch first), "
-                         f"got {Q.shape}")
+                         f"{model.nq}) (one motion; select one from a batch "
+                         f"first), got {Q.shape}")
     if t is None:
         t = np.arange(len(Q)) / 30.0
     if (t.shape != (len(Q),) or not np.all(np.isfinite(t))
@@ -422,9 +433,9 @@ class Scene:
     model : the model drawn
     times : (K,) array, the frame times (s), starting at 0
     q : (K, nq) array, the configuration at each frame
-    poses : (K, N+1, 4, 4) array, ``T_{0,i}`` of every body at every frame, as exported
-    root : (4, 4) array, the pose of the model's world in the viewer's z-up world
-    commands : list of dict, the MeshCat commands (set_object, set_transform,
+    poses : (K, N+1, 4, 4) array, ``T_{0,i}`` of every body at every frame, as
+    exported root : (4, 4) array, the pose of the model's world in the viewer's z-up
+    world commands : list of dict, the MeshCat commands (set_object, set_transform,
         set_animation)
     """
 
@@ -438,7 +449,8 @@ class Scene:
         return _document(self)
 
     def save(self, path):
-        """Write :meth:`html` to ``path`` (opens offline in a browser); return it."""
+        """Write :meth:`html` to ``path`` (opens offline in a browser); return
+        it."""
         with open(path, "w", encoding="utf-8") as f:
             f.write(self.html())
         return path
@@ -446,8 +458,8 @@ class Scene:
     def _repr_html_(self):
         doc = html.escape(self.html(), quote=True)
         label = html.escape(self.title, quote=True)
-        style = (f"width: 100%; height: {int(self.height)}px; border: 1px solid #ccc; "
-                 f"border-radius: 4px;")
+        style = (f"width: 100%; height: {int(self.height)}px; border: 1px solid "
+                 f"#ccc; border-radius: 4px;")
         return (f'<iframe class="liedyn-scene" title="{label}" srcdoc="{doc}" '
                 f'style="{style}" loading="lazy"></iframe>')
 
@@ -458,13 +470,14 @@ class Scene:
 
 def scene(model, q, times=None, frames=False, max_frames=300, max_faces=2000,
           height=420, title=None, visuals=None):
-    """A 3D scene of ``model`` moving through the configurations ``q``, to show or save.
+    """A 3D scene of ``model`` moving through the configurations ``q``, to show or
+    save.
 
     Each frame's body poses come from forward kinematics,
-    ``T_{0,i} = T_{0,lambda(i)} T_{lambda(i),i}`` (Kim (2012), Section 2.1), computed
-    for all frames in one batched call, and become position and quaternion tracks of a
-    three.js animation played by the MeshCat viewer. The module docstring says what is
-    drawn.
+    ``T_{0,i} = T_{0,lambda(i)} T_{lambda(i),i}`` (Kim (2012), Section 2.1),
+    computed for all frames in one batched call, and become position and quaternion
+    tracks of a three.js animation played by the MeshCat viewer. The module
+    docstring says what is drawn.
 
     Parameters
     ----------
@@ -472,13 +485,16 @@ def scene(model, q, times=None, frames=False, max_frames=300, max_faces=2000,
         a :class:`~liedyn.urdf.URDFModel` shows its links' ``<visual>`` shapes
     q : Trajectory or (K, nq) array or (nq,) array
         the motion: a :class:`~liedyn.simulate.Trajectory` of one initial state (its
-        ``t`` and ``q``), configurations at ``times``, or one configuration (a still)
+        ``t`` and ``q``), configurations at ``times``, or one configuration (a
+        still)
     times : (K,) array, optional
         increasing times (s) of the configurations (default 30 frames per second)
     frames : bool
-        draw the body frames as red-green-blue (x-y-z) triads (a checkbox toggles them)
+        draw the body frames as red-green-blue (x-y-z) triads (a checkbox toggles
+        them)
     max_frames : int
-        keep at most this many frames (every k-th configuration), to bound the file size
+        keep at most this many frames (every k-th configuration), to bound the file
+        size
     max_faces : int
         triangles per mesh file after decimation
     height : int
@@ -486,8 +502,8 @@ def scene(model, q, times=None, frames=False, max_frames=300, max_faces=2000,
     title : str, optional
         default: the model's name
     visuals : list of liedyn.urdf.Visual, optional
-        shapes to draw instead of ``model.visuals`` (e.g. a cylinder for a disk); bodies
-        without one are drawn from their inertia
+        shapes to draw instead of ``model.visuals`` (e.g. a cylinder for a disk);
+        bodies without one are drawn from their inertia
 
     Returns
     -------
@@ -499,7 +515,8 @@ def scene(model, q, times=None, frames=False, max_frames=300, max_faces=2000,
     >>> from liedyn.robots import double_pendulum
     >>> from liedyn.simulate import simulate
     >>> model = double_pendulum()
-    >>> s = scene(model, simulate(model, [1.0, 0.0], [0.0, 0.0], dt=0.01, steps=100))
+    >>> traj = simulate(model, [1.0, 0.0], [0.0, 0.0], dt=0.01, steps=100)
+    >>> s = scene(model, traj)
     >>> s, s.poses.shape
     (Scene('double pendulum', 101 frames, 1.00 s), (101, 3, 4, 4))
     >>> s.html().startswith("<!DOCTYPE html>")
@@ -509,7 +526,8 @@ def scene(model, q, times=None, frames=False, max_frames=300, max_faces=2000,
     if isinstance(max_faces, bool) or int(max_faces) != max_faces or max_faces < 12:
         raise ValueError(f"argument 'max_faces': expected an integer >= 12, got "
                          f"{max_faces!r}")
-    poses = np.asarray(forward_kinematics(model, Q).T_world, dtype=float)  # (K,N+1,4,4)
+    # (K,N+1,4,4)
+    poses = np.asarray(forward_kinematics(model, Q).T_world, dtype=float)
     root = _up_rotation(model.gravity)
     pts = poses[..., :3, 3].reshape(-1, 3)
     scale = max(float(np.ptp(pts, axis=0).max()) if len(pts) > 1 else 0.0, 0.2)
@@ -524,8 +542,8 @@ def scene(model, q, times=None, frames=False, max_frames=300, max_faces=2000,
     visuals = list(visuals)
     for v in visuals:
         if not 0 <= getattr(v, "body", -1) <= model.nbodies:
-            raise ValueError(f"argument 'visuals': expected liedyn.urdf.Visual records "
-                             f"on bodies 0..{model.nbodies}, got {v!r}")
+            raise ValueError("argument 'visuals': expected liedyn.urdf.Visual "
+                             f"records on bodies 0..{model.nbodies}, got {v!r}")
     for v in visuals:
         if v.kind != "mesh" or v.filename is not None:
             shapes[v.body] += _visual_shapes(v, int(max_faces))
@@ -541,8 +559,10 @@ def scene(model, q, times=None, frames=False, max_frames=300, max_faces=2000,
                              "path": f"/liedyn/body{i}/shape{k}",
                              "object": _object(ids, geometry, material, matrix=T)})
     geometry, material = _grid(poses, root, scale)
-    commands.append({"type": "set_object", "path": "/floor",
-                     "object": _object(ids, geometry, material, kind="LineSegments")})
+    commands.append(
+        {"type": "set_object", "path": "/floor",
+         "object": _object(ids, geometry, material, kind="LineSegments")}
+    )
     if frames:
         for i in range(model.nbodies + 1):
             geometry, material = _triad(0.12 * scale)
@@ -568,15 +588,18 @@ def _animation(model, times, poses):
                   {"name": ".quaternion", "type": "quaternion",
                    "keys": [{"time": float(t), "value": x.tolist()}
                             for t, x in zip(times, quats[:, i])]}]
-        animations.append({"path": f"/liedyn/body{i}",
-                           "clip": {"fps": 1.0, "name": "default", "tracks": tracks}})
+        animations.append(
+            {"path": f"/liedyn/body{i}",
+             "clip": {"fps": 1.0, "name": "default", "tracks": tracks}}
+        )
     return {"type": "set_animation", "path": "", "animations": animations,
             "options": {"play": False, "repetitions": float("inf"),
                         "clampWhenFinished": False}}
 
 
 def _continuous(quats):
-    """Flip signs so that consecutive quaternions of a body lie in one hemisphere."""
+    """Flip signs so that consecutive quaternions of a body lie in one
+    hemisphere."""
     quats = np.array(quats)
     for k in range(1, len(quats)):
         flip = np.sum(quats[k] * quats[k - 1], axis=-1) < 0
@@ -585,7 +608,8 @@ def _continuous(quats):
 
 
 def _pack(command):
-    """One command as base64 msgpack (floats as float32, arrays as typed-array ext)."""
+    """One command as base64 msgpack (floats as float32, arrays as typed-array
+    ext)."""
     import umsgpack
     packed = umsgpack.packb(command, force_float_precision="single")
     return base64.b64encode(packed).decode()
@@ -608,7 +632,7 @@ _CONTROLS = """
   const slider = document.getElementById("scrub");
   const label = document.getElementById("time");
   const frames = document.getElementById("frames");
-  a.folder.domElement.style.display = "none";        // our own controls replace these
+  a.folder.domElement.style.display = "none";  // our own controls replace these
   a.actions.forEach(x => { x.play(); x.paused = true; });
   slider.max = a.duration; slider.step = a.duration / 1000 || 0.001;
   function show() {
@@ -644,7 +668,8 @@ _CONTROLS = """
   viewer.controls.target.copy(local(centre));
   viewer.controls.update();
   seek(0);
-  window.liedynScene = { animator: a, duration: a.duration, show: show, seek: seek };
+  window.liedynScene = { animator: a, duration: a.duration,
+                         show: show, seek: seek };
 })();
 """
 
@@ -670,7 +695,8 @@ def _document(s):
 <body>
 <div id="meshcat-pane"></div>
 <div id="bar"><button id="play" type="button">&#9654; play</button>
-<input id="scrub" type="range" min="0" max="1" step="0.001" value="0" aria-label="time">
+<input id="scrub" type="range" min="0" max="1" step="0.001" value="0"
+       aria-label="time">
 <span id="time">t = 0.00 s</span>
 <label><input id="frames" type="checkbox" checked> frames</label></div>
 <script>{viewer_script()}</script>

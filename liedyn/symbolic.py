@@ -2,12 +2,13 @@
 
 Conventions:
 
-* generalized coordinates ``q`` and velocities ``dq`` are plain sympy symbols (not functions of
-  time); :func:`lagrange_equations` returns expressions in ``q``, ``dq`` and new acceleration
-  symbols ``ddq``;
-* rotations and twists reuse liedyn's numeric code on numpy object arrays: the sin/cos of
-  ``liedyn._math`` dispatch to sympy, and :func:`liedyn.lie.inverse`, :func:`liedyn.lie.vee`,
-  :func:`liedyn.inertia.kinetic_energy` run unchanged on symbols.
+* generalized coordinates ``q`` and velocities ``dq`` are plain sympy symbols (not
+  functions of time); :func:`lagrange_equations` returns expressions in ``q``,
+  ``dq`` and new acceleration symbols ``ddq``;
+* rotations and twists reuse liedyn's numeric code on numpy object arrays: the
+  sin/cos of ``liedyn._math`` dispatch to sympy, and :func:`liedyn.lie.inverse`,
+  :func:`liedyn.lie.vee`, :func:`liedyn.inertia.kinetic_energy` run unchanged on
+  symbols.
 
 Derived in :ref:`sec-lagrangian`.
 """
@@ -17,12 +18,13 @@ import sympy
 from ._math import cos, sin
 from .lie import inverse, skew, vee
 
-__all__ = ["lagrange_equations", "mass_matrix_and_bias", "axis_rotation", "body_twist",
-           "to_object_array"]
+__all__ = ["lagrange_equations", "mass_matrix_and_bias", "axis_rotation",
+           "body_twist", "to_object_array"]
 
 
 def to_object_array(x):
-    """A numpy object array of sympy expressions from nested lists, a sympy Matrix or an array.
+    """A numpy object array of sympy expressions from nested lists, a sympy Matrix
+    or an array.
 
     Examples
     --------
@@ -32,17 +34,20 @@ def to_object_array(x):
     if isinstance(x, sympy.MatrixBase):
         x = x.tolist() if x.shape[1] != 1 else list(x)
     a = np.empty(np.shape(x), dtype=object)
-    a[...] = np.vectorize(sympy.sympify, otypes=[object])(np.asarray(x, dtype=object))
+    a[...] = np.vectorize(sympy.sympify, otypes=[object])(
+        np.asarray(x, dtype=object))
     return a
 
 
 def lagrange_equations(L, q, dq, t):
-    """Lagrange's equations ``d/dt (dL/d dq) - dL/dq = tau`` of a Lagrangian ``L(q, dq)``.
+    """Lagrange's equations ``d/dt (dL/d dq) - dL/dq = tau`` of a Lagrangian
+    ``L(q, dq)``.
 
-    Murray, Li and Sastry, Ch. 4; the left-hand side is returned, so the equations of motion
-    read ``lagrange_equations(...)[0] = tau`` (generalized forces). The total time derivative
-    is the chain rule ``d/dt p = dp/dt + sum_j (dp/dq_j dq_j + dp/d dq_j ddq_j)`` on plain
-    symbols (no functions of time), so ``L`` may also depend on ``t`` explicitly.
+    Murray, Li and Sastry, Ch. 4; the left-hand side is returned, so the equations
+    of motion read ``lagrange_equations(...)[0] = tau`` (generalized forces). The
+    total time derivative is the chain rule
+    ``d/dt p = dp/dt + sum_j (dp/dq_j dq_j + dp/d dq_j ddq_j)`` on plain symbols (no
+    functions of time), so ``L`` may also depend on ``t`` explicitly.
 
     Parameters
     ----------
@@ -67,13 +72,13 @@ def lagrange_equations(L, q, dq, t):
     """
     q, dq = list(q), list(dq)
     if len(q) != len(dq):
-        raise ValueError(f"argument 'dq': expected {len(q)} velocities (one per coordinate), "
-                         f"got {len(dq)}")
+        raise ValueError(f"argument 'dq': expected {len(q)} velocities (one per "
+                         f"coordinate), got {len(dq)}")
     ddq = [sympy.Symbol("dd" + qi.name) for qi in q]
     L = sympy.sympify(L)
     rows = []
     for qi, dqi in zip(q, dq):
-        p = L.diff(dqi)                                   # generalized momentum dL/d dq_i
+        p = L.diff(dqi)                             # generalized momentum dL/d dq_i
         dp_dt = p.diff(t) + sum(p.diff(qj) * dqj + p.diff(dqj) * ddqj   # chain rule
                                 for qj, dqj, ddqj in zip(q, dq, ddq))
         rows.append(sympy.expand(dp_dt - L.diff(qi)))
@@ -81,7 +86,8 @@ def lagrange_equations(L, q, dq, t):
 
 
 def mass_matrix_and_bias(tau, ddq):
-    """Split equations ``tau = M(q) ddq + b(q, dq)`` (linear in ``ddq``) into ``M`` and ``b``.
+    """Split equations ``tau = M(q) ddq + b(q, dq)`` (linear in ``ddq``) into ``M``
+    and ``b``.
 
     Kim (2012), eq. (32).
 
@@ -108,7 +114,8 @@ def mass_matrix_and_bias(tau, ddq):
 
 
 def axis_rotation(axis, angle):
-    """Rotation by ``angle`` about a unit ``axis``: ``1 + sin(a) [n] + (1 - cos(a)) [n]^2``.
+    """Rotation by ``angle`` about a unit ``axis``:
+    ``1 + sin(a) [n] + (1 - cos(a)) [n]^2``.
 
     Rodrigues' formula (Kim (2012), Section 1.1) with the sin/cos dispatch of
     ``liedyn._math``, so ``angle`` may be a float or a sympy expression.
@@ -137,11 +144,12 @@ def axis_rotation(axis, angle):
 
 
 def body_twist(T, q, dq):
-    """The body twist ``V = vee(T^-1 dT/dt)`` of a symbolic pose ``T(q)`` (Kim (2012), eq. (9)).
+    """The body twist ``V = vee(T^-1 dT/dt)`` of a symbolic pose ``T(q)`` (Kim
+    (2012), eq. (9)).
 
-    ``dT/dt = sum_i dT/dq_i dq_i`` by the chain rule. ``V`` is linear in ``dq``; each coefficient
-    is simplified with ``trigsimp`` after ``expand`` (much faster than ``simplify`` on the whole
-    entry).
+    ``dT/dt = sum_i dT/dq_i dq_i`` by the chain rule. ``V`` is linear in ``dq``;
+    each coefficient is simplified with ``trigsimp`` after ``expand`` (much faster
+    than ``simplify`` on the whole entry).
 
     Parameters
     ----------
@@ -161,8 +169,9 @@ def body_twist(T, q, dq):
     array([0, 0, dtheta, 0, 0, 0], dtype=object)
     """
     T = to_object_array(T)
-    dT = sum(np.vectorize(lambda e, qi=qi: sympy.diff(e, qi), otypes=[object])(T) * dqi
-             for qi, dqi in zip(q, dq))
+    dT = sum(
+        np.vectorize(lambda e, qi=qi: sympy.diff(e, qi), otypes=[object])(T) * dqi
+        for qi, dqi in zip(q, dq))
     V = vee(inverse(T) @ dT)
 
     def simplify(e):

@@ -178,7 +178,7 @@ def public_objects():
     cites = {q: parse_citations(inspect.getdoc(o) or "") for q, o in objects.items()}
     for qual, obj in objects.items():  # "Inverse of :func:`f`" implements what f implements
         summary = (inspect.getdoc(obj) or "").split("\n\n")[0]
-        m = re.search(r"[Ii]nverse of :(?:func|meth|class):`~?([\w.]+)`", summary)
+        m = re.search(r"[Ii]nverse\s+of\s+:(?:func|meth|class):`~?([\w.]+)`", summary)
         if m:
             target = next((q for q in objects if q == m.group(1) or
                            q == f"{obj.__module__}.{m.group(1)}"), None)

@@ -1,12 +1,13 @@
 """Checkers for the exercises of :ref:`sec-real-robots` (chapter 11).
 
-The robots come from example-robot-data through :func:`liedyn.urdf.load_robot`. The expected
-answers avoid the algorithms the exercises practise: masses are read from the URDF text with
-the standard library's XML parser, and torques are gradients of the potential energy computed
-with a complex step through the forward kinematics (``tau_g = dU/dq``), so a checker does not
-reuse ``rnea``. Typical wrong answers get their own hint: the base link counted in the mass of
-a fixed-base robot, ``nq = nv`` for a quaternion joint, gravity torques with the wrong sign, the
-payload's moment left out, the free joint's wrench in Pinocchio's (f, m) order.
+The robots come from example-robot-data through :func:`liedyn.urdf.load_robot`. The
+expected answers avoid the algorithms the exercises practise: masses are read from
+the URDF text with the standard library's XML parser, and torques are gradients of
+the potential energy computed with a complex step through the forward kinematics
+(``tau_g = dU/dq``), so a checker does not reuse ``rnea``. Typical wrong answers get
+their own hint: the base link counted in the mass of a fixed-base robot, ``nq = nv``
+for a quaternion joint, gravity torques with the wrong sign, the payload's moment
+left out, the free joint's wrench in Pinocchio's (f, m) order.
 """
 import functools
 import warnings
@@ -16,16 +17,19 @@ import numpy as np
 
 from . import WrongAnswer, expect_close, expect_shape
 
-__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "FINGERS", "panda_arm", "TRAJECTORY",
-           "trajectory", "Q_EX3", "Q_EX4", "PAYLOAD_EX4", "Q_EX5", "T_EX6"]
+__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "FINGERS", "panda_arm",
+           "TRAJECTORY", "trajectory", "Q_EX3", "Q_EX4", "PAYLOAD_EX4", "Q_EX5",
+           "T_EX6"]
 
 FINGERS = ("panda_finger_joint1", "panda_finger_joint2")
-"""The Panda's finger joints, locked at 0 in the 7-DOF arm of exercises 3, 4 and 6."""
+"""The Panda's finger joints, locked at 0 in the 7-DOF arm of exercises 3, 4 and
+6."""
 
 TRAJECTORY = {"q0": np.array([0.0, -0.3, 0.0, -2.0, 0.0, 1.8, 0.8]),
               "amplitude": np.array([0.8, 0.4, 0.5, 0.4, 0.6, 0.4, 0.8]),
               "period": 3.0}
-"""The Panda arm's trajectory in the chapter, ``q(t) = q0 + amplitude sin(2 pi t / period)``."""
+"""The Panda arm's trajectory in the chapter,
+``q(t) = q0 + amplitude sin(2 pi t / period)``."""
 
 Q_EX3 = np.array([0.3, -0.5, 0.2, -1.8, 0.1, 1.5, 0.4])
 """A configuration of the Panda arm (7 joints, fingers locked) for exercise 3."""
@@ -33,19 +37,25 @@ Q_EX3 = np.array([0.3, -0.5, 0.2, -1.8, 0.1, 1.5, 0.4])
 Q_EX4 = np.array([0.2, 0.3, -0.2, -1.6, 0.3, 1.2, 0.5])
 """A configuration of the Panda arm for exercise 4."""
 
-PAYLOAD_EX4 = {"mass": 2.0, "link": "panda_hand", "point": np.array([0.05, 0.0, 0.1])}
-"""The payload of exercise 4, a point mass (kg) at ``point`` (m) in the frame of ``link``."""
+PAYLOAD_EX4 = {"mass": 2.0, "link": "panda_hand",
+               "point": np.array([0.05, 0.0, 0.1])}
+"""The payload of exercise 4, a point mass (kg) at ``point`` (m) in the frame of
+``link``."""
 
-Q_EX5 = np.concatenate([[0.0, 0.0, 0.3, 1.0, 0.0, 0.0, 0.0],
-                        [0.3, 1.0, -1.2, 0.0, 0.4, -0.8, 0.2, -0.3, 0.9, -0.1, -0.9, 1.7]])
-"""Solo12 (floating base) for exercise 5, base 0.3 m up and level, legs in an uneven stance."""
+Q_EX5 = np.concatenate(
+    [[0.0, 0.0, 0.3, 1.0, 0.0, 0.0, 0.0],
+     [0.3, 1.0, -1.2, 0.0, 0.4, -0.8, 0.2, -0.3, 0.9, -0.1, -0.9, 1.7]])
+"""Solo12 (floating base) for exercise 5, base 0.3 m up and level, legs in an uneven
+stance."""
 
 T_EX6 = TRAJECTORY["period"] / 4
-"""The end time of exercise 6 (a quarter period); the work is wanted for ``0 <= t <= T_EX6``."""
+"""The end time of exercise 6 (a quarter period); the work is wanted for
+``0 <= t <= T_EX6``."""
 
 
 def trajectory(t):
-    """``(q, dq, ddq)`` of :data:`TRAJECTORY` at times ``t`` (...,): arrays of shape (..., 7)."""
+    """``(q, dq, ddq)`` of :data:`TRAJECTORY` at times ``t`` (...,): arrays of shape
+    (..., 7)."""
     t = np.asarray(t, dtype=float)[..., None]
     w = 2 * np.pi / TRAJECTORY["period"]
     a = TRAJECTORY["amplitude"]
@@ -58,16 +68,19 @@ def _robot(name, floating=False, locked=()):
     from ..urdf import load_robot
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return load_robot(name, floating_base=floating, locked_joints=list(locked) or None)
+        return load_robot(name, floating_base=floating,
+                          locked_joints=list(locked) or None)
 
 
 def panda_arm():
-    """The Panda of exercises 3, 4 and 6: ``load_robot("panda", locked_joints=FINGERS)``."""
+    """The Panda of exercises 3, 4 and 6:
+    ``load_robot("panda", locked_joints=FINGERS)``."""
     return _robot("panda", False, FINGERS)
 
 
 def _link_masses(name):
-    """Mass of every link of a robot's URDF, and the links welded to the root by fixed joints."""
+    """Mass of every link of a robot's URDF, and the links welded to the root by
+    fixed joints."""
     from ..urdf import robot_path
     root = ET.parse(robot_path(name)).getroot()
     mass = {}
@@ -88,9 +101,10 @@ def _link_masses(name):
 
 
 def _gradient(f, q, h=1e-20):
-    """``df/dq`` by the complex step: ``Im f(q + i h e_k) / h`` (exact to rounding)."""
+    """``df/dq`` by the complex step: ``Im f(q + i h e_k) / h`` (exact to
+    rounding)."""
     q = np.asarray(q, dtype=float)
-    steps = q + 1j * h * np.eye(len(q))                   # (n, n): one perturbed q per row
+    steps = q + 1j * h * np.eye(len(q))            # (n, n): one perturbed q per row
     return np.imag(f(steps)) / h
 
 
@@ -112,19 +126,22 @@ def _same(answer, value, tol=1e-6):
 
 
 def ex1(answer):
-    """Total mass (kg) of the moving bodies of ``load_robot("panda")`` (fixed base)."""
+    """Total mass (kg) of the moving bodies of ``load_robot("panda")`` (fixed
+    base)."""
     mass, welded = _link_masses("panda")
     expected = sum(m for n, m in mass.items() if n not in welded)
     a = float(expect_shape(answer, (), "the mass"))
     if np.isclose(a, sum(mass.values()), rtol=1e-9):
-        raise WrongAnswer("this includes panda_link0, which is welded to the ground: with a "
-                          "fixed base it is part of the ground and its mass plays no role.")
+        raise WrongAnswer("this includes panda_link0, which is welded to the "
+                          "ground: with a fixed base it is part of the ground and "
+                          "its mass plays no role.")
     if np.isclose(a, expected - mass["panda_hand"], rtol=1e-9):
-        raise WrongAnswer("the hand is missing: it is welded to link 7 (fixed joints "
-                          "panda_joint8 and panda_hand_joint), so its mass is merged into "
-                          "body 7's inertia.")
+        raise WrongAnswer("the hand is missing: it is welded to link 7 (fixed "
+                          "joints panda_joint8 and panda_hand_joint), so its mass "
+                          "is merged into body 7's inertia.")
     expect_close(a, expected, "the mass", tol=1e-9,
-                 hint="the mass of body i is model.inertias[i][3, 3] (Kim eq. (22)).")
+                 hint="the mass of body i is "
+                      "model.inertias[i][3, 3] (Kim eq. (22)).")
 
 
 def ex2(answer):
@@ -133,11 +150,13 @@ def ex2(answer):
     a = expect_shape(answer, (2,), "(nq, nv)")
     n = model.nv - 6
     if tuple(a) == (n + 6, n + 6):
-        raise WrongAnswer("the free joint stores a unit quaternion: 7 numbers (position and "
-                          "(w, x, y, z)) for its 6 velocity coordinates, so nq = nv + 1.")
+        raise WrongAnswer("the free joint stores a unit quaternion: 7 numbers "
+                          "(position and (w, x, y, z)) for its 6 velocity "
+                          "coordinates, so nq = nv + 1.")
     if tuple(a) == (n, n):
-        raise WrongAnswer("with floating_base=True a free joint is added at the root: it adds "
-                          "7 configuration and 6 velocity coordinates.")
+        raise WrongAnswer("with floating_base=True a free joint is added at the "
+                          "root: it adds 7 configuration and 6 velocity "
+                          "coordinates.")
     expect_close(a, (model.nq, model.nv), "(nq, nv)", tol=0.0)
 
 
@@ -147,40 +166,50 @@ def ex3(answer):
     expected = _gradient(lambda q: _potential(model, q), Q_EX3)
     expect_shape(answer, (model.nv,), "the gravity torques")
     if _same(answer, -expected):
-        raise WrongAnswer("wrong sign: these torques hold the arm up, tau_g = dU/dq, the "
-                          "torque the motors must supply at rest (rnea with dq = ddq = 0).")
+        raise WrongAnswer("wrong sign: these torques hold the arm up, tau_g = "
+                          "dU/dq, the torque the motors must supply at rest (rnea "
+                          "with dq = ddq = 0).")
     expect_close(answer, expected, "the gravity torques", tol=1e-7,
                  hint="inverse dynamics at rest: rnea(model, q, 0, 0).")
 
 
 def ex4(answer):
-    """Torques holding :func:`panda_arm` at rest at :data:`Q_EX4` with the payload (7,)."""
+    """Torques holding :func:`panda_arm` at rest at :data:`Q_EX4` with the payload
+    (7,)."""
     model = panda_arm()
     arm = _gradient(lambda q: _potential(model, q), Q_EX4)
     full = _gradient(lambda q: _potential(model, q, PAYLOAD_EX4), Q_EX4)
     expect_shape(answer, (model.nv,), "the torques")
     if _same(answer, arm):
-        raise WrongAnswer("these hold the arm alone: add the payload's weight as an external "
-                          "wrench on the body that carries panda_hand (f_ext).")
+        raise WrongAnswer("these hold the arm alone: add the payload's weight as "
+                          "an external wrench on the body "
+                          "that carries panda_hand (f_ext).")
     if _same(answer, 2 * arm - full):
-        raise WrongAnswer("the payload's wrench has the wrong sign: f_ext is what the "
-                          "environment applies to the body; the weight m g points down "
-                          "(along the model's gravity), expressed in the body frame.")
-    at_origin = dict(PAYLOAD_EX4, link=model.names[model.link_frames[PAYLOAD_EX4["link"]][0]],
-                     point=np.zeros(3))          # the same force applied at the body's origin
+        raise WrongAnswer("the payload's wrench has the wrong sign: f_ext is what "
+                          "the environment applies to the body; the weight m g "
+                          "points down (along the model's gravity), expressed in "
+                          "the body frame.")
+    at_origin = dict(
+        PAYLOAD_EX4,
+        link=model.names[model.link_frames[PAYLOAD_EX4["link"]][0]],
+        # the same force applied at the body's origin
+        point=np.zeros(3),
+    )
     if _same(answer, _gradient(lambda q: _potential(model, q, at_origin), Q_EX4)):
-        raise WrongAnswer("the moment is missing: the force acts at the point r of the body "
-                          "frame, so the wrench is (r x f, f).")
+        raise WrongAnswer("the moment is missing: the force acts at the point r of "
+                          "the body frame, so the wrench is (r x f, f).")
     expect_close(answer, full, "the torques", tol=1e-7,
-                 hint="rnea(model, q, 0, 0, f_ext) with one non-zero row, (r x f, f).")
+                 hint="rnea(model, q, 0, 0, f_ext) with "
+                      "one non-zero row, (r x f, f).")
 
 
 def ex5(answer):
-    """First six entries of ``rnea`` for Solo12 (floating base) at rest at :data:`Q_EX5`."""
+    """First six entries of ``rnea`` for Solo12 (floating base) at rest at
+    :data:`Q_EX5`."""
     from ..kinematics import forward_kinematics
     model = _robot("solo12", True)
     Tw = forward_kinematics(model, Q_EX5).T_world
-    Tw = np.linalg.inv(Tw[1]) @ Tw                      # poses in the base frame {1}
+    Tw = np.linalg.inv(Tw[1]) @ Tw                     # poses in the base frame {1}
     m_total, first = 0.0, np.zeros(3)
     for i in range(1, model.nbodies + 1):
         I = model.inertias[i]
@@ -189,23 +218,28 @@ def ex5(answer):
         m_total += m
         first += m * (Tw[i, :3, :3] @ c + Tw[i, :3, 3])
     com = first / m_total
-    f = -m_total * (Tw[0, :3, :3] @ model.gravity)     # Tw[0] = T_{1,0}: gravity in {1}
+    # Tw[0] = T_{1,0}: gravity in {1}
+    f = -m_total * (Tw[0, :3, :3] @ model.gravity)
     expected = np.concatenate([np.cross(com, f), f])
     expect_shape(answer, (6,), "the free joint's wrench")
     if _same(answer, np.concatenate([f, np.cross(com, f)])):
-        raise WrongAnswer("this is Pinocchio's (f, m) order; liedyn orders wrenches (m, f), "
-                          "moment first.")
+        raise WrongAnswer("this is Pinocchio's (f, m) order; liedyn orders "
+                          "wrenches (m, f), moment first.")
     if _same(answer, -expected):
-        raise WrongAnswer("wrong sign: the free joint must push the robot up, against gravity.")
+        raise WrongAnswer("wrong sign: the free joint must push the robot up, "
+                          "against gravity.")
     if _same(answer, np.concatenate([np.zeros(3), f])):
-        raise WrongAnswer("the moment is missing: the centre of mass is not at the base frame's "
-                          "origin, so holding the robot at the base takes a moment c x f.")
+        raise WrongAnswer("the moment is missing: the centre of mass is not at the "
+                          "base frame's origin, so holding the robot at the base "
+                          "takes a moment c x f.")
     expect_close(answer, expected, "the free joint's wrench", tol=1e-8,
-                 hint="rnea(model, q, zeros, zeros)[:6]: the wrench that holds the whole robot.")
+                 hint="rnea(model, q, zeros, zeros)[:6]: the wrench that holds the "
+                      "whole robot.")
 
 
 def ex6(answer):
-    """Work (J) of the motors of :func:`panda_arm` along :data:`TRAJECTORY`, 0 <= t <= T_EX6."""
+    """Work (J) of the motors of :func:`panda_arm` along :data:`TRAJECTORY`, 0 <= t
+    <= T_EX6."""
     from ..crba import kinetic_energy, potential_energy
     model = panda_arm()
     q, dq, _ = trajectory(np.array([0.0, T_EX6]))
@@ -215,11 +249,12 @@ def ex6(answer):
     a = float(expect_shape(answer, (), "the work"))
     tol = 1e-4 * abs(expected)
     if abs(a + expected) < tol:
-        raise WrongAnswer("wrong sign: the motors' power is dq . tau, with tau from rnea.")
+        raise WrongAnswer("wrong sign: the motors' power "
+                          "is dq . tau, with tau from rnea.")
     if abs(a - dK) < tol:
-        raise WrongAnswer("this is the change of kinetic energy only: the motors also lift "
-                          "the arm; keep gravity in the model's rnea.")
+        raise WrongAnswer("this is the change of kinetic energy only: the motors "
+                          "also lift the arm; keep gravity in the model's rnea.")
     expect_close(a, expected, "the work", tol=tol,
-                 hint="integrate the power dq . tau over time (np.trapezoid on a fine grid, "
-                      "one batched rnea call for all samples); it equals the change of "
-                      "kinetic plus potential energy.")
+                 hint="integrate the power dq . tau over time (np.trapezoid on a "
+                      "fine grid, one batched rnea call for all samples); it "
+                      "equals the change of kinetic plus potential energy.")
