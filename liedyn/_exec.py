@@ -212,8 +212,7 @@ def _plain(run, arrays, ws_shapes, out_len, batch, dtype):
     return np.moveaxis(out, -1, 0).reshape(batch + out_len)
 
 
-# --- the algorithms
-# ----------------------------------------------------------------------------------
+# --- the algorithms ---------------------------------------------------------------
 def rnea(model, q, dq, ddq, f_ext=None):
     """``tau`` by the kernels (Kim (2012), Table 2), or ``None`` to use the
     reference path."""

@@ -438,8 +438,7 @@ def joint_dS(topo, body, i, q, dq, dS, zero):
         store6(dS, v + 1, ((zero, -sc * dc, -cc * dc), o))
 
 
-# --- the recursions
-# ----------------------------------------------------------------------------------
+# --- the recursions ---------------------------------------------------------------
 @kernel
 def velocity_pass(topo, body, q, dq, R, p, S, dS, V, eta):
     """Forward recursion of Kim (2012), Tables 2 and 3: ``T_{lambda(i),i}``,
@@ -641,9 +640,8 @@ def vneg_s(X):
     return (vneg(X[0]), vneg(X[1]))
 
 
-# --- drivers: the loop over a flattened batch, compiled when numba is available
-# ----------- Inputs have a leading batch axis of length 1 (shared by every state)
-# or B.
+# --- drivers: the loop over a flattened batch, compiled when numba is available ---
+# Inputs have a leading batch axis of length 1 (shared by every state) or B.
 @kernel
 def _at(x, b):
     return x[b] if x.shape[0] > 1 else x[0]

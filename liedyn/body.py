@@ -209,8 +209,8 @@ def spatial_momentum(I, T, V):
 
     Returns
     -------
-    L_s : (..., 6) array,
-    ``(angular momentum about the inertial origin, linear momentum)``
+    L_s : (..., 6) array, ``(angular momentum about the inertial origin, linear
+        momentum)``
 
     Examples
     --------
@@ -440,7 +440,8 @@ def coriolis_matrix(I, v, group_name="SE3"):
     ----------
     I : (..., 6, 6) array, generalized inertia in the body frame
     v : (..., m) array, reduced velocity (``V = H v``), liedyn order (see
-    :data:`GROUPS`) group_name : str or Group, default ``"SE3"``
+        :data:`GROUPS`)
+    group_name : str or Group, default ``"SE3"``
 
     Returns
     -------
@@ -529,8 +530,9 @@ def coriolis_index_formula(dS, p, form="from2012"):
     Parameters
     ----------
     dS : (m, m, m) array, ``dS[k, i, j] = dS_ij / dphi_k`` at 0
-    (:func:`velocity_map_derivative`) p : (..., m) array, the reduced momentum
-    ``M v`` form : {"from2012", "duindam2008"}
+        (:func:`velocity_map_derivative`)
+    p : (..., m) array, the reduced momentum ``M v``
+    form : {"from2012", "duindam2008"}
 
     Returns
     -------
@@ -643,9 +645,10 @@ def lie_euler_step(I, T, V, dt, F=None, t=0.0, group_name="SE3"):
     V : (..., 6) array, body twist
     dt : float, time step
     F : None, (..., 6) array or callable ``F(t, T, V)``, external wrench in the body
-    frame t : float, current time (passed to ``F``)
+        frame
+    t : float, current time (passed to ``F``)
     group_name : str or Group, the configuration space (default ``"SE3"``); ``V``
-    must lie in
+        must lie in
         its Lie algebra (``V = H v``) and ``T`` in the group
 
     Returns
@@ -688,7 +691,8 @@ def rkmk4_step(I, T, V, dt, F=None, t=0.0, group_name="SE3"):
     V : (..., 6) array, body twist
     dt : float, time step
     F : None, (..., 6) array or callable ``F(t, T, V)``, external wrench in the body
-    frame t : float, current time (passed to ``F``)
+        frame
+    t : float, current time (passed to ``F``)
     group_name : str or Group, the configuration space (default ``"SE3"``)
 
     Returns
@@ -720,10 +724,10 @@ def simulate(I, T0, V0, dt, steps, F=None, method="rkmk4", group_name="SE3"):
     dt : float, time step
     steps : int, number of steps
     F : None, (..., 6) array or callable ``F(t, T, V)``, external wrench in the body
-    frame method : {"rkmk4", "lie_euler"}
+        frame
+    method : {"rkmk4", "lie_euler"}
     group_name : str or Group, the configuration space (default ``"SE3"``: a free
-    body;
-        ``"SO3"``: a body turning about the fixed origin of its frame, e.g. a
+        body; ``"SO3"``: a body turning about the fixed origin of its frame, e.g. a
         pendulum)
 
     Returns

@@ -154,7 +154,8 @@ class LoopClosure:
     ----------
     body_a, body_b : int or str (0 / "ground" allowed for one of them)
     frame_a, frame_b : (4, 4) arrays, optional: the frames in their bodies
-    (identity) axes : sequence of axis names or indices (default all six: a weld)
+        (identity)
+    axes : sequence of axis names or indices (default all six: a weld)
 
     Examples
     --------

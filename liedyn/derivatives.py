@@ -95,11 +95,11 @@ def rnea_derivative(model, q, dq, ddq, delta_q=None,
     ----------
     model : liedyn.model.Model
     q : (..., nq) array;  dq, ddq : (..., nv) arrays;  f_ext : (..., N, 6) array,
-    optional delta_q, delta_dq, delta_ddq : (..., nv) arrays, optional
-        derivatives of the state w.r.t. ``p`` (``delta_q`` in the tangent space, see
-        module doc)
+        optional
+    delta_q, delta_dq, delta_ddq : (..., nv) arrays, optional derivatives of the
+        state w.r.t. ``p`` (``delta_q`` in the tangent space, see module doc)
     delta_I : (..., N, 6, 6) array, optional;  delta_f_ext, delta_X : (..., N, 6)
-    arrays, optional
+        arrays, optional
 
     Returns
     -------
@@ -317,11 +317,11 @@ def aba_derivative(model, q, dq, tau, delta_q=None, delta_dq=None, delta_tau=Non
     ----------
     model : liedyn.model.Model
     q : (..., nq) array;  dq, tau : (..., nv) arrays;  f_ext : (..., N, 6) array,
-    optional delta_q, delta_dq, delta_tau : (..., nv) arrays, optional
-        derivatives of the state and input w.r.t. ``p`` (``delta_q`` in the tangent
-        space)
+        optional
+    delta_q, delta_dq, delta_tau : (..., nv) arrays, optional derivatives of the
+        state and input w.r.t. ``p`` (``delta_q`` in the tangent space)
     delta_I : (..., N, 6, 6) array, optional;  delta_f_ext, delta_X : (..., N, 6)
-    arrays, optional
+        arrays, optional
         the model derivatives of Kim eq. (92), as in :func:`rnea_derivative`
 
     Returns
@@ -402,13 +402,13 @@ def hybrid_derivative(model, q, dq, ddq, tau, prescribed, delta_q=None,
     ----------
     model : liedyn.model.Model
     q : (..., nq) array;  dq, ddq, tau : (..., nv) arrays;  f_ext : (..., N, 6)
-    array, optional prescribed : sequence of N bool, one per joint (``u``: ``ddq``
-    given, ``tau`` computed) delta_q, delta_dq, delta_ddq, delta_tau : (..., nv)
-    arrays, optional
-        derivatives of the state and inputs w.r.t. ``p`` (``delta_q`` in the tangent
-        space)
+        array, optional
+    prescribed : sequence of N bool, one per joint (``u``: ``ddq`` given, ``tau``
+        computed)
+    delta_q, delta_dq, delta_ddq, delta_tau : (..., nv) arrays, optional derivatives
+        of the state and inputs w.r.t. ``p`` (``delta_q`` in the tangent space)
     delta_I : (..., N, 6, 6) array, optional;  delta_f_ext, delta_X : (..., N, 6)
-    arrays, optional
+        arrays, optional
         the model derivatives of Kim eq. (92), as in :func:`rnea_derivative`
 
     Returns
@@ -482,7 +482,8 @@ def hybrid_partials(model, q, dq, ddq, tau, prescribed, f_ext=None):
     ----------
     model : liedyn.model.Model
     q : (..., nq) array;  dq, ddq, tau : (..., nv) arrays;  f_ext : (..., N, 6)
-    array, optional prescribed : sequence of N bool, one per joint
+        array, optional
+    prescribed : sequence of N bool, one per joint
 
     Returns
     -------
@@ -685,10 +686,10 @@ def constrained_forward_partials(model, constraints, q, dq, tau, f_ext=None,
     model : liedyn.model.Model
     constraints : sequence of LoopClosure / Pfaffian
     q : (..., nq) array;  dq, tau : (..., nv) arrays;  f_ext : (..., N, 6) array,
-    optional baumgarte : (alpha, beta), optional;  velocity_tol : float or None
-        as in :func:`~liedyn.constraints.constrained_forward` (pass
-        ``velocity_tol=None`` to differentiate at a state with ``A dq != 0`` without
-        Baumgarte terms)
+        optional
+    baumgarte : (alpha, beta), optional;  velocity_tol : float or None as in
+        :func:`~liedyn.constraints.constrained_forward` (pass ``velocity_tol=None``
+        to differentiate at a state with ``A dq != 0`` without Baumgarte terms)
     fd_step : float, the central-difference step for Pfaffian callables
 
     Returns

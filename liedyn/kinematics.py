@@ -32,10 +32,12 @@ class ForwardPass:
 
     Attributes
     ----------
-    R, p : lists of (..., 3, 3) and (..., 3) arrays:
-    ``T_{lambda(i),i} = (R[i], p[i])`` S, dS : lists of (..., 6, n_i) arrays: joint
-    Jacobians and their time derivatives V, dV : lists of (..., 6) arrays: body
-    twists and their component-wise derivatives
+    R, p : lists of (..., 3, 3) and (..., 3) arrays: ``T_{lambda(i),i} = (R[i],
+        p[i])``
+    S, dS : lists of (..., 6, n_i) arrays: joint Jacobians and their time
+        derivatives
+    V, dV : lists of (..., 6) arrays: body twists and their component-wise
+        derivatives
     """
 
     R: list

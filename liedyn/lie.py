@@ -729,8 +729,8 @@ def _Q(w, v):
 def dexp(xi, side="right"):
     """Left or right Jacobian of the exponential on SE(3), ``xi = (w, v)``.
 
-    * left: 
-      ``J_l(xi) = sum_k ad_xi^k / (k+1)! = [[J_l(w), 0], [Q(w, v), J_l(w)]]``, with
+    * left:  ``J_l(xi) = sum_k ad_xi^k / (k+1)! = [[J_l(w), 0], [Q(w, v),
+      J_l(w)]]``, with
       ``(d/dt exp(xi)) exp(xi)^-1 = hat(J_l(xi) dxi)``;
     * right: ``J_r(xi) = J_l(-xi) = I - ad/2 + ad^2/6 - ...``, with
       ``exp(xi)^-1 d/dt exp(xi) = hat(J_r(xi) dxi)`` (a body twist). This is the

@@ -276,8 +276,7 @@ class Model:
         list.__setitem__(self.inertias, i, _frozen(np.array(I, dtype=float)))
         self.inertias.changes += 1
 
-    # --- tree queries
-    # --------------------------------------------------------------------
+    # --- tree queries -------------------------------------------------------------
     def support(self, i):
         """Bodies on the path from the ground to body ``i`` (ascending, ``i``
         included, 0 not)."""
@@ -291,8 +290,7 @@ class Model:
         """Body ``i`` and all its descendants (ascending)."""
         return [k for k in range(1, self.nbodies + 1) if i in self.support(k)]
 
-    # --- configurations
-    # ------------------------------------------------------------------
+    # --- configurations -----------------------------------------------------------
     def neutral_configuration(self):
         """The configuration with every joint at its neutral (identity) motion,
         shape (nq,)."""
@@ -427,8 +425,7 @@ class Model:
                     + f"; {joint.remedy}")
         return q
 
-    # --- validation
-    # ------------------------------------------------------------------------------
+    # --- validation ---------------------------------------------------------------
     def check_q(self, q, name="q"):
         """Validate a configuration: shape (..., nq), finite, unit quaternions."""
         q = _checks.array(name, q, (self.nq,))

@@ -434,8 +434,9 @@ class Scene:
     times : (K,) array, the frame times (s), starting at 0
     q : (K, nq) array, the configuration at each frame
     poses : (K, N+1, 4, 4) array, ``T_{0,i}`` of every body at every frame, as
-    exported root : (4, 4) array, the pose of the model's world in the viewer's z-up
-    world commands : list of dict, the MeshCat commands (set_object, set_transform,
+        exported
+    root : (4, 4) array, the pose of the model's world in the viewer's z-up world
+    commands : list of dict, the MeshCat commands (set_object, set_transform,
         set_animation)
     """
 

@@ -192,8 +192,7 @@ def _rot(angle):
     return np.array([[c, -s], [s, c]])
 
 
-# --- the exercises
-# ----------------------------------------------------------------------------------
+# --- the exercises ----------------------------------------------------------------
 def ex1(answer):
     """``d f_w / dq`` (2, 3) at ``q0``, ``f_w = (coupler tip) - (rocker tip)``,
     world frame."""
