@@ -141,11 +141,12 @@ def aba(model, q, dq, tau, f_ext=None):
     >>> round(float(aba(model, [np.pi / 2], [0.0], [0.0])[0]), 12)    # -g/l sin(q)
     -10.0
     """
-    if model._charts:                                   # a chart singularity is refused
-        model.check_chart(model.check_q(q))
     ddq = _exec.aba(model, q, dq, tau, f_ext)           # the kernels of liedyn._kernels
-    if ddq is None:                                     # the reference path (and its errors)
-        ddq = aba_pass(model, q, dq, tau, f_ext).ddq
+    if ddq is not None:                                 # checked there, finite
+        return ddq
+    if model._charts:                       # the reference path and its errors,
+        model.check_chart(model.check_q(q))  # a chart singularity first
+    ddq = aba_pass(model, q, dq, tau, f_ext).ddq
     return _checks.finite_result("aba", ddq, q=q, dq=dq, tau=tau, f_ext=f_ext)
 
 

@@ -17,10 +17,13 @@ import sympy
 
 from liedyn import _exec, _jit
 from liedyn import _kernels as K
+from liedyn import joints as J
+from liedyn._checks import ChartSingularityError, NonFiniteResultError
 from liedyn.aba import aba, aba_pass
 from liedyn.crba import composite_inertias, mass_matrix
 from liedyn.inertia import spatial_inertia
 from liedyn.lie import Ad, Ad_star, ad, ad_star, inverse, make_transform, exp_so3
+from liedyn.model import Model
 from liedyn.robots import JOINT_TYPES, random_tree, serial_chain
 from liedyn.rnea import rnea, rnea_pass
 
@@ -197,3 +200,52 @@ def test_unsupported_joints_use_the_reference_path():
     assert _exec.flat_model(model) is None
     q = np.array([0.1, 0.2, 0.3, -0.2, 0.1, 0.4])
     assert relerr(rnea(model, q, q, q), rnea_pass(model, q, q, q).tau) == 0.0
+
+
+def strided(x):
+    """The same numbers in a view that is not C-contiguous."""
+    return np.stack([x, 2 * x], axis=-1)[..., 0]
+
+
+def read_only(x):
+    y = np.array(x)
+    y.setflags(write=False)
+    return y
+
+
+@pytest.mark.parametrize("layout", [strided, read_only])
+def test_views_and_read_only_arrays_give_the_same_results(layout):
+    for seed in range(3):
+        model, q, dq, ddq, f_ext = random_case(seed)
+        expected = all_three(model, q, dq, ddq, f_ext)
+        got = all_three(model, *(layout(x) for x in (q, dq, ddq, f_ext)))
+        for a, b in zip(got, expected):
+            assert relerr(a, b) <= 1e-14, f"seed {seed}"
+
+
+def test_overflow_of_one_state_raises_the_overflow_error():
+    two = serial_chain(2)
+    z = np.zeros(2)
+    with pytest.raises(NonFiniteResultError, match="'dq'"):
+        rnea(two, z, np.array([1e200, 0.0]), z)
+    with pytest.raises(NonFiniteResultError, match="'dq'"):
+        aba(two, z, np.array([0.0, 1e200]), z)
+    arm = Model()                    # a slider on a turning arm: M_11 = m x^2
+    arm.add_body("arm", 0, J.Revolute([0.0, 0.0, 1.0]),
+                 inertia=spatial_inertia(1.0, [0.0, 0.0, 0.0], 0.01 * np.eye(3)))
+    arm.add_body("slider", 1, J.Prismatic([1.0, 0.0, 0.0]),
+                 inertia=spatial_inertia(1.0, [0.0, 0.0, 0.0], 0.01 * np.eye(3)))
+    assert _exec.flat_model(arm) is not None
+    with pytest.raises(NonFiniteResultError, match="'q'"):
+        mass_matrix(arm, np.array([0.0, 1e200]))
+
+
+def test_gimbal_lock_of_one_state_raises_the_chart_error():
+    model = serial_chain(2, joint="spherical_zyx")
+    z = np.zeros(model.nv)
+    q = np.zeros(model.nq)
+    q[4] = np.pi / 2
+    with pytest.raises(ChartSingularityError, match="'q'.*SphericalZYX"):
+        aba(model, q, z, z)
+    with pytest.raises(ChartSingularityError, match="'q'.*SphericalZYX"):
+        aba(model, np.stack([np.zeros(model.nq), q]), z, z)
