@@ -23,7 +23,8 @@ from . import _kernels as K
 from . import joints as J
 from .model import EDITS, state
 
-__all__ = ["flat_model", "use_kernels", "rnea", "mass_matrix", "aba"]
+__all__ = ["flat_model", "use_kernels", "rnea", "mass_matrix", "aba",
+           "rnea_partials"]
 
 _CODES = {J.Fixed: K.FIXED, J.Revolute: K.REVOLUTE, J.Prismatic: K.PRISMATIC,
           J.Helical: K.HELICAL, J.Screw: K.SCREW, J.Universal: K.UNIVERSAL,
@@ -290,6 +291,29 @@ def aba(model, q, dq, tau, f_ext=None):
     def run(a, w, out):
         K.aba_state(topo, body, a[0], a[1], a[2], a[3], (g[:3], g[3:]), w, out)
     return _finite(_plain(run, (q, dq, tau, fe), ws, (nv,), batch, dtype))
+
+
+def rnea_partials(model, q, dq, ddq, f_ext=None):
+    """``(dtau/dq, dtau/d(dq), M)`` by the compiled kernels: Kim (2012), Table 5
+    along the ``nv`` unit directions of ``q`` and of ``dq``, ``M`` by the
+    composite-rigid-body algorithm. ``None``: numba absent, or some joint's ``S``
+    depends on ``q``."""
+    flat = flat_model(model)
+    if flat is None or not _jit.ENABLED:
+        return None
+    topo, body, no_f_ext = flat
+    N, nv = model.nbodies, model.nv
+    fe = no_f_ext if f_ext is None else f_ext
+    tails = ((model.nq,), (nv,), (nv,), (N, 6))
+    prepared = _compiled_inputs((q, dq, ddq, fe), tails)
+    if prepared is None:
+        return None
+    batch, (q, dq, ddq, fe) = prepared
+    shape = (math.prod(batch) * nv, nv)
+    out = [np.zeros(shape, q.dtype) for _ in range(3)]
+    if K.rnea_partials_loop(topo, body, q, dq, ddq, fe, *out, True):
+        return None
+    return tuple(x.reshape(batch + (nv, nv)) for x in out)
 
 
 def _finite(result):

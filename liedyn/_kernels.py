@@ -579,6 +579,68 @@ def aba_state(topo, body, q, dq, tau, f_ext, dV0, ws, ddq):
 
 
 @kernel
+def rnea_direction(topo, body, dq, j, s, along_q, ws, wd, dtau, k):
+    """Kim (2012), Table 5 along one unit direction, of ``q_j`` (``along_q``; a
+    right perturbation ``q_j exp(delta)`` for a group joint) or of ``dq_j``; ``s``
+    is its column of ``S_j``. For joints with constant ``S`` (``S' = 0``,
+    ``dS = 0``); ``ws`` holds the nominal state of :func:`rnea_state`.
+
+    Forward, over the subtree of ``j`` (elsewhere ``V' = dV' = 0``), with
+    ``dh_j = s`` along ``q_j``, ``S_j delta_dq_j = s`` along ``dq_j``, both zero
+    elsewhere:
+    ``V_i' = Ad_{T^-1} V_lambda' - ad_{dh_i} Ad_{T^-1} V_lambda + S_i delta_dq_i``,
+    ``dV_i' = Ad_{T^-1} dV_lambda' - ad_{dh_i} Ad_{T^-1} dV_lambda
+    + ad_{V_i'} S_i dq_i + ad_{V_i} S_i delta_dq_i``. Backward, (42) differentiated:
+    ``F_i' = I_i dV_i' - ad*_{V_i'} I_i V_i - ad*_{V_i} I_i V_i'
+    + sum_k Ad*_{T_{i,k}^-1} (F_k' - ad*_{dh_k} F_k)`` over the subtree and on to
+    the ground; ``tau_i' = S_i^T F_i'`` into column ``k`` of ``dtau``.
+    """
+    R, p, S, dS, V, eta, dV, F = ws
+    Vp, dVp, Fp, inside = wd
+    zero = V[0, 0]
+    z6 = ((zero, zero, zero), (zero, zero, zero))
+    dh, sdq = (s, z6) if along_q else (z6, s)
+    for i in range(j, topo.shape[0]):                  # forward: the subtree of j
+        lam, v, n = topo[i, PARENT], topo[i, VI], topo[i, NV]
+        inside[i] = i == j or (lam >= j and inside[lam])
+        if not inside[i]:
+            continue
+        Ri, pi = load_transform(R, p, i)
+        Vi, Sdq = load6(V, i), S_mul(S, v, n, dq, zero)
+        if i == j:
+            AV = Ad_inv_mul(Ri, pi, load6(V, lam))
+            AdV = Ad_inv_mul(Ri, pi, load6(dV, lam))
+            Vpi = ssub(sdq, ad_mul(dh, AV))
+            dVpi = sadd(ssub(ad_mul(Vpi, Sdq), ad_mul(dh, AdV)), ad_mul(Vi, sdq))
+        else:
+            Vpi = Ad_inv_mul(Ri, pi, load6(Vp, lam))
+            dVpi = sadd(Ad_inv_mul(Ri, pi, load6(dVp, lam)), ad_mul(Vpi, Sdq))
+        store6(Vp, i, Vpi)
+        store6(dVp, i, dVpi)
+        I = body_inertia(body, i)
+        Fpi = ssub(inertia_mul(I, dVpi), ad_star_mul(Vpi, inertia_mul(I, Vi)))
+        store6(Fp, i, ssub(Fpi, ad_star_mul(Vi, inertia_mul(I, Vpi))))
+    for i in range(topo.shape[0] - 1, j, -1):          # backward: below j
+        if inside[i]:
+            Fpi, v = load6(Fp, i), topo[i, VI]
+            for r in range(topo[i, NV]):
+                dtau[v + r, k] = sdot(load6(S, v + r), Fpi)             # S^T F'
+            Ri, pi = load_transform(R, p, i)
+            lam = topo[i, PARENT]
+            store6(Fp, lam, sadd(load6(Fp, lam), Ad_star_inv_mul(Ri, pi, Fpi)))
+    Fpi, i = load6(Fp, j), j                           # j, then on to the ground
+    while i > 0:
+        v = topo[i, VI]
+        for r in range(topo[i, NV]):
+            dtau[v + r, k] = sdot(load6(S, v + r), Fpi)
+        Ri, pi = load_transform(R, p, i)
+        if i == j:
+            Fpi = ssub(Fpi, ad_star_mul(dh, load6(F, j)))
+        Fpi = Ad_star_inv_mul(Ri, pi, Fpi)
+        i = topo[i, PARENT]
+
+
+@kernel
 def vneg_s(X):
     return (vneg(X[0]), vneg(X[1]))
 
@@ -715,4 +777,48 @@ def _aba_loop(topo, body, q, dq, tau, f_ext, ddq, check):
     return 0 if not check or all_finite(ddq) else 2
 
 
-rnea_loop, crba_loop, aba_loop = (compiled(f) for f in (_rnea_loop, _crba_loop, _aba_loop))
+@kernel
+def constant_S(topo):
+    """True if no joint's ``S`` depends on ``q`` (:func:`rnea_direction`)."""
+    for i in range(1, topo.shape[0]):
+        code = topo[i, JOINT]
+        if code == UNIVERSAL or code == PLANAR or code == SPHERICAL_ZYX:
+            return False
+    return True
+
+
+def _rnea_partials_loop(topo, body, q, dq, ddq, f_ext, dtau_dq, dtau_dv, M, check):
+    nq, nv, N, B = topo[0, QI], topo[0, VI], topo.shape[0] - 1, states(topo, M)
+    if not constant_S(topo):
+        return 3
+    if check and bad_input(topo, q, dq, ddq, f_ext, B):
+        return 1
+    nb, dt = N + 1, M.dtype
+    ws = (np.zeros((nb, 3, 3), dt), np.zeros((nb, 3), dt), np.zeros((nv, 6), dt),
+          np.zeros((nv, 6), dt), np.zeros((nb, 6), dt), np.zeros((nb, 6), dt),
+          np.zeros((nb, 6), dt), np.zeros((nb, 6), dt))
+    wd = (np.zeros((nb, 6), dt), np.zeros((nb, 6), dt), np.zeros((nb, 6), dt),
+          np.zeros(nb, np.bool_))
+    wc = (ws[0], ws[1], ws[2], ws[4], np.zeros((nb, 6, 6), dt))
+    tau = np.zeros(nv, dt)
+    g = load6(body, 0)                  # row 0: the ground acceleration (0, -g)
+    for b in range(B):
+        qb, dqb = part(q, b, nq), part(dq, b, nv)
+        rnea_state(topo, body, qb, dqb, part(ddq, b, nv), part(f_ext, b, N), g, ws,
+                   tau)
+        Dq, Dv = part(dtau_dq, b, nv), part(dtau_dv, b, nv)
+        for j in range(1, N + 1):
+            v = topo[j, VI]
+            for r in range(topo[j, NV]):
+                s = load6(ws[2], v + r)
+                rnea_direction(topo, body, dqb, j, s, True, ws, wd, Dq, v + r)
+                rnea_direction(topo, body, dqb, j, s, False, ws, wd, Dv, v + r)
+        crba_state(topo, body, qb, wc, part(M, b, nv))      # dtau/d(ddq) = M
+    if check and not (all_finite(dtau_dq) and all_finite(dtau_dv)
+                      and all_finite(M)):
+        return 2
+    return 0
+
+
+rnea_loop, crba_loop, aba_loop, rnea_partials_loop = (
+    compiled(f) for f in (_rnea_loop, _crba_loop, _aba_loop, _rnea_partials_loop))

@@ -7,7 +7,9 @@
 * the kernels against the reference implementations (rnea_pass, aba_pass,
   composite_inertias) and against sympy on a small chain;
 * the compiled path keeps the input checks (NaN, non-unit quaternions, singular inertia),
-  handles complex step, and notices an edited model.
+  handles complex step, and notices an edited model;
+* the compiled partials of inverse dynamics (Table 5 per state) against Table 5 on
+  numpy arrays (liedyn.derivatives), on random trees of joints with constant S.
 
 Run once more with ``LIEDYN_DISABLE_JIT=1`` to test the package without the compiler.
 """
@@ -21,6 +23,7 @@ from liedyn import joints as J
 from liedyn._checks import ChartSingularityError, NonFiniteResultError
 from liedyn.aba import aba, aba_pass
 from liedyn.crba import composite_inertias, mass_matrix
+from liedyn.derivatives import rnea_partials
 from liedyn.inertia import spatial_inertia
 from liedyn.lie import Ad, Ad_star, ad, ad_star, inverse, make_transform, exp_so3
 from liedyn.model import Model
@@ -249,3 +252,54 @@ def test_gimbal_lock_of_one_state_raises_the_chart_error():
         aba(model, q, z, z)
     with pytest.raises(ChartSingularityError, match="'q'.*SphericalZYX"):
         aba(model, np.stack([np.zeros(model.nq), q]), z, z)
+
+
+CONSTANT_S_JOINTS = [k for k in KERNEL_JOINTS
+                     if k not in ("universal", "planar", "spherical_zyx")]
+
+
+def partials_case(seed, batch=()):
+    rng = np.random.default_rng(seed)
+    model = random_tree(int(rng.integers(1, 9)), rng, joint_types=CONSTANT_S_JOINTS)
+    n = int(np.prod(batch))
+    q = np.stack([model.random_configuration(rng) for _ in range(n)]).reshape(
+        batch + (model.nq,))
+    dq, ddq = rng.normal(size=(2,) + batch + (model.nv,))
+    return model, q, dq, ddq, rng.normal(size=batch + (model.nbodies, 6))
+
+
+def reference_partials(model, q, dq, ddq, f_ext):
+    """Table 5 on numpy arrays (liedyn.derivatives), the kernels switched off."""
+    _exec.use_kernels(False)
+    try:
+        return rnea_partials(model, q, dq, ddq, f_ext)
+    finally:
+        _exec.use_kernels(True)
+
+
+@pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
+@pytest.mark.parametrize("start", range(0, 60, 20))
+def test_compiled_rnea_partials_equal_table5_on_numpy(start):
+    for seed in range(start, start + 20):
+        model, q, dq, ddq, f_ext = partials_case(seed)
+        compiled = _exec.rnea_partials(model, q, dq, ddq, f_ext)
+        assert compiled is not None
+        for a, b in zip(compiled, reference_partials(model, q, dq, ddq, f_ext)):
+            assert relerr(a, b) <= 1e-12, f"seed {seed}"
+
+
+@pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
+@pytest.mark.parametrize("seed", range(3))
+def test_compiled_rnea_partials_of_batches_equal_single_states(seed):
+    model, q, dq, ddq, f_ext = partials_case(seed, batch=(2, 3))
+    batched = rnea_partials(model, q, dq[0, 0], ddq, f_ext)       # dq shared
+    for k in np.ndindex(2, 3):
+        single = _exec.rnea_partials(model, q[k], dq[0, 0], ddq[k], f_ext[k])
+        for a, b in zip(batched, single):
+            assert relerr(a[k], b) <= 1e-14
+
+
+def test_rnea_partials_of_joints_with_varying_S_use_numpy():
+    model = serial_chain(2, joint="universal")
+    q = np.full(model.nq, 0.3)
+    assert _exec.rnea_partials(model, q, q, q) is None
