@@ -24,7 +24,7 @@ from . import joints as J
 from .model import EDITS, state
 
 __all__ = ["flat_model", "use_kernels", "rnea", "mass_matrix", "aba",
-           "rnea_partials"]
+           "inverse_mass_matrix", "rnea_partials"]
 
 _CODES = {J.Fixed: K.FIXED, J.Revolute: K.REVOLUTE, J.Prismatic: K.PRISMATIC,
           J.Helical: K.HELICAL, J.Screw: K.SCREW, J.Universal: K.UNIVERSAL,
@@ -293,6 +293,31 @@ def aba(model, q, dq, tau, f_ext=None):
     return _finite(_plain(run, (q, dq, tau, fe), ws, (nv,), batch, dtype))
 
 
+def inverse_mass_matrix(model, q):
+    """``M(q)^-1`` by the compiled articulated-body algorithm, or ``None``: column
+    ``k`` is ``aba(q, 0, e_k)`` without gravity, the ``nv`` columns of each state a
+    batch of the driver."""
+    flat = flat_model(model)
+    if flat is None or not _jit.ENABLED:
+        return None
+    topo, body, _ = flat
+    prepared = _compiled_inputs((q,), ((model.nq,),))
+    if prepared is None:
+        return None
+    batch, (q,) = prepared
+    B, nv, dt = math.prod(batch), model.nv, q.dtype
+    if B > 1:                                   # each state, once per column
+        q = np.repeat(q.reshape(B, model.nq), nv, axis=0).reshape(-1)
+    weightless = body.copy()
+    weightless[0, :6] = 0.0                             # dV_0 = 0: no gravity
+    E = np.tile(np.eye(nv, dtype=dt), (B, 1)).reshape(-1)
+    cols = np.empty(B * nv * nv, dt)
+    if K.aba_loop(topo, weightless, q, np.zeros(nv, dt), E,
+                  np.zeros((model.nbodies, 6), dt), cols, True):
+        return None
+    return np.swapaxes(cols.reshape(batch + (nv, nv)), -1, -2)
+
+
 def rnea_partials(model, q, dq, ddq, f_ext=None):
     """``(dtau/dq, dtau/d(dq), M)`` by the compiled kernels: Kim (2012), Table 5
     along the ``nv`` unit directions of ``q`` and of ``dq``, ``M`` by the
@@ -304,11 +329,14 @@ def rnea_partials(model, q, dq, ddq, f_ext=None):
     topo, body, no_f_ext = flat
     N, nv = model.nbodies, model.nv
     fe = no_f_ext if f_ext is None else f_ext
-    tails = ((model.nq,), (nv,), (nv,), (N, 6))
-    prepared = _compiled_inputs((q, dq, ddq, fe), tails)
-    if prepared is None:
-        return None
-    batch, (q, dq, ddq, fe) = prepared
+    if _one_state((q, dq, ddq), f_ext):
+        batch = ()
+    else:
+        tails = ((model.nq,), (nv,), (nv,), (N, 6))
+        prepared = _compiled_inputs((q, dq, ddq, fe), tails)
+        if prepared is None:
+            return None
+        batch, (q, dq, ddq, fe) = prepared
     shape = (math.prod(batch) * nv, nv)
     out = [np.zeros(shape, q.dtype) for _ in range(3)]
     if K.rnea_partials_loop(topo, body, q, dq, ddq, fe, *out, True):

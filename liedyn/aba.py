@@ -173,6 +173,9 @@ def inverse_mass_matrix(model, q):
     >>> float(inverse_mass_matrix(pendulum(mass=2.0, length=0.5), [0.1])[0, 0])    # 1/(m l^2)
     2.0
     """
+    Minv = _exec.inverse_mass_matrix(model, q)      # the kernels of liedyn._kernels
+    if Minv is not None:
+        return Minv
     q = model.check_q(q)
     E = np.eye(model.nv)
     cols = aba_pass(model, q[..., None, :], np.zeros(model.nv), E, dV0=np.zeros(6)).ddq

@@ -21,7 +21,7 @@ from liedyn import _exec, _jit
 from liedyn import _kernels as K
 from liedyn import joints as J
 from liedyn._checks import ChartSingularityError, NonFiniteResultError
-from liedyn.aba import aba, aba_pass
+from liedyn.aba import aba, aba_pass, inverse_mass_matrix
 from liedyn.crba import composite_inertias, mass_matrix
 from liedyn.derivatives import rnea_partials
 from liedyn.inertia import spatial_inertia
@@ -303,3 +303,17 @@ def test_rnea_partials_of_joints_with_varying_S_use_numpy():
     model = serial_chain(2, joint="universal")
     q = np.full(model.nq, 0.3)
     assert _exec.rnea_partials(model, q, q, q) is None
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_inverse_mass_matrix_by_the_kernels_equals_the_numpy_one(seed):
+    model, q, dq, ddq, f_ext = random_case(seed, batch=(2,) if seed % 2 else ())
+    Minv = inverse_mass_matrix(model, q)
+    _exec.use_kernels(False)
+    try:
+        reference = inverse_mass_matrix(model, q)
+    finally:
+        _exec.use_kernels(True)
+    assert relerr(Minv, reference) <= 1e-12
+    one = np.broadcast_to(np.eye(model.nv), Minv.shape)
+    assert relerr(Minv @ mass_matrix(model, q), one) <= 1e-10
