@@ -166,8 +166,9 @@ class Model:
                 raise ValueError(f"argument 'gravity': expected a real 3-vector, got shape "
                                  f"{g.shape}, dtype {g.dtype}")
             value = _frozen(g.astype(float))
-            EDITS[0] += 1
         object.__setattr__(self, key, value)
+        if key == "gravity":
+            EDITS[0] += 1                         # counted once the value is in place
 
     def __repr__(self):
         return (f"Model({self.name!r}: {self.nbodies} bodies, nq={self.nq}, nv={self.nv}, "
