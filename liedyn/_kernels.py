@@ -579,11 +579,12 @@ def aba_state(topo, body, q, dq, tau, f_ext, dV0, ws, ddq):
 
 
 @kernel
-def rnea_direction(topo, body, dq, j, s, along_q, ws, wd, dtau, k):
+def rnea_direction(topo, body, j, s, along_q, ws, wd, dtau, k):
     """Kim (2012), Table 5 along one unit direction, of ``q_j`` (``along_q``; a
     right perturbation ``q_j exp(delta)`` for a group joint) or of ``dq_j``; ``s``
     is its column of ``S_j``. For joints with constant ``S`` (``S' = 0``,
-    ``dS = 0``); ``ws`` holds the nominal state of :func:`rnea_state`.
+    ``dS = 0``); ``ws`` holds the nominal state of :func:`rnea_state`, ``wd`` the
+    workspaces of ``V', dV', F'`` and, per body, ``S_i dq_i`` and ``I_i V_i``.
 
     Forward, over the subtree of ``j`` (elsewhere ``V' = dV' = 0``), with
     ``dh_j = s`` along ``q_j``, ``S_j delta_dq_j = s`` along ``dq_j``, both zero
@@ -596,17 +597,17 @@ def rnea_direction(topo, body, dq, j, s, along_q, ws, wd, dtau, k):
     the ground; ``tau_i' = S_i^T F_i'`` into column ``k`` of ``dtau``.
     """
     R, p, S, dS, V, eta, dV, F = ws
-    Vp, dVp, Fp, inside = wd
+    Vp, dVp, Fp, inside, Sdq_w, IV_w = wd
     zero = V[0, 0]
     z6 = ((zero, zero, zero), (zero, zero, zero))
     dh, sdq = (s, z6) if along_q else (z6, s)
     for i in range(j, topo.shape[0]):                  # forward: the subtree of j
-        lam, v, n = topo[i, PARENT], topo[i, VI], topo[i, NV]
+        lam = topo[i, PARENT]
         inside[i] = i == j or (lam >= j and inside[lam])
         if not inside[i]:
             continue
         Ri, pi = load_transform(R, p, i)
-        Vi, Sdq = load6(V, i), S_mul(S, v, n, dq, zero)
+        Vi, Sdq = load6(V, i), load6(Sdq_w, i)
         if i == j:
             AV = Ad_inv_mul(Ri, pi, load6(V, lam))
             AdV = Ad_inv_mul(Ri, pi, load6(dV, lam))
@@ -618,7 +619,7 @@ def rnea_direction(topo, body, dq, j, s, along_q, ws, wd, dtau, k):
         store6(Vp, i, Vpi)
         store6(dVp, i, dVpi)
         I = body_inertia(body, i)
-        Fpi = ssub(inertia_mul(I, dVpi), ad_star_mul(Vpi, inertia_mul(I, Vi)))
+        Fpi = ssub(inertia_mul(I, dVpi), ad_star_mul(Vpi, load6(IV_w, i)))
         store6(Fp, i, ssub(Fpi, ad_star_mul(Vi, inertia_mul(I, Vpi))))
     for i in range(topo.shape[0] - 1, j, -1):          # backward: below j
         if inside[i]:
@@ -798,7 +799,7 @@ def _rnea_partials_loop(topo, body, q, dq, ddq, f_ext, dtau_dq, dtau_dv, M, chec
           np.zeros((nv, 6), dt), np.zeros((nb, 6), dt), np.zeros((nb, 6), dt),
           np.zeros((nb, 6), dt), np.zeros((nb, 6), dt))
     wd = (np.zeros((nb, 6), dt), np.zeros((nb, 6), dt), np.zeros((nb, 6), dt),
-          np.zeros(nb, np.bool_))
+          np.zeros(nb, np.bool_), np.zeros((nb, 6), dt), np.zeros((nb, 6), dt))
     wc = (ws[0], ws[1], ws[2], ws[4], np.zeros((nb, 6, 6), dt))
     tau = np.zeros(nv, dt)
     g = load6(body, 0)                  # row 0: the ground acceleration (0, -g)
@@ -807,12 +808,16 @@ def _rnea_partials_loop(topo, body, q, dq, ddq, f_ext, dtau_dq, dtau_dv, M, chec
         rnea_state(topo, body, qb, dqb, part(ddq, b, nv), part(f_ext, b, N), g, ws,
                    tau)
         Dq, Dv = part(dtau_dq, b, nv), part(dtau_dv, b, nv)
+        zero = ws[4][0, 0]
+        for i in range(1, N + 1):           # S_i dq_i and I_i V_i, once per state
+            store6(wd[4], i, S_mul(ws[2], topo[i, VI], topo[i, NV], dqb, zero))
+            store6(wd[5], i, inertia_mul(body_inertia(body, i), load6(ws[4], i)))
         for j in range(1, N + 1):
             v = topo[j, VI]
             for r in range(topo[j, NV]):
                 s = load6(ws[2], v + r)
-                rnea_direction(topo, body, dqb, j, s, True, ws, wd, Dq, v + r)
-                rnea_direction(topo, body, dqb, j, s, False, ws, wd, Dv, v + r)
+                rnea_direction(topo, body, j, s, True, ws, wd, Dq, v + r)
+                rnea_direction(topo, body, j, s, False, ws, wd, Dv, v + r)
         crba_state(topo, body, qb, wc, part(M, b, nv))      # dtau/d(ddq) = M
     if check and not (all_finite(dtau_dq) and all_finite(dtau_dv)
                       and all_finite(M)):
