@@ -9,6 +9,8 @@ direct method ``hybrid_direct``, as no peer library has it).
 Two regimes:
 
 * single call: median over repeats of the time of one call (``time.perf_counter``);
+  for rnea, mass matrix and aba also the compiled driver alone on validated inputs,
+  its checks off: the difference is the overhead of the input checks (issue 16);
 * batched: ``--states`` states (10^4 by default) at once. liedyn makes **one** call on arrays
   with a leading batch dimension; Pinocchio runs a Python loop over the states, and also
   ``rneaInParallel`` / ``abaInParallel`` with one thread (its C++ loop); modern_robotics runs a
@@ -55,7 +57,8 @@ sys.path[:0] = [os.path.join(HERE, ".."),                       # this checkout'
                 os.path.join(HERE, "..", "tests")]              # the test-only Pinocchio bridges
 
 import liedyn                                                    # noqa: E402
-from liedyn import _jit                                          # noqa: E402
+from liedyn import _exec, _jit                                   # noqa: E402
+from liedyn import _kernels as K                                 # noqa: E402
 from liedyn import joints as J                                   # noqa: E402
 from liedyn.aba import aba                                       # noqa: E402
 from liedyn.crba import mass_matrix                              # noqa: E402
@@ -73,6 +76,7 @@ from pinocchio_urdf import PinMap                                # noqa: E402
 ALGORITHMS = ("rnea", "mass matrix", "aba", "hybrid", "rnea partials", "aba partials")
 KERNEL_ALGORITHMS = ("rnea", "mass matrix", "aba")   # run by the kernels (liedyn._kernels)
 PARTIALS = ("rnea partials", "aba partials")
+OVERHEAD_REPEATS = 25           # blocks of a public call and its kernel (issue 16)
 PARTIALS_STATES = 1000           # batched partials hold (states, nv, nv) arrays per body
 FINGERS = ["panda_finger_joint1", "panda_finger_joint2"]
 
@@ -162,6 +166,21 @@ def liedyn_calls(case):
             "aba partials": lambda q, dq, ddq, tau: aba_partials(m, q, dq, tau)[:2]}
 
 
+def bare_calls(case):
+    """The compiled drivers alone, on inputs already validated and flattened, with
+    their checks off: what a public single call costs beyond them is the overhead of
+    its input checks and dispatch (issue 16)."""
+    m = case.model
+    topo, body, no_f_ext = _exec.flat_model(m)
+    nv = m.nv
+    return {"rnea": lambda q, dq, ddq, tau: K.rnea_loop(
+                topo, body, q, dq, ddq, no_f_ext, np.empty(nv), False),
+            "mass matrix": lambda q, dq, ddq, tau: K.crba_loop(
+                topo, body, q, np.zeros((nv, nv)), False),
+            "aba": lambda q, dq, ddq, tau: K.aba_loop(
+                topo, body, q, dq, tau, no_f_ext, np.empty(nv), False)}
+
+
 def plain(f):
     """``f`` run by the plain-Python executor (numba switched off for the call)."""
     def g(*args):
@@ -220,8 +239,8 @@ def check_agreement(case, rng):
 
 
 # --- timing ------------------------------------------------------------------------------------
-def interleaved(calls, repeats, budget=2e-3):
-    """Median time of one call of each ``calls[name]()``, measured in alternation.
+def interleaved(calls, repeats, budget=2e-3, stat=np.median):
+    """Median (or ``stat``) time of one call of each ``calls[name]()``, alternating.
 
     Each repeat times a block of calls of every function in turn (blocks of at least ``budget``
     seconds, ``time.perf_counter``), so that all of them see the same load of a shared machine;
@@ -240,7 +259,7 @@ def interleaved(calls, repeats, budget=2e-3):
             for _ in range(number[name]):
                 f()
             times[name].append((time.perf_counter() - t0) / number[name])
-    return {name: float(np.median(t)) for name, t in times.items()}
+    return {name: float(stat(t)) for name, t in times.items()}
 
 
 def best_of(calls, repeats):
@@ -276,6 +295,8 @@ def time_case(case, args, rng):
         batch = {"liedyn": lambda: f(q, dq, ddq, tau)}
         if alg in KERNEL_ALGORITHMS and _jit.ENABLED:      # the same source without numba
             single["plain"] = lambda: plain(f)(q[0], dq[0], ddq[0], tau[0])
+            k = bare_calls(case)[alg]                       # and the kernel alone
+            single["bare"] = lambda: k(q[0], dq[0], ddq[0], tau[0])
             batch["plain"] = lambda: plain(f)(q, dq, ddq, tau)
         if alg in theirs:
             g = theirs[alg]
@@ -296,6 +317,10 @@ def time_case(case, args, rng):
             batch["direct"] = lambda: h(q, dq, ddq, tau)
         for name, t in interleaved(single, args.repeats).items():
             row[f"{name}_single" if name != "liedyn" else "liedyn_single"] = t
+        if "bare" in single:            # issue 16: the best of many blocks
+            pair = {"public": single["liedyn"], "bare": single["bare"]}
+            best = interleaved(pair, OVERHEAD_REPEATS, stat=min)
+            row["public_best"], row["bare_best"] = best["public"], best["bare"]
         for name, t in best_of(batch, args.batch_repeats).items():
             row[{"liedyn": "liedyn_batch", "direct": "direct_batch",
                  "plain": "plain_batch"}.get(name, name)] = t / n
@@ -315,7 +340,8 @@ def time_case(case, args, rng):
             row["mr_batch"] = once(mr_loop) / nmr
         rows.append(row)
         us = lambda key: f"{row[key] * 1e6:9.2f} us" if key in row else " " * 12   # noqa: E731
-        print(f"  {alg:12s} single: liedyn {us('liedyn_single')} plain {us('plain_single')} "
+        print(f"  {alg:12s} single: liedyn {us('liedyn_single')} "
+              f"bare {us('bare_single')} plain {us('plain_single')} "
               f"pin {us('pin_single')} direct {us('direct_single')} mr {us('mr_single')} | "
               f"per state: liedyn {us('liedyn_batch')} plain {us('plain_batch')} pin loop "
               f"{us('pin_loop')} pin C++ {us('pin_parallel')} direct {us('direct_batch')}",
@@ -374,8 +400,11 @@ def markdown(rows, info, args):
         f"{' (quick run)' if args.quick else ''}. Generated by `benchmarks/run.py`.",
         "",
         f"Executors: **liedyn** is what the public functions choose: for rnea, the mass "
-        f"matrix and aba the compiled kernels of `liedyn._kernels` (numba"
-        f"{'' if _jit.ENABLED else ': absent or disabled in this run'}), for the others numpy "
+        f"matrix, aba and the rnea partials the compiled kernels of "
+        f"`liedyn._kernels` (numba"
+        f"{'' if _jit.ENABLED else ': absent or disabled in this run'}; the aba "
+        f"partials are built from the rnea partials, aba and the inverse mass "
+        f"matrix by the compiled ABA), for hybrid numpy "
         f"on arrays with the batch first; **plain** is the same kernel source run without the "
         f"compiler (Python numbers for one state, one numpy array per component with the batch "
         f"last for many).",
@@ -393,6 +422,7 @@ def markdown(rows, info, args):
                      f"{fmt_time(get(r, 'mr_single'))} | "
                      f"{fmt_ratio(r['liedyn_single'], get(r, 'pin_single'))} | "
                      f"{fmt_ratio(get(r, 'mr_single'), r['liedyn_single'])} |")
+    lines += overhead_markdown(rows)
     lines += [
         "",
         f"**Batched** (best of {args.batch_repeats} alternating rounds): time per state when "
@@ -456,6 +486,33 @@ def markdown(rows, info, args):
                       fmt_ratio(d["pin_single"], r["pin_single"])]
         lines.append(f"| {r['robot']} | {r['nv']} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+def overhead_markdown(rows):
+    """The table of issue 16: what one call costs beyond its compiled kernel."""
+    rows = [r for r in rows if r.get("bare_best") is not None]
+    if not rows:
+        return []
+    lines = [
+        "",
+        "**Overhead of the checks** (single call, issue 16): the public call, "
+        "which "
+        "validates its input (shapes, NaN and inf, unit quaternions, chart "
+        "singularities, a finite result) and picks the executor, against the same "
+        "compiled driver called alone on inputs already validated, its checks off; "
+        "the difference is what the checks and the dispatch cost (best of "
+        f"{OVERHEAD_REPEATS} blocks of calls, in alternation):",
+        "",
+        "| robot | algorithm | public call | kernel alone | overhead "
+        "| overhead / call |",
+        "|---|---|---:|---:|---:|---:|"]
+    for r in rows:
+        over = r["public_best"] - r["bare_best"]
+        lines.append(f"| {r['robot']} | {r['algorithm']} | "
+                     f"{fmt_time(r['public_best'])} | "
+                     f"{fmt_time(r['bare_best'])} | "
+                     f"{over * 1e6:.2f} us | {over / r['public_best']:.0%} |")
+    return lines
 
 
 ALLOCATOR_ROBOTS = ("Panda (7-DOF arm)", "Talos (floating)")

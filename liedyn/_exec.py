@@ -20,12 +20,13 @@ import math
 
 import numpy as np
 
-from . import _jit
+from . import _checks, _jit
 from . import _kernels as K
 from . import joints as J
-from .model import state
+from .model import EDITS, state
 
-__all__ = ["flat_model", "use_kernels", "rnea", "mass_matrix", "aba"]
+__all__ = ["flat_model", "use_kernels", "rnea", "mass_matrix", "aba",
+           "inverse_mass_matrix", "rnea_partials"]
 
 _CODES = {J.Fixed: K.FIXED, J.Revolute: K.REVOLUTE, J.Prismatic: K.PRISMATIC,
           J.Helical: K.HELICAL, J.Screw: K.SCREW, J.Universal: K.UNIVERSAL,
@@ -64,37 +65,25 @@ def use_kernels(on):
     _KERNELS[0] = bool(on)
 
 
-def _key(model):
-    """What the flattened model depends on; a change of any entry rebuilds it."""
-    p, j, X, I = model.parent, model.joints, model.placements, model.inertias
-    try:                                            # lists that count their changes
-        counts = (id(p), p.changes, id(j), j.changes, id(X), X.changes, id(I),
-                  I.changes)
-    except AttributeError:
-        counts = tuple(tuple(map(id, x)) for x in (p, j, X, I))
-    return (len(model.names), model.gravity.tobytes()) + counts
-
-
 def flat_model(model):
     """The arrays the kernels read, built once and cached on the model.
 
     Returns ``(topo, body, no_f_ext)``: ``topo`` (N+1, 5) int64 with the parent,
-    joint code and the offsets and sizes of each body's coordinates; ``body`` (N+1,
-    60) with joint parameters, placement ``X_i`` and inertia ``I_i`` (row 0:
-    ``dV_0 = (0, -g)``); zero external wrenches (N, 6). ``None`` if some joint has
-    no kernel or some inertia or placement is not real (then the reference
-    implementation runs). The cache is keyed by gravity and by the per-body lists of
-    the model, which count their edits (``model.inertias[i] = ...`` rebuilds it);
-    editing an inertia array in place is not noticed.
+    joint code and the offsets and sizes of each body's coordinates (row 0: -1, 0,
+    ``nq``, ``nv``, 0); ``body`` (N+1, 60) with joint parameters, placement ``X_i``
+    and inertia ``I_i`` (row 0: ``dV_0 = (0, -g)``); zero external wrenches (N, 6).
+    ``None`` if some joint has no kernel or some inertia or placement is not real
+    (then the reference implementation runs). The cache is valid while no model is
+    edited (:data:`liedyn.model.EDITS`): ``model.inertias[i] = ...`` rebuilds it, an
+    inertia array edited in place is missed.
     """
     if not _KERNELS[0]:
         return None
-    key = _key(model)
     cached = model.__dict__.get("_flat")
-    if cached is not None and cached[0] == key:
+    if cached is not None and cached[0] == EDITS[0]:
         return cached[1]
     flat = _flatten(model)
-    model.__dict__["_flat"] = (key, flat)
+    model.__dict__["_flat"] = (EDITS[0], flat)
     return flat
 
 
@@ -115,24 +104,38 @@ def _flatten(model):
         body[i, K.PAR:K.PAR + 12] = _joint_parameters(j)
         body[i, K.RX:K.RX + 9] = X[:3, :3].ravel()
         body[i, K.PX:K.PX + 3] = X[:3, 3]
-        body[i, K.INERTIA : K.INERTIA + 36] = np.asarray(model.inertias[i],
-                                                         dtype=float).ravel()
-    topo[0, K.PARENT] = -1
+        I = np.asarray(model.inertias[i], dtype=float)
+        body[i, K.INERTIA:K.INERTIA + 36] = I.ravel()
+    topo[0, K.PARENT], topo[0, K.QI], topo[0, K.VI] = -1, model.nq, model.nv
     body[0, 3:6] = -np.asarray(model.gravity, dtype=float)        # dV_0 = (0, -g)
     return topo, body, np.zeros((N, 6))
 
 
-# --- preparing the input
-# ------------------------------------------------------------------
+# --- preparing the input ------------------------------------------------------
 _F64 = np.dtype(np.float64)
 _COMPILED_DTYPES = (_F64, np.dtype(np.complex128))
 
 
+def _one_state(vectors, f_ext=None):
+    """True if the arguments are one state that a compiled driver takes as it is:
+    float64 vectors (and an (N, 6) ``f_ext`` or ``None``), C-contiguous and writable
+    (one array type per dtype: each driver compiles once). Their lengths and values
+    are checked in compiled code (:func:`liedyn._kernels.bad_input`)."""
+    try:
+        for x in vectors:
+            if x.dtype is not _F64 or x.ndim != 1 or not x.flags.carray:
+                return False
+        return f_ext is None or (f_ext.dtype is _F64 and f_ext.ndim == 2
+                                 and f_ext.flags.carray)
+    except AttributeError:         # lists, numbers: the general path converts them
+        return False
+
+
 def _as_batches(arrays, tails, dtype):
-    """Reshape every array to (B_k, *tail), B_k either 1 or the common flattened
-    batch B, C-contiguous, writable and of ``dtype`` (one array type per dtype: each
-    driver compiles once). Returns ``(batch_shape, arrays)``, or ``None`` for a
-    wrong trailing shape."""
+    """Every array as one state or ``B`` states flattened into its first axis
+    (``(..., n)`` -> ``(B n,)``, ``(..., N, 6)`` -> ``(B N, 6)``), C-contiguous,
+    writable, of ``dtype``. Returns ``(batch_shape, arrays)``, or ``None`` for a
+    wrong shape."""
     batches = []
     for x, tail in zip(arrays, tails):
         k = len(tail)
@@ -149,27 +152,19 @@ def _as_batches(arrays, tails, dtype):
     for x, b, tail in zip(arrays, batches, tails):
         if b != batch and any(n != 1 for n in b):
             x, b = np.broadcast_to(x, batch + tail), batch
-        x = x.reshape(((B,) if b == batch else (1,)) + tail)
+        x = x.reshape(((B if b == batch else 1) * tail[0],) + tail[1:])
         if x.dtype != dtype or not (x.flags.c_contiguous and x.flags.writeable):
             x = np.array(x, dtype=dtype)
         out.append(x)
     return batch, out
 
 
-def _compiled_inputs(model, arrays, tails):
-    """The arrays in one compiled dtype with a flattened batch, or ``None``."""
+def _compiled_inputs(arrays, tails):
+    """``(batch_shape, arrays)`` for a compiled driver (:func:`_as_batches`), all
+    of one compiled dtype; ``None`` if numba is absent, or for another dtype or
+    shape."""
     if not _jit.ENABLED:
         return None
-    single = []                   # the common case first: one state, float64 arrays
-    for x, tail in zip(arrays, tails):
-        if type(x) is not np.ndarray or x.dtype is not _F64 or x.shape != tail:
-            break
-        flags = x.flags
-        if not (flags.c_contiguous and flags.writeable):
-            break
-        single.append(x[None])
-    else:
-        return (), _F64, single
     try:
         arrays = [x if type(x) is np.ndarray else np.asarray(x) for x in arrays]
     except (TypeError, ValueError):         # ragged or odd: the reference path says
@@ -183,11 +178,7 @@ def _compiled_inputs(model, arrays, tails):
         dtype = np.result_type(float, *arrays)
     if dtype not in _COMPILED_DTYPES:
         return None
-    shaped = _as_batches(arrays, tails, dtype)
-    if shaped is None:
-        return None
-    batch, arrays = shaped
-    return batch, dtype, arrays
+    return _as_batches(arrays, tails, dtype)
 
 
 def _plain(run, arrays, ws_shapes, out_len, batch, dtype):
@@ -212,23 +203,28 @@ def _plain(run, arrays, ws_shapes, out_len, batch, dtype):
     return np.moveaxis(out, -1, 0).reshape(batch + out_len)
 
 
-# --- the algorithms ---------------------------------------------------------------
+# --- the algorithms -----------------------------------------------------------
+# Each returns a finite result, or None: the public function then runs its
+# reference path, which computes the same result or raises the clear error naming
+# the argument.
 def rnea(model, q, dq, ddq, f_ext=None):
-    """``tau`` by the kernels (Kim (2012), Table 2), or ``None`` to use the
-    reference path."""
+    """``tau`` by the kernels (Kim (2012), Table 2), or ``None``."""
     flat = flat_model(model)
     if flat is None:
         return None
     topo, body, no_f_ext = flat
+    if _jit.ENABLED and _one_state((q, dq, ddq), f_ext):     # the common case first
+        tau = np.empty(model.nv)
+        fe = no_f_ext if f_ext is None else f_ext
+        return None if K.rnea_loop(topo, body, q, dq, ddq, fe, tau, True) else tau
     N, nv = model.nbodies, model.nv
     fe = no_f_ext if f_ext is None else f_ext
-    prepared = _compiled_inputs(model, (q, dq, ddq, fe),
-                                ((model.nq,), (nv,), (nv,), (N, 6)))
+    tails = ((model.nq,), (nv,), (nv,), (N, 6))
+    prepared = _compiled_inputs((q, dq, ddq, fe), tails)
     if prepared is not None:
-        batch, dtype, (q, dq, ddq, fe) = prepared
-        tau = np.empty(
-            (max(q.shape[0], dq.shape[0], ddq.shape[0], fe.shape[0]), nv), dtype)
-        if K.rnea_loop(topo, body, q, dq, ddq, fe, tau):
+        batch, (q, dq, ddq, fe) = prepared
+        tau = np.empty(math.prod(batch) * nv, q.dtype)
+        if K.rnea_loop(topo, body, q, dq, ddq, fe, tau, True):
             return None
         return tau.reshape(batch + (nv,))
     batch, dtype, q, dq, ddq, fe = state(model, q, dq, ddq, f_ext=f_ext)
@@ -238,7 +234,7 @@ def rnea(model, q, dq, ddq, f_ext=None):
 
     def run(a, w, out):
         K.rnea_state(topo, body, a[0], a[1], a[2], a[3], (g[:3], g[3:]), w, out)
-    return _plain(run, (q, dq, ddq, fe), ws, (nv,), batch, dtype)
+    return _finite(_plain(run, (q, dq, ddq, fe), ws, (nv,), batch, dtype))
 
 
 def mass_matrix(model, q):
@@ -248,11 +244,14 @@ def mass_matrix(model, q):
         return None
     topo, body, _ = flat
     nv = model.nv
-    prepared = _compiled_inputs(model, (q,), ((model.nq,),))
+    if _jit.ENABLED and _one_state((q,)):
+        M = np.zeros((nv, nv))
+        return None if K.crba_loop(topo, body, q, M, True) else M
+    prepared = _compiled_inputs((q,), ((model.nq,),))
     if prepared is not None:
-        batch, dtype, (q,) = prepared
-        M = np.zeros((q.shape[0], nv, nv), dtype=dtype)
-        if K.crba_loop(topo, body, q, M):
+        batch, (q,) = prepared
+        M = np.zeros((math.prod(batch) * nv, nv), dtype=q.dtype)
+        if K.crba_loop(topo, body, q, M, True):
             return None
         return M.reshape(batch + (nv, nv))
     q = model.check_q(q)
@@ -263,27 +262,32 @@ def mass_matrix(model, q):
 
     def run(a, w, out):
         K.crba_state(topo, body, a[0], w, out)
-    return _plain(run, (q,), ws, (nv, nv), batch, dtype)
+    return _finite(_plain(run, (q,), ws, (nv, nv), batch, dtype))
 
 
 def aba(model, q, dq, tau, f_ext=None):
-    """``ddq`` by the kernels (Kim (2012), Table 3), or ``None`` to use the
-    reference path."""
+    """``ddq`` by the kernels (Kim (2012), Table 3), or ``None``; the compiled
+    drivers also refuse chart singularities (:meth:`Model.check_chart`)."""
     flat = flat_model(model)
     if flat is None:
         return None
     topo, body, no_f_ext = flat
+    if _jit.ENABLED and _one_state((q, dq, tau), f_ext):     # the common case first
+        ddq = np.empty(model.nv)
+        fe = no_f_ext if f_ext is None else f_ext
+        return None if K.aba_loop(topo, body, q, dq, tau, fe, ddq, True) else ddq
     N, nv = model.nbodies, model.nv
     fe = no_f_ext if f_ext is None else f_ext
-    prepared = _compiled_inputs(model, (q, dq, tau, fe),
-                                ((model.nq,), (nv,), (nv,), (N, 6)))
+    tails = ((model.nq,), (nv,), (nv,), (N, 6))
+    prepared = _compiled_inputs((q, dq, tau, fe), tails)
     if prepared is not None:
-        batch, dtype, (q, dq, tau, fe) = prepared
-        ddq = np.empty(
-            (max(q.shape[0], dq.shape[0], tau.shape[0], fe.shape[0]), nv), dtype)
-        if K.aba_loop(topo, body, q, dq, tau, fe, ddq):
+        batch, (q, dq, tau, fe) = prepared
+        ddq = np.empty(math.prod(batch) * nv, q.dtype)
+        if K.aba_loop(topo, body, q, dq, tau, fe, ddq, True):
             return None
         return ddq.reshape(batch + (nv,))
+    if model._charts:                                # as the public function does
+        model.check_chart(model.check_q(q))
     batch, dtype, q, dq, tau, fe = state(model, q, dq, tau, f_ext=f_ext,
                                          names=("dq", "tau"))
     nb = N + 1
@@ -293,7 +297,61 @@ def aba(model, q, dq, tau, f_ext=None):
 
     def run(a, w, out):
         K.aba_state(topo, body, a[0], a[1], a[2], a[3], (g[:3], g[3:]), w, out)
-    ddq = _plain(run, (q, dq, tau, fe), ws, (nv,), batch, dtype)
-    if dtype != object and not np.all(np.isfinite(ddq)):
+    return _finite(_plain(run, (q, dq, tau, fe), ws, (nv,), batch, dtype))
+
+
+def inverse_mass_matrix(model, q):
+    """``M(q)^-1`` by the compiled articulated-body algorithm, or ``None``: column
+    ``k`` is ``aba(q, 0, e_k)`` without gravity, the ``nv`` columns of each state a
+    batch of the driver."""
+    flat = flat_model(model)
+    if flat is None or not _jit.ENABLED:
         return None
-    return ddq
+    topo, body, _ = flat
+    prepared = _compiled_inputs((q,), ((model.nq,),))
+    if prepared is None:
+        return None
+    batch, (q,) = prepared
+    B, nv, dt = math.prod(batch), model.nv, q.dtype
+    if B > 1:                                   # each state, once per column
+        q = np.repeat(q.reshape(B, model.nq), nv, axis=0).reshape(-1)
+    weightless = body.copy()
+    weightless[0, :6] = 0.0                             # dV_0 = 0: no gravity
+    E = np.tile(np.eye(nv, dtype=dt), (B, 1)).reshape(-1)
+    cols = np.empty(B * nv * nv, dt)
+    if K.aba_loop(topo, weightless, q, np.zeros(nv, dt), E,
+                  np.zeros((model.nbodies, 6), dt), cols, True):
+        return None
+    return np.swapaxes(cols.reshape(batch + (nv, nv)), -1, -2)
+
+
+def rnea_partials(model, q, dq, ddq, f_ext=None):
+    """``(dtau/dq, dtau/d(dq), M)`` by the compiled kernels: Kim (2012), Table 5
+    along the ``nv`` unit directions of ``q`` and of ``dq``, ``M`` by the
+    composite-rigid-body algorithm. ``None``: numba absent, or some joint's ``S``
+    depends on ``q``."""
+    flat = flat_model(model)
+    if flat is None or not _jit.ENABLED:
+        return None
+    topo, body, no_f_ext = flat
+    N, nv = model.nbodies, model.nv
+    fe = no_f_ext if f_ext is None else f_ext
+    if _one_state((q, dq, ddq), f_ext):
+        batch = ()
+    else:
+        tails = ((model.nq,), (nv,), (nv,), (N, 6))
+        prepared = _compiled_inputs((q, dq, ddq, fe), tails)
+        if prepared is None:
+            return None
+        batch, (q, dq, ddq, fe) = prepared
+    shape = (math.prod(batch) * nv, nv)
+    out = [np.zeros(shape, q.dtype) for _ in range(3)]
+    if K.rnea_partials_loop(topo, body, q, dq, ddq, fe, *out, True):
+        return None
+    return tuple(x.reshape(batch + (nv, nv)) for x in out)
+
+
+def _finite(result):
+    """``result``, or ``None`` if it has NaN or inf entries (the reference path then
+    raises the overflow error)."""
+    return result if _checks.all_finite(result) else None

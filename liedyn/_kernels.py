@@ -14,10 +14,11 @@ Because only ``+``, ``-``, ``*``, ``/``, indexing and the functions of
 * in plain Python on sympy expressions.
 
 The model arrives flattened (:func:`liedyn._exec.flat_model`): ``topo[i]`` holds the
-parent, joint code, and the offsets and sizes of body ``i``'s coordinates;
-``body[i]`` its joint parameters, placement ``X_i`` and inertia ``I_i``;
-``body[0, :6]`` is the ground acceleration ``dV_0 = (0, -g)`` (Kim (2012), footnote
-6). Results go into workspaces: ``R[i], p[i]`` (``T_{lambda(i),i}``),
+parent, joint code, and the offsets and sizes of body ``i``'s coordinates
+(``topo[0, QI]``, ``topo[0, VI]``: the offsets past the last body, ``nq`` and
+``nv``); ``body[i]`` its joint parameters, placement ``X_i`` and inertia ``I_i``;
+``body[0, :6]`` is the ground acceleration ``dV_0 = (0, -g)`` (Kim (2012),
+footnote 6). Results go into workspaces: ``R[i], p[i]`` (``T_{lambda(i),i}``),
 ``S[k], dS[k]`` (one row per velocity coordinate ``k``), ``V[i]``, ``dV[i]``,
 ``F[i]`` etc.; row 0 of ``V`` is the ground's twist, zero, and also serves as the
 zero of the right type (float, complex, batch array or sympy) wherever one is
@@ -26,7 +27,7 @@ needed.
 import numpy as np
 
 from ._jit import compiled, cos, kernel, normalise_quaternion, sin
-from .joints import QUAT_TOL
+from .joints import CHART_TOL, QUAT_TOL
 
 # topo columns
 PARENT, JOINT, QI, VI, NV = 0, 1, 2, 3, 4
@@ -636,15 +637,85 @@ def aba_state(topo, body, q, dq, tau, f_ext, dV0, ws, ddq):
 
 
 @kernel
+def rnea_direction(topo, body, j, s, along_q, ws, wd, dtau, k):
+    """Kim (2012), Table 5 along one unit direction, of ``q_j`` (``along_q``; a
+    right perturbation ``q_j exp(delta)`` for a group joint) or of ``dq_j``; ``s``
+    is its column of ``S_j``. For joints with constant ``S`` (``S' = 0``,
+    ``dS = 0``); ``ws`` holds the nominal state of :func:`rnea_state`, ``wd`` the
+    workspaces of ``V', dV', F'`` and, per body, ``S_i dq_i`` and ``I_i V_i``.
+
+    Forward, over the subtree of ``j`` (elsewhere ``V' = dV' = 0``), with
+    ``dh_j = s`` along ``q_j``, ``S_j delta_dq_j = s`` along ``dq_j``, both zero
+    elsewhere:
+    ``V_i' = Ad_{T^-1} V_lambda' - ad_{dh_i} Ad_{T^-1} V_lambda + S_i delta_dq_i``,
+    ``dV_i' = Ad_{T^-1} dV_lambda' - ad_{dh_i} Ad_{T^-1} dV_lambda
+    + ad_{V_i'} S_i dq_i + ad_{V_i} S_i delta_dq_i``. Backward, (42) differentiated:
+    ``F_i' = I_i dV_i' - ad*_{V_i'} I_i V_i - ad*_{V_i} I_i V_i'
+    + sum_k Ad*_{T_{i,k}^-1} (F_k' - ad*_{dh_k} F_k)`` over the subtree and on to
+    the ground; ``tau_i' = S_i^T F_i'`` into column ``k`` of ``dtau``.
+    """
+    R, p, S, dS, V, eta, dV, F = ws
+    Vp, dVp, Fp, inside, Sdq_w, IV_w = wd
+    zero = V[0, 0]
+    z6 = ((zero, zero, zero), (zero, zero, zero))
+    dh, sdq = (s, z6) if along_q else (z6, s)
+    for i in range(j, topo.shape[0]):                  # forward: the subtree of j
+        lam = topo[i, PARENT]
+        inside[i] = i == j or (lam >= j and inside[lam])
+        if not inside[i]:
+            continue
+        Ri, pi = load_transform(R, p, i)
+        Vi, Sdq = load6(V, i), load6(Sdq_w, i)
+        if i == j:
+            AV = Ad_inv_mul(Ri, pi, load6(V, lam))
+            AdV = Ad_inv_mul(Ri, pi, load6(dV, lam))
+            Vpi = ssub(sdq, ad_mul(dh, AV))
+            dVpi = sadd(ssub(ad_mul(Vpi, Sdq), ad_mul(dh, AdV)), ad_mul(Vi, sdq))
+        else:
+            Vpi = Ad_inv_mul(Ri, pi, load6(Vp, lam))
+            dVpi = sadd(Ad_inv_mul(Ri, pi, load6(dVp, lam)), ad_mul(Vpi, Sdq))
+        store6(Vp, i, Vpi)
+        store6(dVp, i, dVpi)
+        I = body_inertia(body, i)
+        Fpi = ssub(inertia_mul(I, dVpi), ad_star_mul(Vpi, load6(IV_w, i)))
+        store6(Fp, i, ssub(Fpi, ad_star_mul(Vi, inertia_mul(I, Vpi))))
+    for i in range(topo.shape[0] - 1, j, -1):          # backward: below j
+        if inside[i]:
+            Fpi, v = load6(Fp, i), topo[i, VI]
+            for r in range(topo[i, NV]):
+                dtau[v + r, k] = sdot(load6(S, v + r), Fpi)             # S^T F'
+            Ri, pi = load_transform(R, p, i)
+            lam = topo[i, PARENT]
+            store6(Fp, lam, sadd(load6(Fp, lam), Ad_star_inv_mul(Ri, pi, Fpi)))
+    Fpi, i = load6(Fp, j), j                           # j, then on to the ground
+    while i > 0:
+        v = topo[i, VI]
+        for r in range(topo[i, NV]):
+            dtau[v + r, k] = sdot(load6(S, v + r), Fpi)
+        Ri, pi = load_transform(R, p, i)
+        if i == j:
+            Fpi = ssub(Fpi, ad_star_mul(dh, load6(F, j)))
+        Fpi = Ad_star_inv_mul(Ri, pi, Fpi)
+        i = topo[i, PARENT]
+
+
+@kernel
 def vneg_s(X):
     return (vneg(X[0]), vneg(X[1]))
 
 
 # --- drivers: the loop over a flattened batch, compiled when numba is available ---
-# Inputs have a leading batch axis of length 1 (shared by every state) or B.
+# A driver gets one state, or B states flattened into one axis: q of length nq or
+# B nq, dq of length nv or B nv, f_ext of N or B N rows (one state's length: shared
+# by the batch), the output of B nv rows. It returns 0, or 1 for input that the
+# checks refuse, or 2 for a non-finite result; the public function then re-runs the
+# reference path, which computes the same result or raises the clear error naming
+# the argument.
 @kernel
-def _at(x, b):
-    return x[b] if x.shape[0] > 1 else x[0]
+def part(x, b, n):
+    """State ``b`` of a flattened batch: rows ``b n .. b n + n - 1`` of ``x``, or
+    its first ``n`` rows when ``x`` holds one state shared by the whole batch."""
+    return x[b * n:(b + 1) * n] if x.shape[0] > n else x[0:n]
 
 
 @kernel
@@ -656,71 +727,162 @@ def all_finite(x):
 
 
 @kernel
-def unit_quaternions(topo, q, tol):
+def lengths_ok(x, n, B):
+    """``x`` holds one state (``n`` rows) or ``B`` of them."""
+    return x.shape[0] == n or x.shape[0] == B * n
+
+
+@kernel
+def unit_quaternions(topo, q, B, tol):
     """True if every quaternion of a spherical or free joint has unit norm to within
     ``tol``."""
-    for b in range(q.shape[0]):
+    nq = topo[0, QI]
+    for b in range(min(B, q.shape[0] // nq) if nq > 0 else 0):
         for i in range(1, topo.shape[0]):
             code = topo[i, JOINT]
             if code == SPHERICAL or code == FREE:
-                j = topo[i, QI] + (3 if code == FREE else 0)
+                j = b * nq + topo[i, QI] + (3 if code == FREE else 0)
                 n2 = 0.0
                 for r in range(4):
-                    n2 += q[b, j + r].real ** 2
+                    n2 += q[j + r].real ** 2
                 if abs(np.sqrt(n2) - 1) > tol:
                     return False
     return True
 
 
 @kernel
-def bad_input(topo, q, x, y, z, quat_tol):
-    """The input checks of the public functions, compiled: 1 if some entry is NaN or
-    inf or some quaternion is not unit (the public function then re-runs the
-    reference path, which raises the error naming the argument), else 0."""
-    ok = all_finite(q) and all_finite(x) and all_finite(y) and all_finite(z)
-    return 0 if ok and unit_quaternions(topo, q, quat_tol) else 1
+def charts_ok(topo, q, B, tol):
+    """True unless some Euler-angle joint is within ``tol`` of gimbal lock,
+    ``|cos q1| < tol`` (:meth:`liedyn.joints.SphericalZYX.chart_distance`)."""
+    nq = topo[0, QI]
+    for b in range(min(B, q.shape[0] // nq) if nq > 0 else 0):
+        for i in range(1, topo.shape[0]):
+            if topo[i, JOINT] == SPHERICAL_ZYX:
+                if abs(np.cos(q[b * nq + topo[i, QI] + 1].real)) < tol:
+                    return False
+    return True
 
 
-def _rnea_loop(topo, body, q, dq, ddq, f_ext, tau):
-    if bad_input(topo, q, dq, ddq, f_ext, QUAT_TOL):
+@kernel
+def bad_configuration(topo, q, B):
+    """The checks of ``q`` (:meth:`liedyn.model.Model.check_q`), compiled: 1 if it
+    has the wrong length, a NaN or inf entry, or a quaternion that is not unit,
+    else 0."""
+    ok = lengths_ok(q, topo[0, QI], B) and all_finite(q)
+    return 0 if ok and unit_quaternions(topo, q, B, QUAT_TOL) else 1
+
+
+@kernel
+def bad_input(topo, q, x, y, f_ext, B):
+    """The input checks of the public functions, compiled: 1 if
+    :func:`bad_configuration` refuses ``q`` or some other array has the wrong shape
+    or a NaN or inf entry, else 0."""
+    nv, N = topo[0, VI], topo.shape[0] - 1
+    if not (lengths_ok(x, nv, B) and lengths_ok(y, nv, B)
+            and lengths_ok(f_ext, N, B) and f_ext.shape[1] == 6):
         return 1
-    nb, nv, dt = topo.shape[0], tau.shape[1], tau.dtype
+    ok = all_finite(x) and all_finite(y) and all_finite(f_ext)
+    return bad_configuration(topo, q, B) if ok else 1
+
+
+@kernel
+def states(topo, out):
+    """The number B of states of a driver's output (``out`` has ``B nv`` rows)."""
+    nv = topo[0, VI]
+    return out.shape[0] // nv if nv > 0 else 0
+
+
+def _rnea_loop(topo, body, q, dq, ddq, f_ext, tau, check):
+    nq, nv, N, B = topo[0, QI], topo[0, VI], topo.shape[0] - 1, states(topo, tau)
+    if check and bad_input(topo, q, dq, ddq, f_ext, B):
+        return 1
+    nb, dt = N + 1, tau.dtype
     ws = (np.zeros((nb, 3, 3), dt), np.zeros((nb, 3), dt), np.zeros((nv, 6), dt),
           np.zeros((nv, 6), dt), np.zeros((nb, 6), dt), np.zeros((nb, 6), dt),
           np.zeros((nb, 6), dt), np.zeros((nb, 6), dt))
-    g = load6(body, 0)                      # row 0: the ground acceleration (0, -g)
-    for b in range(tau.shape[0]):
-        rnea_state(topo, body, _at(q, b), _at(dq, b), _at(ddq, b), _at(f_ext, b), g,
-                   ws, tau[b])
-    return 0
+    g = load6(body, 0)                  # row 0: the ground acceleration (0, -g)
+    for b in range(B):
+        rnea_state(topo, body, part(q, b, nq), part(dq, b, nv), part(ddq, b, nv),
+                   part(f_ext, b, N), g, ws, part(tau, b, nv))
+    return 0 if not check or all_finite(tau) else 2
 
 
-def _crba_loop(topo, body, q, M):
-    if bad_input(topo, q, q, q, q, QUAT_TOL):
+def _crba_loop(topo, body, q, M, check):
+    nq, nv, N, B = topo[0, QI], topo[0, VI], topo.shape[0] - 1, states(topo, M)
+    if check and bad_configuration(topo, q, B):
         return 1
-    nb, nv, dt = topo.shape[0], M.shape[1], M.dtype
+    nb, dt = N + 1, M.dtype
     ws = (np.zeros((nb, 3, 3), dt), np.zeros((nb, 3), dt), np.zeros((nv, 6), dt),
           np.zeros((nb, 6), dt), np.zeros((nb, 6, 6), dt))
-    for b in range(M.shape[0]):
-        crba_state(topo, body, _at(q, b), ws, M[b])
-    return 0
+    for b in range(B):
+        crba_state(topo, body, part(q, b, nq), ws, part(M, b, nv))
+    return 0 if not check or all_finite(M) else 2
 
 
-def _aba_loop(topo, body, q, dq, tau, f_ext, ddq):
-    if bad_input(topo, q, dq, tau, f_ext, QUAT_TOL):
+def _aba_loop(topo, body, q, dq, tau, f_ext, ddq, check):
+    nq, nv, N, B = topo[0, QI], topo[0, VI], topo.shape[0] - 1, states(topo, ddq)
+    if check and (bad_input(topo, q, dq, tau, f_ext, B)
+                  or not charts_ok(topo, q, B, CHART_TOL)):
         return 1
-    nb, nv, dt = topo.shape[0], ddq.shape[1], ddq.dtype
+    nb, dt = N + 1, ddq.dtype
     ws = (np.zeros((nb, 3, 3), dt), np.zeros((nb, 3), dt), np.zeros((nv, 6), dt),
           np.zeros((nv, 6), dt), np.zeros((nb, 6), dt), np.zeros((nb, 6), dt),
           np.zeros((nb, 6), dt), np.zeros((nb, 6, 6), dt), np.zeros((nb, 6), dt),
           np.zeros((nv, 6), dt), np.zeros((nv, 6), dt), np.zeros((nv, 6), dt),
           np.zeros(nv, dt))
-    g = load6(body, 0)                      # row 0: the ground acceleration (0, -g)
-    for b in range(ddq.shape[0]):
-        aba_state(topo, body, _at(q, b), _at(dq, b), _at(tau, b), _at(f_ext, b), g,
-                  ws, ddq[b])
-    return 0 if all_finite(ddq) else 2
+    g = load6(body, 0)                  # row 0: the ground acceleration (0, -g)
+    for b in range(B):
+        aba_state(topo, body, part(q, b, nq), part(dq, b, nv), part(tau, b, nv),
+                  part(f_ext, b, N), g, ws, part(ddq, b, nv))
+    return 0 if not check or all_finite(ddq) else 2
 
 
-rnea_loop, crba_loop, aba_loop = (
-    compiled(f) for f in (_rnea_loop, _crba_loop, _aba_loop))
+@kernel
+def constant_S(topo):
+    """True if no joint's ``S`` depends on ``q`` (:func:`rnea_direction`)."""
+    for i in range(1, topo.shape[0]):
+        code = topo[i, JOINT]
+        if code == UNIVERSAL or code == PLANAR or code == SPHERICAL_ZYX:
+            return False
+    return True
+
+
+def _rnea_partials_loop(topo, body, q, dq, ddq, f_ext, dtau_dq, dtau_dv, M, check):
+    nq, nv, N, B = topo[0, QI], topo[0, VI], topo.shape[0] - 1, states(topo, M)
+    if not constant_S(topo):
+        return 3
+    if check and bad_input(topo, q, dq, ddq, f_ext, B):
+        return 1
+    nb, dt = N + 1, M.dtype
+    ws = (np.zeros((nb, 3, 3), dt), np.zeros((nb, 3), dt), np.zeros((nv, 6), dt),
+          np.zeros((nv, 6), dt), np.zeros((nb, 6), dt), np.zeros((nb, 6), dt),
+          np.zeros((nb, 6), dt), np.zeros((nb, 6), dt))
+    wd = (np.zeros((nb, 6), dt), np.zeros((nb, 6), dt), np.zeros((nb, 6), dt),
+          np.zeros(nb, np.bool_), np.zeros((nb, 6), dt), np.zeros((nb, 6), dt))
+    wc = (ws[0], ws[1], ws[2], ws[4], np.zeros((nb, 6, 6), dt))
+    tau = np.zeros(nv, dt)
+    g = load6(body, 0)                  # row 0: the ground acceleration (0, -g)
+    for b in range(B):
+        qb, dqb = part(q, b, nq), part(dq, b, nv)
+        rnea_state(topo, body, qb, dqb, part(ddq, b, nv), part(f_ext, b, N), g, ws,
+                   tau)
+        Dq, Dv = part(dtau_dq, b, nv), part(dtau_dv, b, nv)
+        zero = ws[4][0, 0]
+        for i in range(1, N + 1):           # S_i dq_i and I_i V_i, once per state
+            store6(wd[4], i, S_mul(ws[2], topo[i, VI], topo[i, NV], dqb, zero))
+            store6(wd[5], i, inertia_mul(body_inertia(body, i), load6(ws[4], i)))
+        for j in range(1, N + 1):
+            v = topo[j, VI]
+            for r in range(topo[j, NV]):
+                s = load6(ws[2], v + r)
+                rnea_direction(topo, body, j, s, True, ws, wd, Dq, v + r)
+                rnea_direction(topo, body, j, s, False, ws, wd, Dv, v + r)
+        crba_state(topo, body, qb, wc, part(M, b, nv))      # dtau/d(ddq) = M
+    if check and not (all_finite(dtau_dq) and all_finite(dtau_dv)
+                      and all_finite(M)):
+        return 2
+    return 0
+
+
+rnea_loop, crba_loop, aba_loop, rnea_partials_loop = (
+    compiled(f) for f in (_rnea_loop, _crba_loop, _aba_loop, _rnea_partials_loop))

@@ -157,11 +157,12 @@ def aba(model, q, dq, tau, f_ext=None):
     >>> round(float(aba(model, [np.pi / 2], [0.0], [0.0])[0]), 12)    # -g/l sin(q)
     -10.0
     """
-    if model._charts:                               # a chart singularity is refused
-        model.check_chart(model.check_q(q))
-    ddq = _exec.aba(model, q, dq, tau, f_ext)  # the kernels of liedyn._kernels
-    if ddq is None:                            # the reference path (and its errors)
-        ddq = aba_pass(model, q, dq, tau, f_ext).ddq
+    ddq = _exec.aba(model, q, dq, tau, f_ext)       # the kernels of liedyn._kernels
+    if ddq is not None:                                 # checked there, finite
+        return ddq
+    if model._charts:                       # the reference path and its errors,
+        model.check_chart(model.check_q(q))  # a chart singularity first
+    ddq = aba_pass(model, q, dq, tau, f_ext).ddq
     return _checks.finite_result("aba", ddq, q=q, dq=dq, tau=tau, f_ext=f_ext)
 
 
@@ -192,6 +193,9 @@ def inverse_mass_matrix(model, q):
     >>> float(inverse_mass_matrix(model, [0.1])[0, 0])    # 1/(m l^2)
     2.0
     """
+    Minv = _exec.inverse_mass_matrix(model, q)      # the kernels of liedyn._kernels
+    if Minv is not None:
+        return Minv
     q = model.check_q(q)
     E = np.eye(model.nv)
     cols = aba_pass(model, q[..., None, :], np.zeros(model.nv), E,

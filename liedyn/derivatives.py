@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _checks
+from . import _checks, _exec
 from ._spatial import (Ad_inv_mul, Ad_mul, Ad_star_inv_mul, Ad_star_mul, ad_mul,
                        ad_star_mul, cross, inverse, matvec)
 from .aba import aba, inverse_mass_matrix
@@ -255,6 +255,9 @@ def rnea_partials(model, q, dq, ddq, f_ext=None):
     >>> float(dq_[0, 0]), float(M[0, 0])
     (10.0, 1.0)
     """
+    out = _exec.rnea_partials(model, q, dq, ddq, f_ext)   # compiled, per state
+    if out is not None:
+        return out
     E = np.eye(model.nv)
     qx, dqx, ddqx = _directions(model, q, dq, ddq)
     fx = None if f_ext is None else model.check_f_ext(f_ext)[..., None, :, :]

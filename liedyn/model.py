@@ -26,9 +26,13 @@ from .joints import CHART_TOL, Joint
 
 __all__ = ["Model"]
 
-_TOPOLOGY = frozenset(
-    {"parent", "joints", "names", "children", "q_slice", "v_slice", "nq", "nv",
-     "placements", "inertias"})
+EDITS = [0]
+"""How many times some model was edited (a body added, an inertia, placement or
+gravity assigned): a cache built from a model stays valid while this count is
+unchanged."""
+
+_TOPOLOGY = frozenset({"parent", "joints", "names", "children", "q_slice",
+                       "v_slice", "nq", "nv", "placements", "inertias"})
 
 
 def _frozen(a):
@@ -37,13 +41,7 @@ def _frozen(a):
 
 
 class _ReadOnly(list):
-    """A list that cannot be changed: a model's tree is fixed by ``Model.add_body``.
-
-    ``changes`` counts the edits (none here; per-body parameters below count
-    theirs), so that a cache built from the model can tell whether it is stale.
-    """
-
-    changes = 0
+    """A list that cannot be changed: the tree is fixed by ``Model.add_body``."""
 
     def __init__(self, items, field="children"):
         super().__init__(items)
@@ -76,7 +74,7 @@ class _BodyParameters(_ReadOnly):
                              f"1..{len(names) - 1} (entry 0 is the ground)")
         check = _placement if self._field == "placements" else _inertia
         list.__setitem__(self, int(i), check(names[i], value))
-        self.changes += 1
+        EDITS[0] += 1
 
     def __reduce__(self):
         return _BodyParameters, (list(self), self._model, self._field)
@@ -182,6 +180,8 @@ class Model:
                                  f"got shape {g.shape}, dtype {g.dtype}")
             value = _frozen(g.astype(float))
         object.__setattr__(self, key, value)
+        if key == "gravity":
+            EDITS[0] += 1                 # counted once the value is in place
 
     def __repr__(self):
         return (f"Model({self.name!r}: {self.nbodies} bodies, nq={self.nq}, "
@@ -262,6 +262,7 @@ class Model:
         list.append(self.inertias, I)
         object.__setattr__(self, "nq", self.nq + joint.nq)
         object.__setattr__(self, "nv", self.nv + joint.nv)
+        EDITS[0] += 1
         if joint.chart_singular:
             object.__setattr__(self, "_charts", self._charts + (i,))
         if type(joint).check_q is not Joint.check_q:       # quaternions to validate
@@ -274,7 +275,7 @@ class Model:
         link)."""
         I = _checks.array("inertia", I, (6, 6))
         list.__setitem__(self.inertias, i, _frozen(np.array(I, dtype=float)))
-        self.inertias.changes += 1
+        EDITS[0] += 1
 
     # --- tree queries -------------------------------------------------------------
     def support(self, i):

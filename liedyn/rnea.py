@@ -104,6 +104,7 @@ def rnea(model, q, dq, ddq, f_ext=None):
     1.0
     """
     tau = _exec.rnea(model, q, dq, ddq, f_ext)      # the kernels of liedyn._kernels
-    if tau is None:                            # the reference path (and its errors)
-        tau = rnea_pass(model, q, dq, ddq, f_ext).tau
+    if tau is not None:                                 # checked there, finite
+        return tau
+    tau = rnea_pass(model, q, dq, ddq, f_ext).tau   # the reference path, its errors
     return _checks.finite_result("rnea", tau, q=q, dq=dq, ddq=ddq, f_ext=f_ext)

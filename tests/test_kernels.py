@@ -7,7 +7,9 @@
 * the kernels against the reference implementations (rnea_pass, aba_pass,
   composite_inertias) and against sympy on a small chain;
 * the compiled path keeps the input checks (NaN, non-unit quaternions, singular inertia),
-  handles complex step, and notices an edited model.
+  handles complex step, and notices an edited model;
+* the compiled partials of inverse dynamics (Table 5 per state) against Table 5 on
+  numpy arrays (liedyn.derivatives), on random trees of joints with constant S.
 
 Run once more with ``LIEDYN_DISABLE_JIT=1`` to test the package without the compiler.
 """
@@ -17,10 +19,14 @@ import sympy
 
 from liedyn import _exec, _jit
 from liedyn import _kernels as K
-from liedyn.aba import aba, aba_pass
+from liedyn import joints as J
+from liedyn._checks import ChartSingularityError, NonFiniteResultError
+from liedyn.aba import aba, aba_pass, inverse_mass_matrix
 from liedyn.crba import composite_inertias, mass_matrix
+from liedyn.derivatives import rnea_partials
 from liedyn.inertia import spatial_inertia
 from liedyn.lie import Ad, Ad_star, ad, ad_star, inverse, make_transform, exp_so3
+from liedyn.model import Model
 from liedyn.robots import JOINT_TYPES, random_tree, serial_chain
 from liedyn.rnea import rnea, rnea_pass
 
@@ -197,3 +203,117 @@ def test_unsupported_joints_use_the_reference_path():
     assert _exec.flat_model(model) is None
     q = np.array([0.1, 0.2, 0.3, -0.2, 0.1, 0.4])
     assert relerr(rnea(model, q, q, q), rnea_pass(model, q, q, q).tau) == 0.0
+
+
+def strided(x):
+    """The same numbers in a view that is not C-contiguous."""
+    return np.stack([x, 2 * x], axis=-1)[..., 0]
+
+
+def read_only(x):
+    y = np.array(x)
+    y.setflags(write=False)
+    return y
+
+
+@pytest.mark.parametrize("layout", [strided, read_only])
+def test_views_and_read_only_arrays_give_the_same_results(layout):
+    for seed in range(3):
+        model, q, dq, ddq, f_ext = random_case(seed)
+        expected = all_three(model, q, dq, ddq, f_ext)
+        got = all_three(model, *(layout(x) for x in (q, dq, ddq, f_ext)))
+        for a, b in zip(got, expected):
+            assert relerr(a, b) <= 1e-14, f"seed {seed}"
+
+
+def test_overflow_of_one_state_raises_the_overflow_error():
+    two = serial_chain(2)
+    z = np.zeros(2)
+    with pytest.raises(NonFiniteResultError, match="'dq'"):
+        rnea(two, z, np.array([1e200, 0.0]), z)
+    with pytest.raises(NonFiniteResultError, match="'dq'"):
+        aba(two, z, np.array([0.0, 1e200]), z)
+    arm = Model()                    # a slider on a turning arm: M_11 = m x^2
+    arm.add_body("arm", 0, J.Revolute([0.0, 0.0, 1.0]),
+                 inertia=spatial_inertia(1.0, [0.0, 0.0, 0.0], 0.01 * np.eye(3)))
+    arm.add_body("slider", 1, J.Prismatic([1.0, 0.0, 0.0]),
+                 inertia=spatial_inertia(1.0, [0.0, 0.0, 0.0], 0.01 * np.eye(3)))
+    assert _exec.flat_model(arm) is not None
+    with pytest.raises(NonFiniteResultError, match="'q'"):
+        mass_matrix(arm, np.array([0.0, 1e200]))
+
+
+def test_gimbal_lock_of_one_state_raises_the_chart_error():
+    model = serial_chain(2, joint="spherical_zyx")
+    z = np.zeros(model.nv)
+    q = np.zeros(model.nq)
+    q[4] = np.pi / 2
+    with pytest.raises(ChartSingularityError, match="'q'.*SphericalZYX"):
+        aba(model, q, z, z)
+    with pytest.raises(ChartSingularityError, match="'q'.*SphericalZYX"):
+        aba(model, np.stack([np.zeros(model.nq), q]), z, z)
+
+
+CONSTANT_S_JOINTS = [k for k in KERNEL_JOINTS
+                     if k not in ("universal", "planar", "spherical_zyx")]
+
+
+def partials_case(seed, batch=()):
+    rng = np.random.default_rng(seed)
+    model = random_tree(int(rng.integers(1, 9)), rng, joint_types=CONSTANT_S_JOINTS)
+    n = int(np.prod(batch))
+    q = np.stack([model.random_configuration(rng) for _ in range(n)]).reshape(
+        batch + (model.nq,))
+    dq, ddq = rng.normal(size=(2,) + batch + (model.nv,))
+    return model, q, dq, ddq, rng.normal(size=batch + (model.nbodies, 6))
+
+
+def reference_partials(model, q, dq, ddq, f_ext):
+    """Table 5 on numpy arrays (liedyn.derivatives), the kernels switched off."""
+    _exec.use_kernels(False)
+    try:
+        return rnea_partials(model, q, dq, ddq, f_ext)
+    finally:
+        _exec.use_kernels(True)
+
+
+@pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
+@pytest.mark.parametrize("start", range(0, 60, 20))
+def test_compiled_rnea_partials_equal_table5_on_numpy(start):
+    for seed in range(start, start + 20):
+        model, q, dq, ddq, f_ext = partials_case(seed)
+        compiled = _exec.rnea_partials(model, q, dq, ddq, f_ext)
+        assert compiled is not None
+        for a, b in zip(compiled, reference_partials(model, q, dq, ddq, f_ext)):
+            assert relerr(a, b) <= 1e-12, f"seed {seed}"
+
+
+@pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
+@pytest.mark.parametrize("seed", range(3))
+def test_compiled_rnea_partials_of_batches_equal_single_states(seed):
+    model, q, dq, ddq, f_ext = partials_case(seed, batch=(2, 3))
+    batched = rnea_partials(model, q, dq[0, 0], ddq, f_ext)       # dq shared
+    for k in np.ndindex(2, 3):
+        single = _exec.rnea_partials(model, q[k], dq[0, 0], ddq[k], f_ext[k])
+        for a, b in zip(batched, single):
+            assert relerr(a[k], b) <= 1e-14
+
+
+def test_rnea_partials_of_joints_with_varying_S_use_numpy():
+    model = serial_chain(2, joint="universal")
+    q = np.full(model.nq, 0.3)
+    assert _exec.rnea_partials(model, q, q, q) is None
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_inverse_mass_matrix_by_the_kernels_equals_the_numpy_one(seed):
+    model, q, dq, ddq, f_ext = random_case(seed, batch=(2,) if seed % 2 else ())
+    Minv = inverse_mass_matrix(model, q)
+    _exec.use_kernels(False)
+    try:
+        reference = inverse_mass_matrix(model, q)
+    finally:
+        _exec.use_kernels(True)
+    assert relerr(Minv, reference) <= 1e-12
+    one = np.broadcast_to(np.eye(model.nv), Minv.shape)
+    assert relerr(Minv @ mass_matrix(model, q), one) <= 1e-10
