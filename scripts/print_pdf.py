@@ -8,8 +8,10 @@ into `_build/singlehtml`), then this script opens that page in headless Chromium
 for paper and prints it with Chromium's PDF backend (`_build/pdf/liedyn.pdf` by default):
 
 * a contents page and one PDF bookmark per chapter and appendix, with its sections below (the
-  page of each comes from the named destination Chromium writes for a link target; pypdf
-  writes the outline);
+  page of each comes from the named destination Chromium writes for a link target, checked
+  against the text of the page; pypdf writes the outline);
+* a report of what the printed page showed, next to the PDF (`liedyn.json`: MathJax errors,
+  raw TeX, equation and figure numbers, solutions), which tests/browser/check_pdf.py reads;
 * equations and figures keep the numbers Sphinx gave them, e.g. (5.3) and Fig. 7.2, and every
   cross-reference is a link inside the PDF;
 * the solutions of the exercises move to a last part, "Solutions to the exercises", grouped by
