@@ -112,7 +112,9 @@ pdf: $(STAMP) _vendor/.stamp
 	$(JB) build . --builder singlehtml -W -n --keep-going
 	$(PY) scripts/print_pdf.py
 
-# The PDF has every chapter and appendix, each with a bookmark (not part of `make test`)
+# The PDF has every chapter and appendix with its bookmark, the sections' bookmarks on their
+# pages, the equation and figure numbers, the solutions at the end, no math errors, A4 pages
+# (tests/browser/check_pdf.py; not part of `make test`)
 pdf-test: pdf
 	$(PY) tests/browser/check_pdf.py
 

@@ -8,8 +8,10 @@ into `_build/singlehtml`), then this script opens that page in headless Chromium
 for paper and prints it with Chromium's PDF backend (`_build/pdf/liedyn.pdf` by default):
 
 * a contents page and one PDF bookmark per chapter and appendix, with its sections below (the
-  page of each comes from the named destination Chromium writes for a link target; pypdf
-  writes the outline);
+  page of each comes from the named destination Chromium writes for a link target, checked
+  against the text of the page; pypdf writes the outline);
+* a report of what the printed page showed, next to the PDF (`liedyn.json`: MathJax errors,
+  raw TeX, equation and figure numbers, solutions), which tests/browser/check_pdf.py reads;
 * equations and figures keep the numbers Sphinx gave them, e.g. (5.3) and Fig. 7.2, and every
   cross-reference is a link inside the PDF;
 * the solutions of the exercises move to a last part, "Solutions to the exercises", grouped by
@@ -22,6 +24,8 @@ exactly as the HTML book shows it, and needs no TeX (texlive-xetex with latexmk 
 Debian packages, and the LaTeX route needs every MathJax macro and widget translated).
 """
 import argparse
+import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -124,9 +128,12 @@ PREPARE_JS = r"""() => {
     const first = sec.id === 'pdf-solutions' ||
                   sec.querySelector(':scope > h1, :scope > h2') === h;
     if (sec.tagName !== 'SECTION' || !first) return;
+    // the anchor goes inside the heading: an empty element before it would sit at the foot of
+    // the previous page when the heading starts a new one (bookmark one page early). The
+    // preface's title is not printed (the title page shows it): its anchor goes before it.
     const anchor = document.createElement('span');
     anchor.id = 'pdf-toc-' + entries.length;
-    h.before(anchor);
+    if (h === preface) h.before(anchor); else h.prepend(anchor);
     entries.push({level: Number(h.tagName[1]), id: anchor.id, title: texOf(h)});
   });
   const toc = document.createElement('nav');
@@ -160,7 +167,30 @@ PREPARE_JS = r"""() => {
       scaled += 1;
     }
   });
-  return {moved, scaled, entries};
+  // What the PDF will show, for tests/browser/check_pdf.py: math errors, raw TeX outside code
+  // and math, math left untypeset, the equation and figure numbers, solutions left in chapters.
+  const skip = 'pre, code, script, style, textarea, mjx-container, .highlight, .math, .pdf-hide';
+  const raw = [];
+  const walk = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const t = n.textContent;
+    const m = /\$\$|\\[\[\]()]|\\(?:frac|begin|end|mathrm|mathbf|operatorname)\b/.exec(t);
+    if (m && !n.parentElement.closest(skip) && n.parentElement.offsetParent !== null)
+      raw.push(t.slice(Math.max(0, m.index - 40), m.index + 30).trim());
+  }
+  const check = {
+    merror: main.querySelectorAll('mjx-merror').length,
+    raw_tex: raw.slice(0, 10),
+    untypeset: Array.from(main.querySelectorAll('span.math, div.math'))
+      .filter(e => !e.querySelector('mjx-container')).length,
+    equations: Array.from(main.querySelectorAll('span.eqno'))
+      .map(e => e.textContent.replace(/[^0-9.()]/g, '')),
+    figures: Array.from(main.querySelectorAll('figcaption .caption-number'))
+      .map(e => e.textContent.trim()),
+    solutions_in_chapters: Array.from(main.querySelectorAll('div.solution'))
+      .filter(e => !e.closest('#pdf-solutions')).length,
+  };
+  return {moved, scaled, entries, check};
 }"""
 
 PRINT_CSS = """
@@ -175,7 +205,9 @@ PRINT_CSS = """
   pre, pre span { white-space: pre-wrap !important; word-break: break-all; }
   div.highlight pre { font-size: 8.5pt; }
   section.pdf-chapter { break-before: page; }
-  #pdf-solutions > h1 { display: block !important; }
+  /* the theme hides the first h1 of the article in print (it prints the title in its own
+     header): every chapter's title is such an h1 here */
+  section.pdf-chapter > h1 { display: block !important; }
   figure, img, .cell_output img, table { break-inside: avoid; }
   mjx-container[display="true"] { overflow: visible !important; }
   .solution { break-inside: auto; }
@@ -193,15 +225,60 @@ def log(message):
     print(f"[{time.strftime('%H:%M:%S')}] {message}", flush=True)
 
 
+def lead(title):
+    """The first words of a heading, before any formula, lower case: "9.6. Cost: O(n) ..." ->
+    "9.6. cost" (pypdf extracts MathJax's formulas garbled)."""
+    words = []
+    for w in bare(title).split():
+        # a lone letter or digit other than "a" is what is left of a formula
+        if not re.fullmatch(r"[\d.]+|[a-z][a-z'-]*", w) or len(w) == 1 and w.isalpha() and w != "a":
+            break
+        words.append(w)
+        if len(words) == 4:
+            break
+    return " ".join(words)
+
+
+def bare(text):
+    """Lower case, one space, no commas, colons or semicolons, straight apostrophes, no
+    ligatures or soft hyphens (as pypdf extracts them)."""
+    for a, b in (("\u2019", "'"), ("\u00ad", ""), ("\ufb00", "ff"), ("\ufb01", "fi"),
+                 ("\ufb02", "fl"), ("\ufb03", "ffi"), ("\ufb04", "ffl")):
+        text = text.replace(a, b)
+    return re.sub(r"\s+", " ", re.sub(r"[:,;]", "", text)).strip().lower()
+
+
+def heading_page(reader, page, title, texts):
+    """The page that shows a heading: Chromium's named destination, or the next page.
+
+    Chromium places the destination of a heading that a page break pushes to the top of the
+    next page (headings keep with what follows) at the foot of the page before; the PDF text
+    tells which of the two shows the heading.
+    """
+    words = lead(title)
+    for p in (page, page + 1):
+        if p >= len(reader.pages):
+            break
+        if p not in texts:
+            texts[p] = bare(reader.pages[p].extract_text() or "")
+        if words and words in texts[p]:
+            return p
+    return page
+
+
 def add_bookmarks(pdf, entries):
     """Bookmarks from the contents entries: one per chapter or appendix, its sections below.
 
-    Each entry's page is that of the named destination Chromium wrote for its section id.
+    Each entry's page is that of the named destination Chromium wrote for its section id, or
+    the next page when only that one shows the heading (see heading_page).
     """
     import pypdf
     reader = pypdf.PdfReader(pdf)
+    texts = {}
     pages = {name.lstrip("/"): reader.get_destination_page_number(dest)
              for name, dest in reader.named_destinations.items()}
+    pages = {e["id"]: heading_page(reader, pages[e["id"]], e["title"], texts)
+             for e in entries if e["id"] in pages}
     writer = pypdf.PdfWriter(clone_from=reader)
     # Chromium's own outline (outline=True makes it write the named destinations) nests the
     # headings by their order on the page, not by chapter: replace it.
@@ -267,6 +344,9 @@ def print_book(html_dir, pdf):
                                  '<span class="pageNumber"></span></div>',
                  margin={"top": "16mm", "bottom": "18mm", "left": "16mm", "right": "16mm"})
         browser.close()
+    # what the page showed when printed, for tests/browser/check_pdf.py
+    pdf.with_suffix(".json").write_text(json.dumps(
+        {"entries": info["entries"], "moved": info["moved"], **info["check"]}, indent=1))
     add_bookmarks(pdf, info["entries"])
     chapters = sum(e["level"] == 1 for e in info["entries"])
     print(f"{pdf}: {pdf.stat().st_size / 1e6:.1f} MB; {chapters} chapter bookmarks, "

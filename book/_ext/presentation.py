@@ -6,7 +6,10 @@
   instead of raw TeX;
 * `book/_static/favicon.svg` as the favicon (browsers then do not ask for /favicon.ico);
 * one search field: the theme puts one in the header and one at the top of the sidebar; the
-  header's goes (the sidebar, a drawer on a phone, keeps its own, and Ctrl+K still searches).
+  header's goes (the sidebar, a drawer on a phone, keeps its own, and Ctrl+K still searches);
+* `book/_static/page-toc.js`: the page's contents (the secondary sidebar) highlight the section
+  being read after any scroll or jump, keep it in view on long chapters, and open from the
+  article header's button on narrow screens (the theme's drawer listens to a hidden button).
 """
 
 
@@ -21,4 +24,5 @@ def setup(app):
     app.connect("config-inited", configure)
     app.add_css_file("liedyn.css")
     app.add_js_file("search-snippets.js")
+    app.add_js_file("page-toc.js")
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -23,6 +23,9 @@ new chapters are picked up). The HTML is served on 127.0.0.1; a page fails on
 * an output that prints a bare `True` (a check belongs in an `assert`), or a filesystem path of
   the build machine (this checkout or the Python installation, e.g. in a traceback);
 and the search page fails when a result snippet shows raw TeX.
+Every numbered chapter's page contents (the "Contents" sidebar) are checked too, see
+check_page_toc: visible at 1400 px with every section, a followed entry scrolls to its heading,
+the highlight follows a jump, and at a phone's width the header button opens them.
 A screenshot of each page's first screen (of the whole page with `--full-page`: slower, a tall
 chapter takes seconds to capture) goes to `screenshots/` next to HTML_DIR (`_build/screenshots`).
 Uses Debian's chromium (`apt-get install -y chromium`) through playwright; installs nothing.
@@ -269,6 +272,135 @@ def check_search(context, base):
     return failures
 
 
+# The page's contents (secondary sidebar "Contents", book/_static/page-toc.js): entries, headings.
+PAGE_TOC_JS = r"""() => {
+  const nav = document.querySelector('#pst-page-toc-nav');
+  const shown = e => { const r = e.getBoundingClientRect(), s = getComputedStyle(e);
+    return r.width > 0 && r.height > 0 && r.right <= innerWidth + 1 && r.bottom > 0
+           && r.top < innerHeight && s.visibility !== 'hidden' && Number(s.opacity) > 0; };
+  const top = Array.from(nav ? nav.querySelectorAll(':scope > ul > li.toc-h2 > a.nav-link') : []);
+  const sections = Array.from(document.querySelectorAll('article.bd-article section > h2'))
+    .map(h => h.parentElement.id);
+  return {nav: !!nav, visible: !!nav && shown(nav), sections,
+          entries: top.map(a => ({href: a.getAttribute('href'), text: a.textContent.trim(),
+                                  shown: shown(a)}))};
+}"""
+PAGE_TOC_ACTIVE_JS = r"""() => Array.from(
+  document.querySelectorAll('#pst-page-toc-nav a.nav-link.active')).map(a => a.getAttribute('href'))"""
+# Where the heading of section `id` is: its top in the window, and whether it is the element seen
+# at that place (not under the sticky header or a dialog).
+HEADING_AT_JS = r"""(id) => { const s = document.getElementById(id);
+  const h = s && (s.querySelector('h1, h2, h3, h4, h5, h6') || s);
+  if (!h) return null;
+  const r = h.getBoundingClientRect();
+  const e = document.elementFromPoint(r.left + Math.min(20, r.width / 2), r.top + Math.min(10, r.height / 2));
+  return {top: r.top, seen: !!e && h.contains(e)}; }"""
+# Scroll so that the window shows the inside of section `id` with no heading in its upper 40 %
+# (the reader is in the middle of a long section); false if the section is too short for that.
+JUMP_INTO_JS = r"""(id) => { const heads = Array.from(document.querySelectorAll(
+    'article.bd-article section > :is(h2, h3, h4)'));
+  const s = document.getElementById(id);
+  const h = s.querySelector('h1, h2, h3, h4, h5, h6') || s;
+  const i = heads.indexOf(h);
+  const y = e => window.scrollY + e.getBoundingClientRect().top;
+  const from = y(h) + 50, to = i + 1 < heads.length ? y(heads[i + 1]) - 0.5 * innerHeight
+                                                 : document.documentElement.scrollHeight;
+  if (to <= from) return false;
+  window.scrollTo(0, (from + to) / 2);
+  return true; }"""
+PAGE_TOC_MIN_SECTIONS = 5  # a long chapter's contents list at least this many sections
+
+
+def check_page_toc(page, interactive=True):
+    """Failures of a chapter's page contents (the theme's secondary sidebar, "Contents").
+
+    Every chapter gets the static checks; the interactive ones (following entries, the jump,
+    the phone's button) run on the chapters of PAGE_TOC_INTERACTIVE, the longest ones (they
+    exercise the same script and theme on every page, and take seconds each).
+
+    At 1400 px: the contents are visible, list every section (h2) of the chapter and at least
+    PAGE_TOC_MIN_SECTIONS; following an entry brings its heading to the top of the window (below
+    the sticky header, not covered) and highlights that entry; after a jump into the middle of a
+    long section (as a drag of the scroll bar does: no heading passes the top of the window) the
+    highlight is that section. At a phone's width the button in the article header opens the
+    contents, and following an entry there closes them and shows its heading.
+    """
+    failures = []
+    page.set_viewport_size({"width": DESKTOP, "height": 900})
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.wait_for_timeout(300)
+    toc = page.evaluate(PAGE_TOC_JS)
+    hrefs = [e["href"] for e in toc["entries"]]
+    if not toc["nav"]:
+        return ["page contents: no #pst-page-toc-nav on the page"]
+    if not toc["visible"]:
+        failures.append(f"not visible at {DESKTOP} px")
+    hidden = [e["text"] for e in toc["entries"] if not e["shown"]]
+    if hidden:
+        failures.append(f"{len(hidden)} entries not visible at {DESKTOP} px, e.g. {hidden[0]!r}")
+    missing = [s for s in toc["sections"] if "#" + s not in hrefs]
+    if missing:
+        failures.append(f"{len(missing)} section(s) missing: {missing[:3]}")
+    if len(hrefs) < PAGE_TOC_MIN_SECTIONS:
+        failures.append(f"{len(hrefs)} sections listed (< {PAGE_TOC_MIN_SECTIONS})")
+
+    def highlighted(href, timeout=3000):
+        try:
+            page.wait_for_function(f"() => ({PAGE_TOC_ACTIVE_JS})()[0] === {href!r}",
+                                   timeout=timeout)
+            return True
+        except Exception:  # noqa: BLE001 - a timeout: the highlight is elsewhere
+            return False
+
+    def at_top(href):
+        where = page.evaluate(HEADING_AT_JS, href[1:])
+        return where and where["seen"] and -2 <= where["top"] <= 120, where
+
+    if interactive and len(hrefs) >= 3 and not failures:
+        href = hrefs[2 * len(hrefs) // 3]  # an entry two thirds down the list
+        page.locator(f'#pst-page-toc-nav a.nav-link[href="{href}"]').first.click()
+        if not highlighted(href):
+            failures.append(f"following {href} highlights {page.evaluate(PAGE_TOC_ACTIVE_JS)}")
+        ok, where = at_top(href)
+        if not ok:
+            failures.append(f"following {href} leaves its heading at {where}")
+        page.wait_for_timeout(1100)  # the theme holds a clicked entry's highlight for 1 s
+        jumped = next((h for h in hrefs[:len(hrefs) // 2] if page.evaluate(JUMP_INTO_JS, h[1:])),
+                      None)  # the first section of the first half long enough to jump into
+        if not jumped:
+            failures.append("no section in the first half long enough for the jump check")
+        elif not highlighted(jumped):
+            failures.append(f"after a jump into {jumped} the contents highlight "
+                            f"{page.evaluate(PAGE_TOC_ACTIVE_JS)}")
+        # phone: the header's button opens the contents; an entry closes them, shows its heading
+        page.set_viewport_size({"width": PHONE, "height": 844})
+        page.evaluate("() => window.scrollTo(0, 0)")
+        button = page.locator(".secondary-toggle:visible")
+        entry = page.locator(f'#pst-page-toc-nav a.nav-link[href="{hrefs[-2]}"]').first
+        if not button.count():
+            failures.append(f"no visible button for the contents at {PHONE} px")
+        else:
+            button.first.click()
+            try:
+                entry.wait_for(state="visible", timeout=3000)
+            except Exception:  # noqa: BLE001 - reported as a failure
+                failures.append(f"the contents button at {PHONE} px does not show the contents")
+        if entry.is_visible():
+            entry.click()
+            page.wait_for_timeout(800)
+            ok, where = at_top(hrefs[-2])
+            if page.evaluate("() => !!document.querySelector('dialog[open]')"):
+                failures.append(f"at {PHONE} px the contents stay open after following an entry")
+            elif not ok:
+                failures.append(f"at {PHONE} px following {hrefs[-2]} leaves its heading at {where}")
+    PAGE_TOC.append(f"{page.url.split('#')[0].rsplit('/', 1)[-1]}: {len(hrefs)}")
+    return [f"page contents: {f}" for f in failures]
+
+
+PAGE_TOC = []  # sections listed in each chapter's page contents (printed at the end)
+PAGE_TOC_INTERACTIVE = ("book/06_equations_of_motion", "book/09_constrained_dynamics")
+
+
 def check_page(context, base, html_dir, docname, shots, full_page=False):
     """Open one page; return (list of failures, summary of what was checked)."""
     problems, blocked = [], []
@@ -313,6 +445,8 @@ def check_page(context, base, html_dir, docname, shots, full_page=False):
     page.screenshot(path=str(shots / (docname.replace("/", "_") + ".png")), full_page=full_page,
                     animations="disabled", timeout=SCREENSHOT_TIMEOUT_MS)
     layout = check_layout(page)
+    if re.match(r"book/\d\d_", docname):  # a numbered chapter (leaves the page at phone width)
+        layout += check_page_toc(page, docname in PAGE_TOC_INTERACTIVE)
     page.close()
 
     failures = [f"request to a non-local address (aborted): {u}" for u in blocked]
@@ -395,6 +529,8 @@ def main():
         passed, failed = passed + (not failures), failed + bool(failures)
         browser.close()
     print(f"screenshots in {shots}; {time.perf_counter() - start:.0f} s")
+    if PAGE_TOC:
+        print("sections in the page contents: " + ", ".join(PAGE_TOC))
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 
