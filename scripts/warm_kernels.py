@@ -22,6 +22,7 @@ import numpy as np
 from liedyn import _jit
 from liedyn.aba import aba
 from liedyn.crba import mass_matrix
+from liedyn.derivatives import rnea_partials
 from liedyn.rnea import rnea
 from liedyn.robots import double_pendulum
 
@@ -40,8 +41,12 @@ def _aba(x):
     aba(MODEL, x, x, x)
 
 
+def _rnea_partials(x):
+    rnea_partials(MODEL, x, x, x)
+
+
 # two groups of about equal compile time
-GROUPS = {"rnea": [_rnea], "aba": [_aba, _mass_matrix]}
+GROUPS = {"rnea": [_rnea, _mass_matrix], "aba": [_aba, _rnea_partials]}
 
 
 def main(groups):
