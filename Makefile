@@ -1,8 +1,9 @@
 # liedyn: two commands do everything on a fresh machine.
 #   make book   build the HTML book (every notebook executed, warnings are errors) into _build/html
-#   make test   unit/property tests + doctests, every notebook under nbval, the book build, a
-#               browser check of the built HTML, a browser check of the chapters in JupyterLab,
-#               and the wheel and sdist installed into a clean venv
+#   make test   unit/property tests + doctests, the book build (every notebook executed, every
+#               cell must run), a browser check of the built HTML and of its 3D scenes, a
+#               browser check of the chapters in JupyterLab, and the wheel and sdist
+#               installed into a clean venv
 #   make pdf    the whole book as one PDF, _build/pdf/liedyn.pdf (make pdf-test checks it)
 # and for readers:
 #   make lab    JupyterLab on the chapters (MyST rendered by jupyterlab-myst), the book's kernel
@@ -56,7 +57,8 @@ nojit: $(STAMP)
 	LIEDYN_DISABLE_JIT=1 $(PY) -m pytest -q -p no:cacheprovider tests/test_kernels.py \
 		tests/test_rnea.py tests/test_aba.py tests/test_crba.py
 
-notebooks: $(STAMP)
+# every notebook under nbval, cell by cell (make test executes them once, in the book build)
+notebooks: $(STAMP) warm
 	$(PY) -m pytest -q --nbval-lax --nbval-current-env -p no:cacheprovider book/
 
 # the wheel and sdist: built, metadata-checked, installed into a clean venv and imported
@@ -75,23 +77,27 @@ check-scenes: $(STAMP) chromium
 check-lab: $(STAMP) chromium
 	$(PY) tests/browser/check_lab.py
 
-# make test: the pieces below on two cores (make -j2 picks the next piece as a core frees up),
-# the book first since its browser checks wait for it. Each piece is also a target of its own.
-TEST_PIECES := t-check-book t-check-scenes t-unit t-check-lab t-notebooks t-package t-nojit
+# make test: the pieces below, three at a time on the two cores (the browser checks spend much
+# of their time waiting for pages), the book first since its browser checks wait for it. Each
+# piece is also a target of its own. Every notebook is executed once, by the book build
+# (scripts/execute_notebooks.py: every code cell must run without an error); `make notebooks`
+# runs them once more under nbval, cell by cell (not part of make test: the same execution).
+TEST_PIECES := t-check-book t-check-scenes t-unit t-check-lab t-package t-nojit
 test: $(STAMP) _vendor/.stamp chromium
-	$(MAKE) -j2 warm
-	$(MAKE) -j2 --output-sync=target $(TEST_PIECES)
+	@$(call TIMED,$(MAKE) -j2 warm)
+	$(MAKE) -j3 --output-sync=target $(TEST_PIECES)
 	@echo "make test: all passed"
 
 .PHONY: t-book $(TEST_PIECES)
+TIMED = start=$$(date +%s); $(1); echo "make test: $@ took $$(( $$(date +%s) - start )) s"
 t-book:
-	$(MAKE) html
+	@$(call TIMED,$(MAKE) html)
 t-check-book: t-book
-	$(MAKE) check-book
+	@$(call TIMED,$(MAKE) check-book)
 t-check-scenes: t-book
-	$(MAKE) check-scenes
-t-unit t-check-lab t-notebooks t-package t-nojit:
-	$(MAKE) $(@:t-%=%)
+	@$(call TIMED,$(MAKE) check-scenes)
+t-unit t-check-lab t-package t-nojit:
+	@$(call TIMED,$(MAKE) $(@:t-%=%))
 
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 

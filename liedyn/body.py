@@ -209,8 +209,8 @@ def spatial_momentum(I, T, V):
 
     Returns
     -------
-    L_s : (..., 6) array, ``(angular momentum about the inertial origin, linear
-        momentum)``
+    L_s : (..., 6) array
+        ``(angular momentum about the inertial origin, linear momentum)``
 
     Examples
     --------

@@ -32,8 +32,8 @@ class ForwardPass:
 
     Attributes
     ----------
-    R, p : lists of (..., 3, 3) and (..., 3) arrays: ``T_{lambda(i),i} = (R[i],
-        p[i])``
+    R, p : lists of (..., 3, 3) and (..., 3) arrays
+        ``T_{lambda(i),i} = (R[i], p[i])``
     S, dS : lists of (..., 6, n_i) arrays: joint Jacobians and their time
         derivatives
     V, dV : lists of (..., 6) arrays: body twists and their component-wise

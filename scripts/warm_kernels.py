@@ -46,7 +46,7 @@ def _rnea_partials(x):
 
 
 # two groups of about equal compile time
-GROUPS = {"rnea": [_rnea, _mass_matrix], "aba": [_aba, _rnea_partials]}
+GROUPS = {"rnea": [_rnea, _rnea_partials], "aba": [_aba, _mass_matrix]}
 
 
 def main(groups):
