@@ -77,15 +77,14 @@ check-scenes: $(STAMP) chromium
 check-lab: $(STAMP) chromium
 	$(PY) tests/browser/check_lab.py
 
-# make test: the pieces below, three at a time on the two cores (the browser checks spend much
-# of their time waiting for pages), the book first since its browser checks wait for it. Each
-# piece is also a target of its own. Every notebook is executed once, by the book build
+# make test: the pieces below, two at a time (make -j2 starts the next as one ends), the book
+# first since its browser checks wait for it. Each piece is also a target of its own. Every notebook is executed once, by the book build
 # (scripts/execute_notebooks.py: every code cell must run without an error); `make notebooks`
 # runs them once more under nbval, cell by cell (not part of make test: the same execution).
 TEST_PIECES := t-check-book t-check-scenes t-unit t-check-lab t-package t-nojit
 test: $(STAMP) _vendor/.stamp chromium
 	@$(call TIMED,$(MAKE) -j2 warm)
-	$(MAKE) -j3 --output-sync=target $(TEST_PIECES)
+	$(MAKE) -j2 --output-sync=target $(TEST_PIECES)
 	@echo "make test: all passed"
 
 .PHONY: t-book $(TEST_PIECES)
