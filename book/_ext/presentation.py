@@ -10,7 +10,14 @@
 * `book/_static/page-toc.js`: the page's contents (the secondary sidebar) highlight the section
   being read after any scroll or jump, keep it in view on long chapters, and open from the
   article header's button on narrow screens (the theme's drawer listens to a hidden button).
+* `book/_static/scene-lazy.js`: a 3D scene (liedyn.scene, an iframe whose srcdoc is a whole
+  document with the viewer's script) starts when it comes near the screen: its srcdoc moves to
+  data-srcdoc here, so a page with several scenes loads without parsing and starting them all.
+  In Jupyter the scenes keep their srcdoc (no script runs in an untrusted notebook's output).
 """
+import re
+
+SCENE_SRCDOC = re.compile(r'(<iframe class="liedyn-scene"[^>]*?) srcdoc="')
 
 
 def configure(app, config):
@@ -20,9 +27,19 @@ def configure(app, config):
     config.html_theme_options = options
 
 
+def lazy_scenes(app, pagename, templatename, context, doctree):
+    if app.builder.name != "html":        # the one-page build that make pdf prints: as is
+        return
+    body = context.get("body")
+    if body and "liedyn-scene" in body:
+        context["body"] = SCENE_SRCDOC.sub(r'\1 data-srcdoc="', body)
+
+
 def setup(app):
     app.connect("config-inited", configure)
+    app.connect("html-page-context", lazy_scenes)
     app.add_css_file("liedyn.css")
     app.add_js_file("search-snippets.js")
     app.add_js_file("page-toc.js")
+    app.add_js_file("scene-lazy.js")
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -47,7 +47,11 @@ def pixels_differ(png_a, png_b, threshold=0.002):
 def check_scene(page, element, k):
     """Failures of the k-th scene (an iframe element handle) of a page."""
     element.scroll_into_view_if_needed()
+    if hasattr(element, "evaluate"):       # an iframe of the book, not a standalone file:
+        # it starts when it nears the screen (book/_static/scene-lazy.js)
+        page.wait_for_function("e => !e.dataset.srcdoc", arg=element, timeout=READY_MS)
     frame = element.content_frame()
+    frame.wait_for_load_state("load", timeout=READY_MS)
     try:
         frame.wait_for_function("() => !!window.liedynScene", timeout=READY_MS)
     except Exception as e:  # noqa: BLE001 - the viewer never started
