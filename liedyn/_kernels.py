@@ -792,14 +792,21 @@ def states(topo, out):
     return out.shape[0] // nv if nv > 0 else 0
 
 
+@kernel
+def rnea_workspace(nb, nv, like):
+    """The workspaces of :func:`rnea_state` (Kim (2012), Table 2): R, p, S, dS, V,
+    eta, dV, F, of the dtype of ``like``."""
+    dt = like.dtype
+    return (np.zeros((nb, 3, 3), dt), np.zeros((nb, 3), dt), np.zeros((nv, 6), dt),
+            np.zeros((nv, 6), dt), np.zeros((nb, 6), dt), np.zeros((nb, 6), dt),
+            np.zeros((nb, 6), dt), np.zeros((nb, 6), dt))
+
+
 def _rnea_loop(topo, body, q, dq, ddq, f_ext, tau, check):
     nq, nv, N, B = topo[0, QI], topo[0, VI], topo.shape[0] - 1, states(topo, tau)
     if check and bad_input(topo, q, dq, ddq, f_ext, B):
         return 1
-    nb, dt = N + 1, tau.dtype
-    ws = (np.zeros((nb, 3, 3), dt), np.zeros((nb, 3), dt), np.zeros((nv, 6), dt),
-          np.zeros((nv, 6), dt), np.zeros((nb, 6), dt), np.zeros((nb, 6), dt),
-          np.zeros((nb, 6), dt), np.zeros((nb, 6), dt))
+    ws = rnea_workspace(N + 1, nv, tau)
     g = load6(body, 0)                  # row 0: the ground acceleration (0, -g)
     for b in range(B):
         rnea_state(topo, body, part(q, b, nq), part(dq, b, nv), part(ddq, b, nv),
@@ -854,9 +861,7 @@ def _rnea_partials_loop(topo, body, q, dq, ddq, f_ext, dtau_dq, dtau_dv, M, chec
     if check and bad_input(topo, q, dq, ddq, f_ext, B):
         return 1
     nb, dt = N + 1, M.dtype
-    ws = (np.zeros((nb, 3, 3), dt), np.zeros((nb, 3), dt), np.zeros((nv, 6), dt),
-          np.zeros((nv, 6), dt), np.zeros((nb, 6), dt), np.zeros((nb, 6), dt),
-          np.zeros((nb, 6), dt), np.zeros((nb, 6), dt))
+    ws = rnea_workspace(nb, nv, M)
     wd = (np.zeros((nb, 6), dt), np.zeros((nb, 6), dt), np.zeros((nb, 6), dt),
           np.zeros(nb, np.bool_), np.zeros((nb, 6), dt), np.zeros((nb, 6), dt))
     wc = (ws[0], ws[1], ws[2], ws[4], np.zeros((nb, 6, 6), dt))

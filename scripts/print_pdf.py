@@ -239,13 +239,18 @@ def lead(title):
     return " ".join(words)
 
 
-def bare(text):
-    """Lower case, one space, no commas, colons or semicolons, straight apostrophes, no
-    ligatures or soft hyphens (as pypdf extracts them)."""
+def normal(text):
+    """Lower case, one space, straight apostrophes, no ligatures or soft hyphens (as pypdf
+    extracts them): for substring tests (also used by tests/browser/check_pdf.py)."""
     for a, b in (("\u2019", "'"), ("\u00ad", ""), ("\ufb00", "ff"), ("\ufb01", "fi"),
                  ("\ufb02", "fl"), ("\ufb03", "ffi"), ("\ufb04", "ffl")):
         text = text.replace(a, b)
-    return re.sub(r"\s+", " ", re.sub(r"[:,;]", "", text)).strip().lower()
+    return re.sub(r"\s+", " ", text).strip().lower()
+
+
+def bare(text):
+    """normal() without commas, colons and semicolons."""
+    return normal(re.sub(r"[:,;]", "", text))
 
 
 def heading_page(reader, page, title, texts):

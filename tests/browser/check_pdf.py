@@ -33,6 +33,9 @@ import pypdf
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from check_book import ROOT, toc_pages  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "scripts"))
+from print_pdf import bare, lead, normal  # noqa: E402  (how the printer reads the PDF)
+
 A4 = (595.28, 841.89)  # points
 MM = 72 / 25.4
 EDGE = 10 * MM  # no text closer than this to a page edge
@@ -55,33 +58,6 @@ def title_of(docname):
     if not m:
         raise SystemExit(f"{docname} has no '# ' title")
     return m.group(1).strip()
-
-
-def normal(text):
-    """Lower case, one space, no soft hyphens or ligature quirks: for substring tests."""
-    text = text.replace("\u00ad", "").replace("\ufb01", "fi").replace("\ufb02", "fl")
-    text = text.replace("\ufb00", "ff").replace("\ufb03", "ffi").replace("\ufb04", "ffl")
-    text = text.replace("\u2019", "'")
-    return re.sub(r"\s+", " ", text).strip().lower()
-
-
-def lead(title):
-    """The words a heading's text starts with, before any formula (math extracts garbled),
-    without punctuation: "9.6. Cost: O(n) + O(m^3) against ..." -> "9.6. cost"."""
-    words = []
-    for w in bare(title).split():
-        # a lone letter or digit other than "a" is what is left of a formula
-        if not re.fullmatch(r"[\d.]+|[a-z][a-z'-]*", w) or len(w) == 1 and w.isalpha() and w != "a":
-            break
-        words.append(w)
-        if len(words) == 4:
-            break
-    return " ".join(words)
-
-
-def bare(text):
-    """normal() without commas, colons and semicolons."""
-    return normal(re.sub(r"[:,;]", "", text))
 
 
 def outline(reader):
