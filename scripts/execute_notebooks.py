@@ -24,15 +24,16 @@ import nbformat
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "browser"))
+from check_book import toc_pages  # noqa: E402  (the one reader of _toc.yml)
+
 CACHE = ROOT / "_build" / ".jupyter_cache"
 
 
 def toc_notebooks():
     """The `.ipynb` files of `_toc.yml`, in reading order."""
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    files = [toc["root"]] + [c["file"] for part in toc.get("parts", [])
-                             for c in part.get("chapters", [])]
-    return [ROOT / f"{f}.ipynb" for f in files if (ROOT / f"{f}.ipynb").is_file()]
+    files = [ROOT / f"{d}.ipynb" for d in toc_pages(ROOT / "_toc.yml")]
+    return [f for f in files if f.is_file()]
 
 
 def execute(path, timeout):

@@ -28,6 +28,7 @@ def configure(app, config):
 
 
 def lazy_scenes(app, pagename, templatename, context, doctree):
+    """Move each scene's document from srcdoc to data-srcdoc (scene-lazy.js sets it back)."""
     if app.builder.name != "html":        # the one-page build that make pdf prints: as is
         return
     body = context.get("body")
