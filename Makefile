@@ -77,24 +77,27 @@ check-scenes: $(STAMP) chromium
 check-lab: $(STAMP) chromium
 	$(PY) tests/browser/check_lab.py
 
-# make test: the pieces below, two at a time (make -j2 starts the next as one ends), the book
-# first since its browser checks wait for it. Each piece is also a target of its own. Every notebook is executed once, by the book build
+# make test: the pieces below, two at a time (make -j2 starts the next as one ends). The numba
+# warm-up comes first for the pieces whose processes call the compiled kernels (each warm group
+# is a job of its own; the wheel's clean venv and the no-compiler tests need none), then the book,
+# whose browser check waits for it. Every notebook is executed once, by the book build
 # (scripts/execute_notebooks.py: every code cell must run without an error); `make notebooks`
 # runs them once more under nbval, cell by cell (not part of make test: the same execution).
-TEST_PIECES := t-check-book t-check-scenes t-unit t-check-lab t-package t-nojit
+# The 3D scenes are checked by check-book, on the page loads it makes anyway.
+TEST_PIECES := t-check-book t-unit t-check-lab t-package t-nojit
 test: $(STAMP) _vendor/.stamp chromium
-	@$(call TIMED,$(MAKE) -j2 warm)
 	$(MAKE) -j2 --output-sync=target $(TEST_PIECES)
 	@echo "make test: all passed"
 
-.PHONY: t-book $(TEST_PIECES)
+.PHONY: t-book t-warm-rnea t-warm-aba $(TEST_PIECES)
 TIMED = start=$$(date +%s); $(1); echo "make test: $@ took $$(( $$(date +%s) - start )) s"
+t-warm-rnea t-warm-aba:
+	@$(call TIMED,$(MAKE) $(@:t-%=%))
+t-book t-unit t-check-lab: t-warm-rnea t-warm-aba
 t-book:
 	@$(call TIMED,$(MAKE) html)
 t-check-book: t-book
 	@$(call TIMED,$(MAKE) check-book)
-t-check-scenes: t-book
-	@$(call TIMED,$(MAKE) check-scenes)
 t-unit t-check-lab t-package t-nojit:
 	@$(call TIMED,$(MAKE) $(@:t-%=%))
 

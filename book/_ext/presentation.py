@@ -14,6 +14,11 @@
   document with the viewer's script) starts when it comes near the screen: its srcdoc moves to
   data-srcdoc here, so a page with several scenes loads without parsing and starting them all.
   In Jupyter the scenes keep their srcdoc (no script runs in an untrusted notebook's output).
+* lazy math: on the pages of the HTML book MathJax typesets a formula when it comes near the
+  screen (MathJax's `ui/lazy` extension, vendored with MathJax), so a chapter with hundreds of
+  formulas shows its first screen in about a second instead of after typesetting them all; the
+  extension typesets everything before printing. The one-page build that make pdf prints
+  typesets everything at once, as before.
 """
 import re
 
@@ -36,9 +41,23 @@ def lazy_scenes(app, pagename, templatename, context, doctree):
         context["body"] = SCENE_SRCDOC.sub(r'\1 data-srcdoc="', body)
 
 
+# runs after Sphinx's `window.MathJax = {...}` (same priority, added later) and before MathJax
+# itself (a deferred script)
+LAZY_MATH = ("if (window.MathJax) { MathJax.loader = MathJax.loader || {};"
+             " MathJax.loader.load = (MathJax.loader.load || []).concat(['ui/lazy']); }")
+
+
+def lazy_math(app, pagename, templatename, context, doctree):
+    """Load MathJax's lazy typesetting on the HTML book's pages that load MathJax."""
+    if (app.builder.name == "html" and app.config.mathjax3_config
+            and app.env.get_domain("math").has_equations(pagename)):
+        app.builder.add_js_file("", body=LAZY_MATH)
+
+
 def setup(app):
     app.connect("config-inited", configure)
     app.connect("html-page-context", lazy_scenes)
+    app.connect("html-page-context", lazy_math, priority=600)  # after sphinx.ext.mathjax
     app.add_css_file("liedyn.css")
     app.add_js_file("search-snippets.js")
     app.add_js_file("page-toc.js")

@@ -26,6 +26,10 @@ and the search page fails when a result snippet shows raw TeX.
 Every numbered chapter's page contents (the "Contents" sidebar) are checked too, see
 check_page_toc: visible at 1400 px with every section, a followed entry scrolls to its heading,
 the highlight follows a jump, and at a phone's width the header button opens them.
+Every 3D scene (an `iframe.liedyn-scene`, liedyn.scene) is checked on the page that holds it, see
+check_scene: its viewer starts, the canvas draws the model, pressing play advances the displayed
+time and changes the pixels; the time to such a page's `load` event is printed.
+(tests/browser/check_scenes.py runs the scene checks alone, also on saved standalone scenes.)
 A screenshot of each page's first screen (of the whole page with `--full-page`: slower, a tall
 chapter takes seconds to capture) goes to `screenshots/` next to HTML_DIR (`_build/screenshots`).
 Uses Debian's chromium (`apt-get install -y chromium`) through playwright; installs nothing.
@@ -33,6 +37,7 @@ Uses Debian's chromium (`apt-get install -y chromium`) through playwright; insta
 import argparse
 import functools
 import http.server
+import io
 import re
 import sys
 import threading
@@ -68,6 +73,10 @@ SCREENSHOT_TIMEOUT_MS = 120_000  # full-page screenshots of the API page take lo
 MATH_TIMEOUT_MS = 15_000  # for the MathJax script to load (typesetting itself is awaited)
 WIDGET_TIMEOUT_MS = 10_000
 WIDGET_VIEW = 'script[type="application/vnd.jupyter.widget-view+json"]'
+
+SCENE_READY_MS = 60_000   # for a 3D scene's viewer to start (check_scene)
+PLAY_S = 0.5
+PLAY_WAIT_MS = 10_000     # longest wait for a scene's first animation frame
 
 # Raw TeX and stray `$$` in text nodes outside code and rendered math; images; widget views.
 PAGE_JS = r"""(widgetView) => {
@@ -161,6 +170,13 @@ OUTPUTS_JS = r"""() => {
     .map(t => t.trim().slice(0, 60));
   return {uncaptioned, bareTrue, outputs};
 }"""
+# The book's pages typeset a formula when it comes into view (MathJax's ui/lazy, see
+# book/_ext/presentation.py); the checks below read every formula, so all are typeset first (what
+# the lazy extension itself does before printing).
+TYPESET_ALL_JS = r"""() => {
+  const doc = MathJax.startup.document;
+  return (doc.lazyTypesetAll ? doc.lazyTypesetAll() : Promise.resolve()).then(() => true);
+}"""
 # TeX source of every formula MathJax rendered with an error or an undefined macro (red \name).
 MATH_ERRORS_JS = r"""() => Array.from(MathJax.startup.document.math)
   .filter(m => /<merror|mathcolor="red">\\/.test(MathJax.startup.toMML(m.root)))
@@ -224,7 +240,7 @@ def check_links(links, html_dir, base):
 
 
 def check_layout(page):
-    """Failures of the layout and output rules (phone width, code width, captions, outputs)."""
+    """Failures of the output rules and of code width at 1400 px (the page's viewport)."""
     failures = []
     out = page.evaluate(OUTPUTS_JS)
     failures += [f"figure without a caption: {src}" for src in out["uncaptioned"]]
@@ -236,15 +252,19 @@ def check_layout(page):
                 failures.append(f"output shows a path of the build machine: "
                                 f"{text[max(0, i - 20):i + len(path) + 30]!r}")
                 break
-    page.set_viewport_size({"width": DESKTOP, "height": 900})
     failures += [f"code block scrolls at {DESKTOP} px ({w})"
                  for w in page.evaluate(CODE_SCROLL_JS)]
+    return failures
+
+
+def check_phone_width(page):
+    """Failures of the layout at a phone's width; leaves the page at that width."""
     page.set_viewport_size({"width": PHONE, "height": 844})
     phone = page.evaluate(OVERFLOW_JS)
-    if phone["width"] > phone["viewport"] + 1:
-        failures.append(f"page is {phone['width']} px wide at {PHONE} px; sticking out:")
-        failures += [f"    {c}" for c in phone["culprits"][:5]]
-    return failures  # the page is closed next: no need to restore its viewport
+    if phone["width"] <= phone["viewport"] + 1:
+        return []
+    return ([f"page is {phone['width']} px wide at {PHONE} px; sticking out:"]
+            + [f"    {c}" for c in phone["culprits"][:5]])
 
 
 SEARCH_QUERIES = ("coadjoint", "articulated inertia")
@@ -312,27 +332,27 @@ PAGE_TOC_MIN_SECTIONS = 5  # a long chapter's contents list at least this many s
 
 
 def check_page_toc(page, interactive=True):
-    """Failures of a chapter's page contents (the theme's secondary sidebar, "Contents").
+    """Failures of a chapter's page contents (the theme's secondary sidebar, "Contents") at
+    1400 px, the page's viewport, and the entries listed (hrefs) for check_page_toc_phone.
 
     Every chapter gets the static checks; the interactive ones (following entries, the jump,
-    the phone's button) run on the chapters of PAGE_TOC_INTERACTIVE, the longest ones (they
-    exercise the same script and theme on every page, and take seconds each).
+    and at a phone's width check_page_toc_phone) run on the chapters of PAGE_TOC_INTERACTIVE,
+    the longest ones (they exercise the same script and theme on every page, and take seconds
+    each).
 
-    At 1400 px: the contents are visible, list every section (h2) of the chapter and at least
+    The contents are visible, list every section (h2) of the chapter and at least
     PAGE_TOC_MIN_SECTIONS; following an entry brings its heading to the top of the window (below
     the sticky header, not covered) and highlights that entry; after a jump into the middle of a
     long section (as a drag of the scroll bar does: no heading passes the top of the window) the
-    highlight is that section. At a phone's width the button in the article header opens the
-    contents, and following an entry there closes them and shows its heading.
+    highlight is that section.
     """
     failures = []
-    page.set_viewport_size({"width": DESKTOP, "height": 900})
     page.evaluate("() => window.scrollTo(0, 0)")
     page.wait_for_timeout(300)
     toc = page.evaluate(PAGE_TOC_JS)
     hrefs = [e["href"] for e in toc["entries"]]
     if not toc["nav"]:
-        return ["page contents: no #pst-page-toc-nav on the page"]
+        return ["page contents: no #pst-page-toc-nav on the page"], []
     if not toc["visible"]:
         failures.append(f"not visible at {DESKTOP} px")
     hidden = [e["text"] for e in toc["entries"] if not e["shown"]]
@@ -344,24 +364,12 @@ def check_page_toc(page, interactive=True):
     if len(hrefs) < PAGE_TOC_MIN_SECTIONS:
         failures.append(f"{len(hrefs)} sections listed (< {PAGE_TOC_MIN_SECTIONS})")
 
-    def highlighted(href, timeout=3000):
-        try:
-            page.wait_for_function(f"() => ({PAGE_TOC_ACTIVE_JS})()[0] === {href!r}",
-                                   timeout=timeout)
-            return True
-        except Exception:  # noqa: BLE001 - a timeout: the highlight is elsewhere
-            return False
-
-    def at_top(href):
-        where = page.evaluate(HEADING_AT_JS, href[1:])
-        return where and where["seen"] and -2 <= where["top"] <= 120, where
-
     if interactive and len(hrefs) >= 3 and not failures:
         href = hrefs[2 * len(hrefs) // 3]  # an entry two thirds down the list
         page.locator(f'#pst-page-toc-nav a.nav-link[href="{href}"]').first.click()
-        if not highlighted(href):
+        if not highlighted(page, href):
             failures.append(f"following {href} highlights {page.evaluate(PAGE_TOC_ACTIVE_JS)}")
-        ok, where = at_top(href)
+        ok, where = at_top(page, href)
         if not ok:
             failures.append(f"following {href} leaves its heading at {where}")
         page.wait_for_timeout(1100)  # the theme holds a clicked entry's highlight for 1 s
@@ -369,32 +377,111 @@ def check_page_toc(page, interactive=True):
                       None)  # the first section of the first half long enough to jump into
         if not jumped:
             failures.append("no section in the first half long enough for the jump check")
-        elif not highlighted(jumped):
+        elif not highlighted(page, jumped):
             failures.append(f"after a jump into {jumped} the contents highlight "
                             f"{page.evaluate(PAGE_TOC_ACTIVE_JS)}")
-        # phone: the header's button opens the contents; an entry closes them, shows its heading
-        page.set_viewport_size({"width": PHONE, "height": 844})
-        page.evaluate("() => window.scrollTo(0, 0)")
-        button = page.locator(".secondary-toggle:visible")
-        entry = page.locator(f'#pst-page-toc-nav a.nav-link[href="{hrefs[-2]}"]').first
-        if not button.count():
-            failures.append(f"no visible button for the contents at {PHONE} px")
-        else:
-            button.first.click()
-            try:
-                entry.wait_for(state="visible", timeout=3000)
-            except Exception:  # noqa: BLE001 - reported as a failure
-                failures.append(f"the contents button at {PHONE} px does not show the contents")
-        if entry.is_visible():
-            entry.click()
-            page.wait_for_timeout(800)
-            ok, where = at_top(hrefs[-2])
-            if page.evaluate("() => !!document.querySelector('dialog[open]')"):
-                failures.append(f"at {PHONE} px the contents stay open after following an entry")
-            elif not ok:
-                failures.append(f"at {PHONE} px following {hrefs[-2]} leaves its heading at {where}")
     PAGE_TOC.append(f"{page.url.split('#')[0].rsplit('/', 1)[-1]}: {len(hrefs)}")
+    return [f"page contents: {f}" for f in failures], hrefs
+
+
+def check_page_toc_phone(page, hrefs):
+    """At a phone's width (the page's viewport) the button in the article header opens the
+    page contents, and following an entry there closes them and shows its heading."""
+    failures = []
+    page.evaluate("() => window.scrollTo(0, 0)")
+    button = page.locator(".secondary-toggle:visible")
+    entry = page.locator(f'#pst-page-toc-nav a.nav-link[href="{hrefs[-2]}"]').first
+    if not button.count():
+        failures.append(f"no visible button for the contents at {PHONE} px")
+    else:
+        button.first.click()
+        try:
+            entry.wait_for(state="visible", timeout=3000)
+        except Exception:  # noqa: BLE001 - reported as a failure
+            failures.append(f"the contents button at {PHONE} px does not show the contents")
+    if entry.is_visible():
+        entry.click()
+        page.wait_for_timeout(800)
+        ok, where = at_top(page, hrefs[-2])
+        if page.evaluate("() => !!document.querySelector('dialog[open]')"):
+            failures.append(f"at {PHONE} px the contents stay open after following an entry")
+        elif not ok:
+            failures.append(f"at {PHONE} px following {hrefs[-2]} leaves its heading at {where}")
     return [f"page contents: {f}" for f in failures]
+
+
+def highlighted(page, href, timeout=3000):
+    """True once the page contents highlight the entry ``href``."""
+    try:
+        page.wait_for_function(f"() => ({PAGE_TOC_ACTIVE_JS})()[0] === {href!r}",
+                               timeout=timeout)
+        return True
+    except Exception:  # noqa: BLE001 - a timeout: the highlight is elsewhere
+        return False
+
+
+def at_top(page, href):
+    """(True if the heading of ``href`` is at the top of the window and seen, where it is)."""
+    where = page.evaluate(HEADING_AT_JS, href[1:])
+    return where and where["seen"] and -2 <= where["top"] <= 120, where
+
+
+def pixels_differ(png_a, png_b, threshold=0.002):
+    """True if more than ``threshold`` of the pixels of two screenshots differ."""
+    from PIL import Image, ImageChops
+    a = Image.open(io.BytesIO(png_a)).convert("RGB")
+    b = Image.open(io.BytesIO(png_b)).convert("RGB")
+    if a.size != b.size:
+        return True
+    diff = ImageChops.difference(a, b).convert("L").point(lambda v: 255 if v > 8 else 0)
+    return diff.histogram()[255] > threshold * a.size[0] * a.size[1]
+
+
+def check_scene(page, element, k):
+    """Failures of the k-th scene (an iframe element handle) of a page."""
+    element.scroll_into_view_if_needed()
+    if hasattr(element, "evaluate"):       # an iframe of the book, not a standalone file:
+        # it starts when it nears the screen (book/_static/scene-lazy.js)
+        page.wait_for_function("e => !e.dataset.srcdoc", arg=element, timeout=SCENE_READY_MS)
+    frame = element.content_frame()
+    frame.wait_for_load_state("load", timeout=SCENE_READY_MS)
+    try:
+        frame.wait_for_function("() => !!window.liedynScene", timeout=SCENE_READY_MS)
+    except Exception as e:  # noqa: BLE001 - the viewer never started
+        return [f"scene {k}: the viewer did not start ({str(e).splitlines()[0]})"], ""
+    failures = []
+    frame.wait_for_timeout(300)                     # first frames rendered
+    shown = element.screenshot()
+    frame.evaluate("""() => { viewer.scene_tree.find(["liedyn"]).object.visible = false;
+                              viewer.set_dirty(); }""")
+    frame.wait_for_timeout(200)
+    hidden = element.screenshot()
+    frame.evaluate("""() => { viewer.scene_tree.find(["liedyn"]).object.visible = true;
+                              viewer.set_dirty(); }""")
+    frame.wait_for_timeout(200)
+    if not pixels_differ(shown, hidden):
+        failures.append(f"scene {k}: the canvas does not show the model (same pixels with "
+                        f"the model hidden)")
+    before_text = frame.inner_text("#time")
+    before = element.screenshot()
+    frame.click("#play")
+    frame.wait_for_timeout(int(PLAY_S * 1000))
+    try:                         # on a busy machine the first frames can come late: wait for
+        frame.wait_for_function(  # the readout to move (the assertions below are unchanged)
+            "(t) => document.querySelector('#time').innerText !== t", arg=before_text,
+            timeout=PLAY_WAIT_MS)
+    except Exception:  # noqa: BLE001 - reported below as "did not advance"
+        pass
+    frame.click("#play")                            # pause, so the screenshot is stable
+    after_text = frame.inner_text("#time")
+    after = element.screenshot()
+    t0, t1 = (float(s.split()[2]) for s in (before_text, after_text))
+    if not t1 > t0:
+        failures.append(f"scene {k}: play did not advance the time ({before_text!r} -> "
+                        f"{after_text!r})")
+    if not pixels_differ(before, after):
+        failures.append(f"scene {k}: play did not change the picture")
+    return failures, f"{before_text} -> {after_text}"
 
 
 PAGE_TOC = []  # sections listed in each chapter's page contents (printed at the end)
@@ -429,6 +516,7 @@ def check_page(context, base, html_dir, docname, shots, full_page=False):
                 "() => !!(window.MathJax && MathJax.startup && MathJax.startup.promise)",
                 timeout=MATH_TIMEOUT_MS)
             page.evaluate("() => MathJax.startup.promise.then(() => true)")
+            page.evaluate(TYPESET_ALL_JS)  # the formulas not yet in view (lazy typesetting)
             for tex in page.evaluate(MATH_ERRORS_JS):
                 problems.append(("math", f"MathJax error or undefined macro in: {tex}"))
             for tex in page.evaluate(MATH_PROSE_JS):
@@ -444,9 +532,21 @@ def check_page(context, base, html_dir, docname, shots, full_page=False):
     info = page.evaluate(PAGE_JS, WIDGET_VIEW)
     page.screenshot(path=str(shots / (docname.replace("/", "_") + ".png")), full_page=full_page,
                     animations="disabled", timeout=SCREENSHOT_TIMEOUT_MS)
-    layout = check_layout(page)
-    if re.match(r"book/\d\d_", docname):  # a numbered chapter (leaves the page at phone width)
-        layout += check_page_toc(page, docname in PAGE_TOC_INTERACTIVE)
+    load = page.evaluate("() => performance.getEntriesByType('navigation')[0].loadEventStart")
+    layout = check_layout(page)                                 # at 1400 px, then
+    chapter, interactive = re.match(r"book/\d\d_", docname), docname in PAGE_TOC_INTERACTIVE
+    if chapter:
+        toc_failures, hrefs = check_page_toc(page, interactive)
+        layout += toc_failures
+    scenes = page.query_selector_all("iframe.liedyn-scene")
+    scene_notes = []
+    for k, element in enumerate(scenes):                     # the 3D scenes (check_scenes.py)
+        scene_failures, note = check_scene(page, element, k)
+        layout += scene_failures
+        scene_notes.append(note)
+    layout += check_phone_width(page)                           # at 390 px
+    if chapter and interactive and not toc_failures:
+        layout += check_page_toc_phone(page, hrefs)
     page.close()
 
     failures = [f"request to a non-local address (aborted): {u}" for u in blocked]
@@ -480,8 +580,10 @@ def check_page(context, base, html_dir, docname, shots, full_page=False):
         nb = html_dir / unquote(urlsplit(href).path[len(urlsplit(base).path):])
         if nb.is_file() and '"output_type"' not in nb.read_text() and "code" in nb.read_text():
             failures.append(f"download {href} is the notebook without its outputs")
-    summary = (f"math {info['math']}, images {info['images']}, widgets {info['widgets']}, "
-               f"links {len(info['links'])}")
+    summary = (f"load {load / 1000:.1f} s, math {info['math']}, images {info['images']}, "
+               f"widgets {info['widgets']}, links {len(info['links'])}")
+    if scenes:
+        summary += f"; {len(scenes)} scene(s): " + "; ".join(scene_notes)
     return failures, summary
 
 

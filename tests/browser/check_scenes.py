@@ -12,10 +12,11 @@ directory, the way a reader opens a saved scene). For every scene of the page it
 and, for the page as a whole, that no request left 127.0.0.1 (each is aborted and reported),
 that nothing answered HTTP >= 400, and that no uncaught exception was thrown. It prints the
 page's size and the time to its `load` event (served locally).
-Uses Debian's chromium through playwright, like check_book.py.
+`make test` runs the same scene checks (check_book.check_scene) inside check_book.py, on the
+page load that check already makes; this script is `make check-scenes`, and the check of saved
+files. Uses Debian's chromium through playwright, like check_book.py.
 """
 import argparse
-import io
 import re
 import sys
 import time
@@ -23,72 +24,11 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from check_book import (ALLOW_LIST, ARGS, CHROMIUM, LOCAL_HOSTS, ROOT, serve,  # noqa: E402
-                        toc_pages)
+from check_book import (ALLOW_LIST, ARGS, CHROMIUM, LOCAL_HOSTS, ROOT,  # noqa: E402
+                        check_scene, serve, toc_pages)
 
-READY_MS = 60_000
 LOAD_MS = 120_000           # generous: the check may share a busy machine
 SCENE_TAG = '<iframe class="liedyn-scene"'
-PLAY_S = 0.5
-PLAY_WAIT_MS = 10_000     # longest wait for the first animation frame
-
-
-def pixels_differ(png_a, png_b, threshold=0.002):
-    """True if more than ``threshold`` of the pixels of two screenshots differ."""
-    from PIL import Image, ImageChops
-    a = Image.open(io.BytesIO(png_a)).convert("RGB")
-    b = Image.open(io.BytesIO(png_b)).convert("RGB")
-    if a.size != b.size:
-        return True
-    diff = ImageChops.difference(a, b).convert("L").point(lambda v: 255 if v > 8 else 0)
-    return diff.histogram()[255] > threshold * a.size[0] * a.size[1]
-
-
-def check_scene(page, element, k):
-    """Failures of the k-th scene (an iframe element handle) of a page."""
-    element.scroll_into_view_if_needed()
-    if hasattr(element, "evaluate"):       # an iframe of the book, not a standalone file:
-        # it starts when it nears the screen (book/_static/scene-lazy.js)
-        page.wait_for_function("e => !e.dataset.srcdoc", arg=element, timeout=READY_MS)
-    frame = element.content_frame()
-    frame.wait_for_load_state("load", timeout=READY_MS)
-    try:
-        frame.wait_for_function("() => !!window.liedynScene", timeout=READY_MS)
-    except Exception as e:  # noqa: BLE001 - the viewer never started
-        return [f"scene {k}: the viewer did not start ({str(e).splitlines()[0]})"], ""
-    failures = []
-    frame.wait_for_timeout(300)                     # first frames rendered
-    shown = element.screenshot()
-    frame.evaluate("""() => { viewer.scene_tree.find(["liedyn"]).object.visible = false;
-                              viewer.set_dirty(); }""")
-    frame.wait_for_timeout(200)
-    hidden = element.screenshot()
-    frame.evaluate("""() => { viewer.scene_tree.find(["liedyn"]).object.visible = true;
-                              viewer.set_dirty(); }""")
-    frame.wait_for_timeout(200)
-    if not pixels_differ(shown, hidden):
-        failures.append(f"scene {k}: the canvas does not show the model (same pixels with "
-                        f"the model hidden)")
-    before_text = frame.inner_text("#time")
-    before = element.screenshot()
-    frame.click("#play")
-    frame.wait_for_timeout(int(PLAY_S * 1000))
-    try:                         # on a busy machine the first frames can come late: wait for
-        frame.wait_for_function(  # the readout to move (the assertions below are unchanged)
-            "(t) => document.querySelector('#time').innerText !== t", arg=before_text,
-            timeout=PLAY_WAIT_MS)
-    except Exception:  # noqa: BLE001 - reported below as "did not advance"
-        pass
-    frame.click("#play")                            # pause, so the screenshot is stable
-    after_text = frame.inner_text("#time")
-    after = element.screenshot()
-    t0, t1 = (float(s.split()[2]) for s in (before_text, after_text))
-    if not t1 > t0:
-        failures.append(f"scene {k}: play did not advance the time ({before_text!r} -> "
-                        f"{after_text!r})")
-    if not pixels_differ(before, after):
-        failures.append(f"scene {k}: play did not change the picture")
-    return failures, f"{before_text} -> {after_text}"
 
 
 def check_page(context, url):
