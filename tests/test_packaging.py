@@ -36,14 +36,23 @@ def dist(tmp_path_factory):
     return out
 
 
+UV = Path(sys.executable).with_name("uv")     # installed with the project's venv (Makefile)
+
+
 @pytest.fixture(scope="module")
 def clean_venv(tmp_path_factory):
-    """A venv with only numpy, sympy and matplotlib (the pinned versions of requirements.txt)."""
+    """A venv with only numpy, sympy and matplotlib (the pinned versions of requirements.txt).
+
+    They come from uv's cache when the project's venv has uv (seconds, where pip takes most of
+    a minute); liedyn's wheel itself is installed by the venv's own pip, as a user would."""
     home = tmp_path_factory.mktemp("venv")
     venv.create(home / "env", with_pip=True, clear=True)
     python = home / "env" / "bin" / "python"
-    run(python, "-m", "pip", "install", "-q", "--disable-pip-version-check",
-        PINS["numpy"], PINS["sympy"], PINS["matplotlib"], cwd=home)
+    deps = [PINS["numpy"], PINS["sympy"], PINS["matplotlib"]]
+    if not UV.exists() or run(UV, "pip", "install", "-q", "--python", python, *deps,
+                              cwd=home, check=False).returncode:
+        run(python, "-m", "pip", "install", "-q", "--disable-pip-version-check", *deps,
+            cwd=home)
     return python
 
 
