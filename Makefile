@@ -31,7 +31,7 @@ $(STAMP): requirements.txt pyproject.toml
 	touch $(STAMP)
 
 # numba's cache of the compiled kernels, filled once (two processes, each its own drivers)
-# before the tests and notebooks that need it; a no-op when the cache is warm
+# before the notebooks that need it; a no-op when the cache is warm (make test: one process)
 .PHONY: warm warm-rnea warm-aba
 warm: warm-rnea warm-aba
 warm-rnea warm-aba: $(STAMP)
@@ -78,22 +78,23 @@ check-lab: $(STAMP) chromium
 	$(PY) tests/browser/check_lab.py
 
 # make test: the pieces below, two at a time (make -j2 starts the next as one ends). The numba
-# warm-up comes first for the pieces whose processes call the compiled kernels (each warm group
-# is a job of its own; the wheel's clean venv and the no-compiler tests need none), then the book,
-# whose browser check waits for it. Every notebook is executed once, by the book build
-# (scripts/execute_notebooks.py: every code cell must run without an error); `make notebooks`
-# runs them once more under nbval, cell by cell (not part of make test: the same execution).
-# The 3D scenes are checked by check-book, on the page loads it makes anyway.
+# warm-up comes first for the pieces whose processes call the compiled kernels, as one process
+# (the drivers share their per-state kernels: two processes would compile those twice) while the
+# other core runs the pieces that need no compiled kernel (the wheel's clean venv, the tests
+# without the compiler); then the book, whose browser check waits for it. Every notebook is
+# executed once, by the book build (scripts/execute_notebooks.py: every code cell must run
+# without an error); `make notebooks` runs them once more under nbval, cell by cell (not part of
+# make test: the same execution). The 3D scenes are checked by check-book, on its page loads.
 TEST_PIECES := t-check-book t-unit t-check-lab t-package t-nojit
 test: $(STAMP) _vendor/.stamp chromium
 	$(MAKE) -j2 --output-sync=target $(TEST_PIECES)
 	@echo "make test: all passed"
 
-.PHONY: t-book t-warm-rnea t-warm-aba $(TEST_PIECES)
+.PHONY: t-book t-warm $(TEST_PIECES)
 TIMED = start=$$(date +%s); $(1); echo "make test: $@ took $$(( $$(date +%s) - start )) s"
-t-warm-rnea t-warm-aba:
-	@$(call TIMED,$(MAKE) $(@:t-%=%))
-t-book t-unit t-check-lab: t-warm-rnea t-warm-aba
+t-warm:
+	@$(call TIMED,$(PY) scripts/warm_kernels.py)
+t-book t-unit t-check-lab: t-warm
 t-book:
 	@$(call TIMED,$(MAKE) html)
 t-check-book: t-book

@@ -12,7 +12,9 @@ driver once; every later process loads it from the cache.
 A driver's signature depends on the dtype only (the model travels as arrays, inputs are made
 C-contiguous), so a small model covers every robot. GROUPs (default: all) split the work
 between processes; each group owns its drivers, so two processes never write the same cache
-index.
+index. The drivers share their per-state kernels (joint transforms, spatial operators), which
+a process compiles once: one process warming all groups uses about 60 CPU-seconds, two
+processes (`make book`, which has both cores to itself) about 95, in less wall time.
 """
 import sys
 import time
