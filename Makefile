@@ -84,8 +84,9 @@ check-lab: $(STAMP) chromium
 # without the compiler); then the book, whose browser check waits for it. Every notebook is
 # executed once, by the book build (scripts/execute_notebooks.py: every code cell must run
 # without an error); `make notebooks` runs them once more under nbval, cell by cell (not part of
-# make test: the same execution). The 3D scenes are checked by check-book, on its page loads.
-TEST_PIECES := t-check-book t-unit t-check-lab t-package t-nojit
+# make test: the same execution). The 3D scenes are checked by check-book, on its page loads;
+# make test checks the pages in two halves, which start as the cores come free.
+TEST_PIECES := t-check-book-1 t-check-book-2 t-unit t-check-lab t-package t-nojit
 test: $(STAMP) _vendor/.stamp chromium
 	$(MAKE) -j2 --output-sync=target $(TEST_PIECES)
 	@echo "make test: all passed"
@@ -97,8 +98,8 @@ t-warm:
 t-book t-unit t-check-lab: t-warm
 t-book:
 	@$(call TIMED,$(MAKE) html)
-t-check-book: t-book
-	@$(call TIMED,$(MAKE) check-book)
+t-check-book-1 t-check-book-2: t-book      # the pages in two halves, one browser each
+	@$(call TIMED,$(PY) tests/browser/check_book.py --part $(@:t-check-book-%=%)/2)
 t-unit t-check-lab t-package t-nojit:
 	@$(call TIMED,$(MAKE) $(@:t-%=%))
 
