@@ -16,6 +16,7 @@ that fails prints its traceback and the script exits with status 1; the build th
 import argparse
 import os
 import sys
+import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -37,11 +38,24 @@ def toc_notebooks():
 
 
 def execute(path, timeout):
-    """Run one notebook; return (path, seconds, executed notebook or None, error text)."""
+    """Run one notebook; return (path, seconds, executed notebook or None, error text).
+
+    The kernel talks to this process over Unix sockets in a directory of its own (transport
+    "ipc"), not TCP ports: two kernels started at once could be given the same free port
+    (jupyter_client picks one, the kernel binds it later), and one of them then dies at
+    startup ("Address already in use"; seen in a fresh clone)."""
     from jupyter_cache.executors.utils import single_nb_execution
+    from jupyter_client.manager import KernelManager
     nb = nbformat.read(path, as_version=4)
-    result = single_nb_execution(nb, cwd=str(path.parent), timeout=timeout,
-                                 allow_errors=False, meta_override=True)
+    with tempfile.TemporaryDirectory(prefix="liedyn-kernel-") as sockets:
+        km = KernelManager(kernel_name=nb.metadata.get("kernelspec", {}).get("name", "python3"),
+                           transport="ipc", ip=os.path.join(sockets, "kernel"))
+        try:
+            result = single_nb_execution(nb, cwd=str(path.parent), timeout=timeout,
+                                         allow_errors=False, meta_override=True, km=km)
+        finally:                        # nbclient stops only the kernels it started itself
+            if km.has_kernel:
+                km.shutdown_kernel(now=True)
     if result.err is not None:
         return path, result.time, None, result.exc_string
     return path, result.time, nb, None
