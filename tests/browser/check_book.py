@@ -533,14 +533,14 @@ def check_page(context, base, html_dir, docname, shots, full_page=False):
     page.screenshot(path=str(shots / (docname.replace("/", "_") + ".png")), full_page=full_page,
                     animations="disabled", timeout=SCREENSHOT_TIMEOUT_MS)
     load = page.evaluate("() => performance.getEntriesByType('navigation')[0].loadEventStart")
-    layout = check_layout(page)                                 # at 1400 px, then
+    layout = check_layout(page)         # at 1400 px: outputs, code width, contents, scenes
     chapter, interactive = re.match(r"book/\d\d_", docname), docname in PAGE_TOC_INTERACTIVE
     if chapter:
         toc_failures, hrefs = check_page_toc(page, interactive)
         layout += toc_failures
     scenes = page.query_selector_all("iframe.liedyn-scene")
     scene_notes = []
-    for k, element in enumerate(scenes):                     # the 3D scenes (check_scenes.py)
+    for k, element in enumerate(scenes):                     # the 3D scenes (check_scene)
         scene_failures, note = check_scene(page, element, k)
         layout += scene_failures
         scene_notes.append(note)
