@@ -1,9 +1,9 @@
 # liedyn: two commands do everything on a fresh machine.
 #   make book   build the HTML book (every notebook executed, warnings are errors) into _build/html
 #   make test   unit/property tests + doctests, the book build (every notebook executed, every
-#               cell must run), a browser check of the built HTML and of its 3D scenes, a
-#               browser check of the chapters in JupyterLab, and the wheel and sdist
-#               installed into a clean venv
+#               cell must run; not repeated when make book has just built the same files), a
+#               browser check of the built HTML and of its 3D scenes, a browser check of the
+#               chapters in JupyterLab, and the wheel and sdist installed into a clean venv
 #   make pdf    the whole book as one PDF, _build/pdf/liedyn.pdf (make pdf-test checks it)
 # and for readers:
 #   make lab    JupyterLab on the chapters (MyST rendered by jupyterlab-myst), the book's kernel
@@ -46,10 +46,14 @@ book: $(STAMP) _vendor/.stamp
 	$(MAKE) -j2 warm
 	$(MAKE) html
 
-# the notebooks executed (all cores) into the jupyter-cache, then the build, which reads it
+# the notebooks executed (all cores) into the jupyter-cache, then the build, which reads it;
+# a build that passes records the hash of its inputs (scripts/book_inputs.py) for make test
 html: $(STAMP) _vendor/.stamp
+	rm -f _build/html/.book-inputs && mkdir -p _build
+	$(PY) scripts/book_inputs.py > _build/.book-inputs
 	$(PY) scripts/execute_notebooks.py
 	time $(JB) build . -W -n --keep-going
+	mv _build/.book-inputs _build/html/.book-inputs
 
 unit: $(STAMP)
 	$(PY) -m pytest -q --ignore=tests/test_packaging.py
@@ -85,9 +89,10 @@ check-lab: $(STAMP) chromium
 # other core runs the pieces that need no compiled kernel (the wheel's clean venv, the tests
 # without the compiler); then the book, whose browser check waits for it. Every notebook is
 # executed once, by the book build (scripts/execute_notebooks.py: every code cell must run
-# without an error); `make notebooks` runs them once more under nbval, cell by cell (not part of
-# make test: the same execution). The 3D scenes are checked by check-book, on its page loads;
-# make test checks the pages in two halves, which start as the cores come free.
+# without an error), unless `make book` has just built it from the same files
+# (scripts/book_inputs.py); `make notebooks` runs them once more under nbval, cell by cell (not
+# part of make test: the same execution). The 3D scenes are checked by check-book, on its
+# page loads; make test checks the pages in two halves, which start as the cores come free.
 TEST_PIECES := t-check-book-1 t-check-book-2 t-unit t-check-lab t-package t-nojit
 test: $(STAMP) _vendor/.stamp chromium
 	$(MAKE) -j2 --output-sync=target $(TEST_PIECES)
@@ -98,8 +103,10 @@ TIMED = start=$$(date +%s); $(1); echo "make test: $@ took $$(( $$(date +%s) - s
 t-warm:
 	@$(call TIMED,$(PY) scripts/warm_kernels.py)
 t-book t-unit t-check-lab: t-warm
-t-book:
-	@$(call TIMED,$(MAKE) html)
+t-book:                 # not again when make book has just built the book from the same files
+	@$(call TIMED,$(PY) scripts/book_inputs.py --built _build/html \
+		&& echo "make test: _build/html was built by make html from these files: not rebuilt" \
+		|| $(MAKE) html)
 t-check-book-1 t-check-book-2: t-book      # the pages in two halves, one browser each
 	@$(call TIMED,$(PY) tests/browser/check_book.py --part $(@:t-check-book-%=%)/2)
 t-unit t-check-lab t-package t-nojit:

@@ -472,7 +472,9 @@ def check_scene(page, element, k):
             timeout=PLAY_WAIT_MS)
     except Exception:  # noqa: BLE001 - reported below as "did not advance"
         pass
-    frame.click("#play")                            # pause, so the screenshot is stable
+    # pause, so that the screenshot is stable; force: while a scene plays, software WebGL keeps
+    # the frame busy and the actionability checks waited 1-2.5 s for a stable button
+    frame.click("#play", force=True)
     after_text = frame.inner_text("#time")
     after = element.screenshot()
     t0, t1 = (float(s.split()[2]) for s in (before_text, after_text))
