@@ -26,7 +26,7 @@ from . import joints as J
 from .model import EDITS, state
 
 __all__ = ["flat_model", "use_kernels", "rnea", "mass_matrix", "aba",
-           "inverse_mass_matrix", "rnea_partials"]
+           "inverse_mass_matrix", "rnea_partials", "aba_partials"]
 
 _CODES = {J.Fixed: K.FIXED, J.Revolute: K.REVOLUTE, J.Prismatic: K.PRISMATIC,
           J.Helical: K.HELICAL, J.Screw: K.SCREW, J.Universal: K.UNIVERSAL,
@@ -349,6 +349,23 @@ def rnea_partials(model, q, dq, ddq, f_ext=None):
     if K.rnea_partials_loop(topo, body, q, dq, ddq, fe, *out, True):
         return None
     return tuple(x.reshape(batch + (nv, nv)) for x in out)
+
+
+def aba_partials(model, q, dq, tau, f_ext=None):
+    """``(d ddq/dq, d ddq/d(dq), M^-1)`` by the compiled kernels, or ``None``:
+    ``ddq`` by ABA (Kim (2012), Table 3), the Table 5 partials of ``tau`` and ``M``
+    at it (:func:`rnea_partials`), then per state ``M^-1`` by a Cholesky
+    factorisation and ``d ddq/dx = -M^-1 dtau/dx``."""
+    if not _jit.ENABLED:
+        return None
+    ddq = aba(model, q, dq, tau, f_ext)
+    out = None if ddq is None else rnea_partials(model, q, dq, ddq, f_ext)
+    if out is None:
+        return None
+    nv = model.nv
+    if K.forward_partials_loop(*(x.reshape(-1, nv) for x in out), True):
+        return None
+    return out
 
 
 def _finite(result):

@@ -26,7 +26,7 @@ needed.
 """
 import numpy as np
 
-from ._jit import compiled, cos, kernel, normalise_quaternion, sin
+from ._jit import compiled, cos, kernel, normalise_quaternion, sin, sqrt
 from .joints import CHART_TOL, QUAT_TOL
 
 # topo columns
@@ -889,5 +889,96 @@ def _rnea_partials_loop(topo, body, q, dq, ddq, f_ext, dtau_dq, dtau_dv, M, chec
     return 0
 
 
-rnea_loop, crba_loop, aba_loop, rnea_partials_loop = (
-    compiled(f) for f in (_rnea_loop, _crba_loop, _aba_loop, _rnea_partials_loop))
+# --- the forward-dynamics partials: M^-1 from the mass matrix ---------------------
+@kernel
+def cholesky(M, L):
+    """``M = L L^T`` with ``L`` lower triangular, for the symmetric positive
+    definite ``M`` (n, n); False if a pivot is not positive (``M`` is not). Plain
+    (non-conjugate) products, so that the complex step passes through."""
+    n = M.shape[0]
+    for j in range(n):
+        d = M[j, j]
+        for k in range(j):
+            d = d - L[j, k] * L[j, k]
+        if not d.real > 0:
+            return False
+        L[j, j] = sqrt(d)
+        for i in range(j + 1, n):
+            s = M[i, j]
+            for k in range(j):
+                s = s - L[i, k] * L[j, k]
+            L[i, j] = s / L[j, j]
+    return True
+
+
+@kernel
+def cholesky_inverse(L, Z, Minv):
+    """``Minv = M^-1 = Z^T Z`` with ``Z = L^-1`` (lower triangular, row by row:
+    ``Z_i = (e_i - sum_k<i L_ik Z_k) / L_ii``), from the factor of
+    :func:`cholesky`. Row operations only: the inner loops run along rows."""
+    n = L.shape[0]
+    for i in range(n):
+        for j in range(i + 1):
+            Z[i, j] = L[i, i] * 0 + (1 if i == j else 0)
+        for k in range(i):
+            a = L[i, k]
+            for j in range(k + 1):
+                Z[i, j] = Z[i, j] - a * Z[k, j]
+        for j in range(i + 1):
+            Z[i, j] = Z[i, j] / L[i, i]
+    for i in range(n):
+        for j in range(n):
+            Minv[i, j] = L[i, i] * 0
+    for k in range(n):                  # Minv = sum_k Z_k^T Z_k (row k of Z)
+        for i in range(k + 1):
+            a = Z[k, i]
+            for j in range(k + 1):
+                Minv[i, j] = Minv[i, j] + a * Z[k, j]
+
+
+@kernel
+def minus_mul(A, B, tmp):
+    """``B <- -A B`` for (n, n) matrices (rows of ``B`` accumulated into rows of
+    ``tmp``, then copied back)."""
+    n = A.shape[0]
+    for i in range(n):
+        for j in range(n):
+            tmp[i, j] = A[i, 0] * 0
+        for k in range(n):
+            a = A[i, k]
+            for j in range(n):
+                tmp[i, j] = tmp[i, j] - a * B[k, j]
+    for i in range(n):
+        for j in range(n):
+            B[i, j] = tmp[i, j]
+
+
+def _forward_partials_loop(dtau_dq, dtau_dv, M, check):
+    """Per state, in place: ``M -> M^-1``, ``dtau/dx -> d ddq/dx = -M^-1 dtau/dx``
+    (implicit differentiation of ``M ddq + b = tau``;
+    :func:`liedyn.derivatives.aba_partials`). The arrays hold ``B`` states of
+    (nv, nv) as (B nv, nv). Returns 1 if some ``M`` is not positive definite, 2 for
+    a non-finite result."""
+    nv = M.shape[1]
+    B = M.shape[0] // nv if nv > 0 else 0
+    L, Z = np.zeros((nv, nv), M.dtype), np.zeros((nv, nv), M.dtype)
+    Minv, tmp = np.zeros((nv, nv), M.dtype), np.zeros((nv, nv), M.dtype)
+    for b in range(B):
+        Mb = M[b * nv:(b + 1) * nv]
+        if not cholesky(Mb, L):
+            return 1
+        cholesky_inverse(L, Z, Minv)
+        minus_mul(Minv, dtau_dq[b * nv:(b + 1) * nv], tmp)
+        minus_mul(Minv, dtau_dv[b * nv:(b + 1) * nv], tmp)
+        for i in range(nv):
+            for j in range(nv):
+                Mb[i, j] = Minv[i, j]
+    if check and not (all_finite(dtau_dq) and all_finite(dtau_dv)
+                      and all_finite(M)):
+        return 2
+    return 0
+
+
+rnea_loop, crba_loop, aba_loop, rnea_partials_loop, forward_partials_loop = (
+    compiled(f) for f in (_rnea_loop, _crba_loop, _aba_loop, _rnea_partials_loop,
+                          _forward_partials_loop))

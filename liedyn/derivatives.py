@@ -357,7 +357,9 @@ def aba_partials(model, q, dq, tau, f_ext=None):
 
     ``d ddq/dx = -M^-1 dtau/dx`` evaluated at ``ddq = aba(q, dq, tau)`` (implicit
     differentiation of ``M ddq + b = tau``, with :func:`rnea_partials` and
-    :func:`liedyn.aba.inverse_mass_matrix`); ``d ddq/dtau = M^-1``.
+    :func:`liedyn.aba.inverse_mass_matrix`); ``d ddq/dtau = M^-1``. The compiled
+    path inverts the ``M`` that :func:`rnea_partials` returns by a Cholesky
+    factorisation (:func:`liedyn._kernels.cholesky`).
 
     Parameters
     ----------
@@ -376,6 +378,9 @@ def aba_partials(model, q, dq, tau, f_ext=None):
     >>> float(a_q[0, 0]), float(Minv[0, 0])
     (-10.0, 1.0)
     """
+    out = _exec.aba_partials(model, q, dq, tau, f_ext)   # compiled, per state
+    if out is not None:
+        return out
     ddq = aba(model, q, dq, tau, f_ext)
     dtau_dq, dtau_dv, _ = rnea_partials(model, q, dq, ddq, f_ext)
     Minv = inverse_mass_matrix(model, q)

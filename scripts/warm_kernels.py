@@ -21,7 +21,7 @@ import time
 
 import numpy as np
 
-from liedyn import _jit
+from liedyn import _jit, _kernels
 from liedyn.aba import aba
 from liedyn.crba import mass_matrix
 from liedyn.derivatives import rnea_partials
@@ -47,8 +47,15 @@ def _rnea_partials(x):
     rnea_partials(MODEL, x, x, x)
 
 
+def _forward_partials(x):
+    """The last step of aba_partials alone (the driver's other steps belong to
+    `rnea` and `aba`, which their groups compile)."""
+    M = np.eye(2, dtype=x.dtype)
+    _kernels.forward_partials_loop(M.copy(), M.copy(), M, True)
+
+
 # two groups of about equal compile time
-GROUPS = {"rnea": [_rnea, _rnea_partials], "aba": [_aba, _mass_matrix]}
+GROUPS = {"rnea": [_rnea, _rnea_partials], "aba": [_aba, _mass_matrix, _forward_partials]}
 
 
 def main(groups):

@@ -23,7 +23,7 @@ from liedyn import joints as J
 from liedyn._checks import ChartSingularityError, NonFiniteResultError
 from liedyn.aba import aba, aba_pass, inverse_mass_matrix
 from liedyn.crba import composite_inertias, mass_matrix
-from liedyn.derivatives import rnea_partials
+from liedyn.derivatives import aba_partials, rnea_partials
 from liedyn.inertia import spatial_inertia
 from liedyn.lie import Ad, Ad_star, ad, ad_star, inverse, make_transform, exp_so3
 from liedyn.model import Model
@@ -317,3 +317,47 @@ def test_inverse_mass_matrix_by_the_kernels_equals_the_numpy_one(seed):
     assert relerr(Minv, reference) <= 1e-12
     one = np.broadcast_to(np.eye(model.nv), Minv.shape)
     assert relerr(Minv @ mass_matrix(model, q), one) <= 1e-10
+
+
+@pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
+@pytest.mark.parametrize("seed", range(12))
+def test_compiled_aba_partials_equal_the_numpy_composition(seed):
+    """The compiled path (Cholesky of the M of the rnea partials) against the numpy one
+    (ABA, the Table 5 partials, M^-1 by ABA columns), single and batched, float and
+    complex (the complex step passes through: Cholesky without conjugates)."""
+    batch = [(), (3,), (2, 2)][seed % 3]
+    PIN = ("revolute", "prismatic", "helical", "spherical", "free")      # constant S
+    model = random_tree(int(np.random.default_rng(seed).integers(1, 9)),
+                        np.random.default_rng(seed), joint_types=PIN)
+    rng = np.random.default_rng(seed)
+    n = int(np.prod(batch))
+    q = np.stack([model.random_configuration(rng) for _ in range(n)]).reshape(
+        batch + (model.nq,))
+    dq, tau = rng.normal(size=(2,) + batch + (model.nv,))
+    f_ext = rng.normal(size=batch + (model.nbodies, 6))
+    for dtau in (0, 1e-30j):
+        args = (model, q, dq, tau + dtau, f_ext)
+        got = _exec.aba_partials(*args)
+        assert got is not None                       # the compiled path ran
+        _exec.use_kernels(False)
+        try:
+            want = aba_partials(*args)
+        finally:
+            _exec.use_kernels(True)
+        for a, b in zip(got, want):
+            assert a.shape == batch + (model.nv, model.nv)
+            assert relerr(a, b) <= 1e-10
+
+
+@pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
+def test_compiled_aba_partials_refuse_a_singular_mass_matrix():
+    """A massless last body: M is singular, the Cholesky pivot is zero, the compiled
+    path declines (the public function then raises the reference path's error)."""
+    M = np.diag([1.0, 0.0])
+    D = np.eye(2)
+    assert K.forward_partials_loop(D.copy(), D.copy(), M, True) == 1
+    M = np.array([[2.0, 1.0], [1.0, 2.0]])
+    Dq, Dv, Minv = np.eye(2), 2 * np.eye(2), M.copy()
+    assert K.forward_partials_loop(Dq, Dv, Minv, True) == 0
+    assert np.allclose(Minv, np.linalg.inv(M)) and np.allclose(Dq, -np.linalg.inv(M))
+    assert np.allclose(Dv, -2 * np.linalg.inv(M))
