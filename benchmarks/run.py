@@ -403,8 +403,8 @@ def markdown(rows, info, args):
         f"matrix, aba and the rnea partials the compiled kernels of "
         f"`liedyn._kernels` (numba"
         f"{'' if _jit.ENABLED else ': absent or disabled in this run'}; the aba "
-        f"partials are built from the rnea partials, aba and the inverse mass "
-        f"matrix by the compiled ABA), for hybrid numpy "
+        f"partials are built from aba and the rnea partials, whose mass matrix a "
+        f"compiled Cholesky factorisation inverts), for hybrid numpy "
         f"on arrays with the batch first; **plain** is the same kernel source run without the "
         f"compiler (Python numbers for one state, one numpy array per component with the batch "
         f"last for many).",
