@@ -359,7 +359,7 @@ def aba_partials(model, q, dq, tau, f_ext=None):
     differentiation of ``M ddq + b = tau``, with :func:`rnea_partials` and
     :func:`liedyn.aba.inverse_mass_matrix`); ``d ddq/dtau = M^-1``. The compiled
     path inverts the ``M`` that :func:`rnea_partials` returns by a Cholesky
-    factorisation (:func:`liedyn._kernels.cholesky`).
+    factorisation (``liedyn._kernels.cholesky``).
 
     Parameters
     ----------
