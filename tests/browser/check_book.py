@@ -76,6 +76,7 @@ WIDGET_VIEW = 'script[type="application/vnd.jupyter.widget-view+json"]'
 
 SCENE_READY_MS = 60_000   # for a 3D scene's viewer to start (check_scene)
 PLAY_S = 0.5
+PLAY_ADVANCE_S = 0.2       # scene time that play must show before the check pauses it
 PLAY_WAIT_MS = 10_000     # longest wait for a scene's first animation frame
 
 # Raw TeX and stray `$$` in text nodes outside code and rendered math; images; widget views.
@@ -467,8 +468,11 @@ def check_scene(page, element, k):
     frame.click("#play")
     frame.wait_for_timeout(int(PLAY_S * 1000))
     try:                         # on a busy machine the first frames can come late: wait for
-        frame.wait_for_function(  # the readout to move (the assertions below are unchanged)
-            "(t) => document.querySelector('#time').innerText !== t", arg=before_text,
+        frame.wait_for_function(  # the readout to move on by PLAY_ADVANCE_S (a readout that
+            # had moved 0.01 s was paused before the picture changed; the assertions below
+            # are unchanged)
+            "(t) => parseFloat(document.querySelector('#time').innerText.split(' ')[2])"
+            " >= t", arg=float(before_text.split()[2]) + PLAY_ADVANCE_S,
             timeout=PLAY_WAIT_MS)
     except Exception:  # noqa: BLE001 - reported below as "did not advance"
         pass
