@@ -894,7 +894,9 @@ def _rnea_partials_loop(topo, body, q, dq, ddq, f_ext, dtau_dq, dtau_dv, M, chec
 def cholesky(M, L):
     """``M = L L^T`` with ``L`` lower triangular, for the symmetric positive
     definite ``M`` (n, n); False if a pivot is not positive (``M`` is not). Plain
-    (non-conjugate) products, so that the complex step passes through."""
+    (non-conjugate) products, so that the complex step passes through. (ABA's
+    :func:`invert`, Gauss-Jordan on its small ``D_i`` blocks, would take twice the
+    operations on the whole ``M`` and could not tell that it is singular.)"""
     n = M.shape[0]
     for j in range(n):
         d = M[j, j]
@@ -964,12 +966,12 @@ def _forward_partials_loop(dtau_dq, dtau_dv, M, check):
     L, Z = np.zeros((nv, nv), M.dtype), np.zeros((nv, nv), M.dtype)
     Minv, tmp = np.zeros((nv, nv), M.dtype), np.zeros((nv, nv), M.dtype)
     for b in range(B):
-        Mb = M[b * nv:(b + 1) * nv]
+        Mb = part(M, b, nv)
         if not cholesky(Mb, L):
             return 1
         cholesky_inverse(L, Z, Minv)
-        minus_mul(Minv, dtau_dq[b * nv:(b + 1) * nv], tmp)
-        minus_mul(Minv, dtau_dv[b * nv:(b + 1) * nv], tmp)
+        minus_mul(Minv, part(dtau_dq, b, nv), tmp)
+        minus_mul(Minv, part(dtau_dv, b, nv), tmp)
         for i in range(nv):
             for j in range(nv):
                 Mb[i, j] = Minv[i, j]

@@ -326,10 +326,9 @@ def test_compiled_aba_partials_equal_the_numpy_composition(seed):
     (ABA, the Table 5 partials, M^-1 by ABA columns), single and batched, float and
     complex (the complex step passes through: Cholesky without conjugates)."""
     batch = [(), (3,), (2, 2)][seed % 3]
-    PIN = ("revolute", "prismatic", "helical", "spherical", "free")      # constant S
-    model = random_tree(int(np.random.default_rng(seed).integers(1, 9)),
-                        np.random.default_rng(seed), joint_types=PIN)
     rng = np.random.default_rng(seed)
+    constant_S = ("revolute", "prismatic", "helical", "spherical", "free")
+    model = random_tree(int(rng.integers(1, 9)), rng, joint_types=constant_S)
     n = int(np.prod(batch))
     q = np.stack([model.random_configuration(rng) for _ in range(n)]).reshape(
         batch + (model.nq,))
@@ -351,8 +350,9 @@ def test_compiled_aba_partials_equal_the_numpy_composition(seed):
 
 @pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
 def test_compiled_aba_partials_refuse_a_singular_mass_matrix():
-    """A massless last body: M is singular, the Cholesky pivot is zero, the compiled
-    path declines (the public function then raises the reference path's error)."""
+    """A singular M (as of a massless last body): the Cholesky pivot is zero and the
+    compiled path declines (the public function then raises the reference path's
+    error); a positive definite one is inverted."""
     M = np.diag([1.0, 0.0])
     D = np.eye(2)
     assert K.forward_partials_loop(D.copy(), D.copy(), M, True) == 1
