@@ -61,7 +61,7 @@ unit: $(STAMP)
 # the core algorithm tests again with the same kernels uncompiled
 nojit: $(STAMP)
 	LIEDYN_DISABLE_JIT=1 $(PY) -m pytest -q -p no:cacheprovider tests/test_kernels.py \
-		tests/test_rnea.py tests/test_aba.py tests/test_crba.py
+		tests/test_rnea.py tests/test_aba.py tests/test_crba.py tests/test_hybrid.py
 
 # every notebook under nbval, cell by cell (make test executes them once, in the book build)
 notebooks: $(STAMP) warm

@@ -179,6 +179,26 @@ def boolean(name, x):
     return bool(x)
 
 
+def booleans(name, x, n, what):
+    """An (n,) boolean array (``what`` says what the entries stand for); no
+    truthiness of numbers or strings.
+
+    >>> booleans("mask", [True, False], 2, "one per joint")
+    array([ True, False])
+    """
+    if isinstance(x, (str, bytes)) or x is None:
+        raise TypeError(f"argument '{name}': expected {n} booleans ({what}), got "
+                        f"{x!r}")
+    mask = np.asarray(x)
+    if mask.shape != (n,):
+        raise ValueError(f"argument '{name}': expected {n} booleans ({what}), got "
+                         f"shape {mask.shape}")
+    if mask.dtype != bool:
+        raise TypeError(f"argument '{name}': expected booleans, got dtype "
+                        f"{mask.dtype}")
+    return mask
+
+
 def rotation(name, R, tol=ROTATION_TOL):
     """Raise ``ValueError`` unless every ``R`` in the batch is a rotation to within
     ``tol``."""

@@ -23,9 +23,9 @@ import numpy as np
 from . import _checks, _jit
 from . import _kernels as K
 from . import joints as J
-from .model import EDITS, state
+from .model import state
 
-__all__ = ["flat_model", "use_kernels", "rnea", "mass_matrix", "aba",
+__all__ = ["flat_model", "use_kernels", "rnea", "mass_matrix", "aba", "hybrid",
            "inverse_mass_matrix", "rnea_partials", "aba_partials"]
 
 _CODES = {J.Fixed: K.FIXED, J.Revolute: K.REVOLUTE, J.Prismatic: K.PRISMATIC,
@@ -73,18 +73,19 @@ def flat_model(model):
     ``nq``, ``nv``, 0); ``body`` (N+1, 60) with joint parameters, placement ``X_i``
     and inertia ``I_i`` (row 0: ``dV_0 = (0, -g)``); zero external wrenches (N, 6).
     ``None`` if some joint has no kernel or some inertia or placement is not real
-    (then the reference implementation runs). The cache is valid while no model is
-    edited (:data:`liedyn.model.EDITS`): ``model.inertias[i] = ...`` rebuilds it, an
-    inertia array edited in place is missed.
+    (then the reference implementation runs). The model's edits drop the cache
+    (:func:`liedyn.model.edited`): ``model.inertias[i] = ...`` rebuilds it (the
+    model's arrays are read-only, so nothing is edited in place).
     """
     if not _KERNELS[0]:
         return None
-    cached = model.__dict__.get("_flat")
-    if cached is not None and cached[0] == EDITS[0]:
-        return cached[1]
-    flat = _flatten(model)
-    model.__dict__["_flat"] = (EDITS[0], flat)
+    flat = model.__dict__.get("_flat", _MISSING)
+    if flat is _MISSING:
+        flat = model.__dict__["_flat"] = _flatten(model)
     return flat
+
+
+_MISSING = object()
 
 
 def _flatten(model):
@@ -113,22 +114,22 @@ def _flatten(model):
 
 # --- preparing the input ------------------------------------------------------
 _F64 = np.dtype(np.float64)
+STATE, ALL = K.CHECK_STATE, K.CHECK_ALL     # the drivers' checks (f_ext or not)
 _COMPILED_DTYPES = (_F64, np.dtype(np.complex128))
 
 
-def _one_state(vectors, f_ext=None):
-    """True if the arguments are one state that a compiled driver takes as it is:
-    float64 vectors (and an (N, 6) ``f_ext`` or ``None``), C-contiguous and writable
-    (one array type per dtype: each driver compiles once). Their lengths and values
-    are checked in compiled code (:func:`liedyn._kernels.bad_input`)."""
-    try:
-        for x in vectors:
-            if x.dtype is not _F64 or x.ndim != 1 or not x.flags.carray:
-                return False
-        return f_ext is None or (f_ext.dtype is _F64 and f_ext.ndim == 2
-                                 and f_ext.flags.carray)
-    except AttributeError:         # lists, numbers: the general path converts them
-        return False
+def _single(model, q, x, y):
+    """The flattened model if it is cached and ``q``, ``x``, ``y`` look like one
+    state of float64 vectors, else ``None``: the compiled driver is then called on
+    them as they are, and numba's test of their types (C-contiguous, writable)
+    refuses anything else with a ``TypeError`` (:func:`liedyn._jit.compiled`).
+    Their lengths and values are checked in compiled code
+    (:func:`liedyn._kernels.bad_input`). The fast path of every call: it costs
+    about 0.2 us (issue 16)."""
+    if (_jit.ENABLED and _KERNELS[0] and q.ndim == x.ndim == y.ndim == 1
+            and q.dtype is x.dtype is y.dtype is _F64):
+        return model.__dict__.get("_flat")
+    return None
 
 
 def _as_batches(arrays, tails, dtype):
@@ -209,22 +210,30 @@ def _plain(run, arrays, ws_shapes, out_len, batch, dtype):
 # the argument.
 def rnea(model, q, dq, ddq, f_ext=None):
     """``tau`` by the kernels (Kim (2012), Table 2), or ``None``."""
+    try:                                                # the common case first
+        flat = _single(model, q, dq, ddq)
+        if flat is not None:
+            topo, body, no_f_ext = flat
+            tau = np.empty(model.nv)
+            if f_ext is None:
+                bad = K.rnea_loop(topo, body, q, dq, ddq, no_f_ext, tau, STATE)
+            else:
+                bad = K.rnea_loop(topo, body, q, dq, ddq, f_ext, tau, ALL)
+            return None if bad else tau
+    except (AttributeError, TypeError):        # not arrays, or not numba's types
+        pass
     flat = flat_model(model)
     if flat is None:
         return None
     topo, body, no_f_ext = flat
-    if _jit.ENABLED and _one_state((q, dq, ddq), f_ext):     # the common case first
-        tau = np.empty(model.nv)
-        fe = no_f_ext if f_ext is None else f_ext
-        return None if K.rnea_loop(topo, body, q, dq, ddq, fe, tau, True) else tau
+    fe, check = (no_f_ext, K.CHECK_STATE) if f_ext is None else (f_ext, K.CHECK_ALL)
     N, nv = model.nbodies, model.nv
-    fe = no_f_ext if f_ext is None else f_ext
     tails = ((model.nq,), (nv,), (nv,), (N, 6))
     prepared = _compiled_inputs((q, dq, ddq, fe), tails)
     if prepared is not None:
         batch, (q, dq, ddq, fe) = prepared
         tau = np.empty(math.prod(batch) * nv, q.dtype)
-        if K.rnea_loop(topo, body, q, dq, ddq, fe, tau, True):
+        if _jit.run(K.rnea_loop, topo, body, q, dq, ddq, fe, tau, check):
             return None
         return tau.reshape(batch + (nv,))
     batch, dtype, q, dq, ddq, fe = state(model, q, dq, ddq, f_ext=f_ext)
@@ -239,19 +248,23 @@ def rnea(model, q, dq, ddq, f_ext=None):
 
 def mass_matrix(model, q):
     """``M(q)`` by the kernels (composite-rigid-body algorithm), or ``None``."""
+    nv = model.nv
+    try:                                                # the common case first
+        flat = _single(model, q, q, q)
+        if flat is not None:
+            M = np.zeros((nv, nv))
+            return None if K.crba_loop(flat[0], flat[1], q, M, K.CHECK_ALL) else M
+    except (AttributeError, TypeError):        # not arrays, or not numba's types
+        pass
     flat = flat_model(model)
     if flat is None:
         return None
     topo, body, _ = flat
-    nv = model.nv
-    if _jit.ENABLED and _one_state((q,)):
-        M = np.zeros((nv, nv))
-        return None if K.crba_loop(topo, body, q, M, True) else M
     prepared = _compiled_inputs((q,), ((model.nq,),))
     if prepared is not None:
         batch, (q,) = prepared
         M = np.zeros((math.prod(batch) * nv, nv), dtype=q.dtype)
-        if K.crba_loop(topo, body, q, M, True):
+        if _jit.run(K.crba_loop, topo, body, q, M, K.CHECK_ALL):
             return None
         return M.reshape(batch + (nv, nv))
     q = model.check_q(q)
@@ -268,22 +281,30 @@ def mass_matrix(model, q):
 def aba(model, q, dq, tau, f_ext=None):
     """``ddq`` by the kernels (Kim (2012), Table 3), or ``None``; the compiled
     drivers also refuse chart singularities (:meth:`Model.check_chart`)."""
+    try:                                                # the common case first
+        flat = _single(model, q, dq, tau)
+        if flat is not None:
+            topo, body, no_f_ext = flat
+            ddq = np.empty(model.nv)
+            if f_ext is None:
+                bad = K.aba_loop(topo, body, q, dq, tau, no_f_ext, ddq, STATE)
+            else:
+                bad = K.aba_loop(topo, body, q, dq, tau, f_ext, ddq, ALL)
+            return None if bad else ddq
+    except (AttributeError, TypeError):        # not arrays, or not numba's types
+        pass
     flat = flat_model(model)
     if flat is None:
         return None
     topo, body, no_f_ext = flat
-    if _jit.ENABLED and _one_state((q, dq, tau), f_ext):     # the common case first
-        ddq = np.empty(model.nv)
-        fe = no_f_ext if f_ext is None else f_ext
-        return None if K.aba_loop(topo, body, q, dq, tau, fe, ddq, True) else ddq
+    fe, check = (no_f_ext, K.CHECK_STATE) if f_ext is None else (f_ext, K.CHECK_ALL)
     N, nv = model.nbodies, model.nv
-    fe = no_f_ext if f_ext is None else f_ext
     tails = ((model.nq,), (nv,), (nv,), (N, 6))
     prepared = _compiled_inputs((q, dq, tau, fe), tails)
     if prepared is not None:
         batch, (q, dq, tau, fe) = prepared
         ddq = np.empty(math.prod(batch) * nv, q.dtype)
-        if K.aba_loop(topo, body, q, dq, tau, fe, ddq, True):
+        if _jit.run(K.aba_loop, topo, body, q, dq, tau, fe, ddq, check):
             return None
         return ddq.reshape(batch + (nv,))
     if model._charts:                                # as the public function does
@@ -298,6 +319,60 @@ def aba(model, q, dq, tau, f_ext=None):
     def run(a, w, out):
         K.aba_state(topo, body, a[0], a[1], a[2], a[3], (g[:3], g[3:]), w, out)
     return _finite(_plain(run, (q, dq, tau, fe), ws, (nv,), batch, dtype))
+
+
+def hybrid(model, q, dq, ddq, tau, prescribed, f_ext=None):
+    """``(tau_out, ddq_out)`` by the kernels (Kim (2012), Table 4), or ``None``.
+    ``prescribed`` has N booleans, one per joint (a boolean array goes to numba as
+    it is, its length checked there). The compiled drivers refuse chart
+    singularities of any joint (also prescribed ones, which the reference path
+    accepts)."""
+    try:                                                # the common case first
+        flat = _single(model, q, dq, tau)
+        if flat is not None and ddq.ndim == 1 and ddq.dtype is _F64:
+            topo, body, no_f_ext = flat
+            out = np.empty(model.nv), np.empty(model.nv)
+            u = prescribed
+            if f_ext is None:
+                bad = K.hybrid_loop(topo, body, q, dq, ddq, tau, no_f_ext, u,
+                                    out[0], out[1], STATE)
+            else:
+                bad = K.hybrid_loop(topo, body, q, dq, ddq, tau, f_ext, u,
+                                    out[0], out[1], ALL)
+            return None if bad else out
+    except (AttributeError, TypeError):        # not arrays, or not numba's types
+        pass
+    N, nv = model.nbodies, model.nv
+    flat = flat_model(model)
+    if flat is None:
+        return None
+    topo, body, no_f_ext = flat
+    mask = _checks.booleans("prescribed", prescribed, N, "one per joint")
+    fe, check = (no_f_ext, STATE) if f_ext is None else (f_ext, ALL)
+    tails = ((model.nq,), (nv,), (nv,), (nv,), (N, 6))
+    prepared = _compiled_inputs((q, dq, ddq, tau, fe), tails)
+    if prepared is not None:
+        batch, (q, dq, ddq, tau, fe) = prepared
+        out = [np.empty(math.prod(batch) * nv, q.dtype) for _ in range(2)]
+        mask = np.array(mask)                           # C-contiguous, writable
+        if _jit.run(K.hybrid_loop, topo, body, q, dq, ddq, tau, fe, mask, *out,
+                    check):
+            return None
+        return tuple(x.reshape(batch + (nv,)) for x in out)
+    bodies = np.concatenate([[True], ~mask])               # as the reference path
+    model.check_chart(model.check_q(q), bodies=bodies)
+    batch, dtype, q, dq, ddq, tau, fe = state(model, q, dq, ddq, tau, f_ext=f_ext,
+                                              names=("dq", "ddq", "tau"))
+    nb = N + 1
+    ws = ((nb, 3, 3), (nb, 3), (nv, 6), (nv, 6), (nb, 6), (nb, 6), (nb, 6),
+          (nb, 6, 6), (nb, 6), (nv, 6), (nv, 6), (nv, 6), (nv,))
+    g = body[0, :6].tolist()
+
+    def run(a, w, out):
+        K.hybrid_state(topo, body, a[0], a[1], a[2], a[3], a[4], mask,
+                       (g[:3], g[3:]), w, out[0], out[1])
+    out = _finite(_plain(run, (q, dq, ddq, tau, fe), ws, (2, nv), batch, dtype))
+    return None if out is None else (out[..., 0, :], out[..., 1, :])
 
 
 def inverse_mass_matrix(model, q):
@@ -319,8 +394,8 @@ def inverse_mass_matrix(model, q):
     weightless[0, :6] = 0.0                             # dV_0 = 0: no gravity
     E = np.tile(np.eye(nv, dtype=dt), (B, 1)).reshape(-1)
     cols = np.empty(B * nv * nv, dt)
-    if K.aba_loop(topo, weightless, q, np.zeros(nv, dt), E,
-                  np.zeros((model.nbodies, 6), dt), cols, True):
+    if _jit.run(K.aba_loop, topo, weightless, q, np.zeros(nv, dt), E,
+                np.zeros((model.nbodies, 6), dt), cols, K.CHECK_STATE):
         return None
     return np.swapaxes(cols.reshape(batch + (nv, nv)), -1, -2)
 
@@ -335,18 +410,22 @@ def rnea_partials(model, q, dq, ddq, f_ext=None):
         return None
     topo, body, no_f_ext = flat
     N, nv = model.nbodies, model.nv
-    fe = no_f_ext if f_ext is None else f_ext
-    if _one_state((q, dq, ddq), f_ext):
-        batch = ()
-    else:
-        tails = ((model.nq,), (nv,), (nv,), (N, 6))
-        prepared = _compiled_inputs((q, dq, ddq, fe), tails)
-        if prepared is None:
-            return None
-        batch, (q, dq, ddq, fe) = prepared
+    fe, check = (no_f_ext, K.CHECK_STATE) if f_ext is None else (f_ext, K.CHECK_ALL)
+    try:                                                # the common case first
+        if _single(model, q, dq, ddq) is not None:
+            out = [np.zeros((nv, nv)) for _ in range(3)]
+            bad = K.rnea_partials_loop(topo, body, q, dq, ddq, fe, *out, check)
+            return None if bad else tuple(out)
+    except (AttributeError, TypeError):        # not arrays, or not numba's types
+        pass
+    tails = ((model.nq,), (nv,), (nv,), (N, 6))
+    prepared = _compiled_inputs((q, dq, ddq, fe), tails)
+    if prepared is None:
+        return None
+    batch, (q, dq, ddq, fe) = prepared
     shape = (math.prod(batch) * nv, nv)
     out = [np.zeros(shape, q.dtype) for _ in range(3)]
-    if K.rnea_partials_loop(topo, body, q, dq, ddq, fe, *out, True):
+    if _jit.run(K.rnea_partials_loop, topo, body, q, dq, ddq, fe, *out, check):
         return None
     return tuple(x.reshape(batch + (nv, nv)) for x in out)
 
@@ -363,7 +442,8 @@ def aba_partials(model, q, dq, tau, f_ext=None):
     if out is None:
         return None
     nv = model.nv
-    if K.forward_partials_loop(*(x.reshape(-1, nv) for x in out), True):
+    if _jit.run(K.forward_partials_loop, *(x.reshape(-1, nv) for x in out),
+                K.CHECK_ALL):
         return None
     return out
 

@@ -31,7 +31,7 @@ ENABLED = (
     and os.environ.get("NUMBA_DISABLE_JIT", "0") in ("", "0"))
 """True when the compiled executor is available and not disabled."""
 
-__all__ = ["ENABLED", "plain", "kernel", "compiled", "sin", "cos", "sqrt",
+__all__ = ["ENABLED", "plain", "kernel", "compiled", "run", "sin", "cos", "sqrt",
            "normalise_quaternion"]
 
 
@@ -62,13 +62,43 @@ def compiled(f):
     ``error_model="numpy"`` makes a division by zero give inf/nan (as numpy does)
     instead of raising; the drivers report non-finite results and the public
     function re-runs the reference path, which raises the clear error.
+
+    The driver compiles only through :func:`run`: called directly with arguments of
+    a type it has no machine code for (a list, a non-contiguous or read-only array,
+    another dtype), it raises ``TypeError`` at once instead of compiling that type.
+    The public functions call it directly on what looks like one state (numba's own
+    test of the argument types is the cheapest there is) and fall back to their
+    general path, which converts the input and calls :func:`run`.
     """
     if not ENABLED:
         return None
     try:
-        return numba.njit(cache=True, error_model="numpy", nogil=True)(f)
+        driver = numba.njit(cache=True, error_model="numpy", nogil=True)(f)
     except RuntimeError:          # no writable cache directory: compile per process
-        return numba.njit(error_model="numpy", nogil=True)(f)
+        driver = numba.njit(error_model="numpy", nogil=True)(f)
+    _compiling(driver, False)
+    return driver
+
+
+def _compiling(driver, on):
+    """Let a driver compile at call time, or not. (What numba's
+    ``disable_compile(not on)`` sets, which refuses to disable a driver before its
+    first signature.)"""
+    driver._can_compile = on
+
+
+def run(driver, *args):
+    """``driver(*args)`` for a driver of :func:`compiled`, after compiling it for
+    the types of ``args`` (or loading that machine code from the disk cache) if it
+    has none for them yet."""
+    try:
+        return driver(*args)
+    except TypeError:
+        _compiling(driver, True)
+        try:
+            return driver(*args)
+        finally:
+            _compiling(driver, False)
 
 
 def sin(x):

@@ -177,6 +177,15 @@ def Ad_inv_mul(R, p, V):
 
 
 @kernel
+def Ad_mul(R, p, V):
+    """``Ad_T V = (R w, R v + p x R w)`` for ``T = (R, p)``, Kim (2012), eq. (7): a
+    twist of the child frame, in the parent's."""
+    w, v = V
+    Rw = rot(R, w)
+    return (Rw, vadd(rot(R, v), cross(p, Rw)))
+
+
+@kernel
 def Ad_star_inv_mul(R, p, F):
     """``Ad*_{T^-1} F = (R m + p x R f, R f)``: a wrench in the child frame, in the
     parent's."""
@@ -302,6 +311,55 @@ def store_inertia(W, i, I):
         W[i, r, 3], W[i, r, 4], W[i, r, 5] = B[r]
         W[i, r + 3, 3], W[i, r + 3, 4], W[i, r + 3, 5] = C[r]
         W[i, 3, r], W[i, 4, r], W[i, 5, r] = B[r]                 # the block B^T
+
+
+@kernel
+def row_mul(W, i, k, X):
+    """Row ``k`` of the (6, 6) matrix ``W[i]`` times the 6-vector ``X``."""
+    (a, b, c), (d, e, f) = X
+    return (W[i, k, 0] * a + W[i, k, 1] * b + W[i, k, 2] * c
+            + W[i, k, 3] * d + W[i, k, 4] * e + W[i, k, 5] * f)
+
+
+@kernel
+def column_mul(W, i, k, X):
+    """Column ``k`` of the (6, 6) matrix ``W[i]`` times the 6-vector ``X``."""
+    (a, b, c), (d, e, f) = X
+    return (W[i, 0, k] * a + W[i, 1, k] * b + W[i, 2, k] * c
+            + W[i, 3, k] * d + W[i, 4, k] * e + W[i, 5, k] * f)
+
+
+@kernel
+def matrix_mul(W, i, X):
+    """``W[i] X`` for a (6, 6) matrix ``W[i]``."""
+    return ((row_mul(W, i, 0, X), row_mul(W, i, 1, X), row_mul(W, i, 2, X)),
+            (row_mul(W, i, 3, X), row_mul(W, i, 4, X), row_mul(W, i, 5, X)))
+
+
+@kernel
+def matrix_T_mul(W, i, X):
+    """``W[i]^T X`` for a (6, 6) matrix ``W[i]``."""
+    return ((column_mul(W, i, 0, X), column_mul(W, i, 1, X),
+             column_mul(W, i, 2, X)),
+            (column_mul(W, i, 3, X), column_mul(W, i, 4, X),
+             column_mul(W, i, 5, X)))
+
+
+@kernel
+def store_column(W, i, k, X):
+    """Column ``k`` of the (6, 6) matrix ``W[i]`` := ``X``."""
+    W[i, 0, k], W[i, 1, k], W[i, 2, k] = X[0]
+    W[i, 3, k], W[i, 4, k], W[i, 5, k] = X[1]
+
+
+@kernel
+def unit_twist(k, zero):
+    """The ``k``-th unit 6-vector ``e_k`` (of the type of ``zero``)."""
+    one = zero + 1
+    return ((one if k == 0 else zero, one if k == 1 else zero,
+             one if k == 2 else zero),
+            (one if k == 3 else zero, one if k == 4 else zero,
+             one if k == 5 else zero))
 
 
 @kernel
@@ -569,6 +627,70 @@ def invert(D, v, n, Psi):
 
 
 @kernel
+def bias_wrenches(topo, body, f_ext, V, I_hat, B_hat):
+    """``I_hat_i = I_i``, ``B_hat_i = -ad*_{V_i} I_i V_i - F_i^ext``: the terms of
+    (49)-(50) that body ``i`` brings itself; its children add theirs
+    (:func:`push_to_parent`)."""
+    for i in range(1, topo.shape[0]):
+        I, Vi = body_inertia(body, i), load6(V, i)
+        store_inertia(I_hat, i, I)
+        store6(
+            B_hat, i,
+            ssub(vneg_s(ad_star_mul(Vi, inertia_mul(I, Vi))), load6(f_ext, i - 1)))
+
+
+@kernel
+def articulate(S, U, D, Psi, u, v, n, tau, Ih, Bh, eta_i, zero):
+    """Kim (2012), Table 3, for a joint whose torque is given: ``U = I_hat S``,
+    ``u = tau - S^T (I_hat eta + B_hat)``, ``Psi = (S^T I_hat S)^-1`` (into
+    the workspaces); returns ``Pi = I_hat - U Psi U^T`` and ``beta = B_hat
+    + I_hat eta + U Psi u``."""
+    Ih_eta_Bh = sadd(inertia_mul(Ih, eta_i), Bh)
+    for r in range(n):
+        store6(U, v + r, inertia_mul(Ih, load6(S, v + r)))             # U = I_hat S
+        u[v + r] = tau[v + r] - sdot(load6(S, v + r), Ih_eta_Bh)
+    for r in range(n):
+        for c in range(n):
+            D[v + r, c] = sdot(load6(S, v + r), load6(U, v + c))       # S^T I_hat S
+    invert(D, v, n, Psi)
+    Pi, beta = Ih, sadd(Bh, inertia_mul(Ih, eta_i))
+    for r in range(n):
+        Psi_u = zero
+        for c in range(n):
+            Pi = inertia_sub_outer(Pi, Psi[v + r, c], load6(U, v + r),
+                                   load6(U, v + c))
+            Psi_u = Psi_u + Psi[v + r, c] * u[v + c]
+        beta = sadd(beta, sscale(Psi_u, load6(U, v + r)))
+    return Pi, beta
+
+
+@kernel
+def push_to_parent(topo, R, p, I_hat, B_hat, i, Pi, beta):
+    """``I_hat_lambda += Ad*_{T^-1} Pi_i Ad_{T^-1}``, ``B_hat_lambda +=
+    Ad*_{T^-1} beta_i`` (49)-(50)."""
+    lam = topo[i, PARENT]
+    if lam > 0:
+        Ri, pi = load_transform(R, p, i)
+        store_inertia(I_hat, lam, inertia_add(load_inertia(I_hat, lam),
+                                              congruence(Ri, pi, Pi)))
+        store6(B_hat, lam, sadd(load6(B_hat, lam), Ad_star_inv_mul(Ri, pi, beta)))
+
+
+@kernel
+def joint_acceleration(S, I_hat, B_hat, Psi, u, i, v, n, a, tau, ddq, zero):
+    """``ddq_i = Psi_i (tau_i - S_i^T (I_hat_i a + B_hat_i))`` (45), ``a`` the
+    acceleration of body ``i`` without its joint's."""
+    Ih_a_Bh = sadd(inertia_mul(load_inertia(I_hat, i), a), load6(B_hat, i))
+    for r in range(n):
+        u[v + r] = tau[v + r] - sdot(load6(S, v + r), Ih_a_Bh)
+    for r in range(n):
+        x = zero
+        for c in range(n):
+            x = x + Psi[v + r, c] * u[v + c]
+        ddq[v + r] = x
+
+
+@kernel
 def aba_state(topo, body, q, dq, tau, f_ext, dV0, ws, ddq):
     """Kim (2012), Table 3 (corrected, see :mod:`liedyn.aba`): forward dynamics of
     one state.
@@ -586,117 +708,184 @@ def aba_state(topo, body, q, dq, tau, f_ext, dV0, ws, ddq):
     """
     R, p, S, dS, V, eta, dV, I_hat, B_hat, U, D, Psi, u = ws
     velocity_pass(topo, body, q, dq, R, p, S, dS, V, eta)
+    bias_wrenches(topo, body, f_ext, V, I_hat, B_hat)
     zero = V[0, 0]
     N = topo.shape[0] - 1
-    for i in range(1, N + 1):
-        I, Vi = body_inertia(body, i), load6(V, i)
-        store_inertia(I_hat, i, I)
-        store6(
-            B_hat, i,
-            ssub(vneg_s(ad_star_mul(Vi, inertia_mul(I, Vi))), load6(f_ext, i - 1)))
     for i in range(N, 0, -1):                # complete: children pushed their terms
         Ih, Bh, eta_i = load_inertia(I_hat, i), load6(B_hat, i), load6(eta, i)
         v, n = topo[i, VI], topo[i, NV]
-        Ih_eta_Bh = sadd(inertia_mul(Ih, eta_i), Bh)
-        for r in range(n):
-            store6(U, v + r, inertia_mul(Ih, load6(S, v + r)))         # U = I_hat S
-            u[v + r] = tau[v + r] - sdot(load6(S, v + r), Ih_eta_Bh)
-        for r in range(n):
-            for c in range(n):
-                D[v + r, c] = sdot(load6(S, v + r), load6(U, v + c))   # S^T I_hat S
-        invert(D, v, n, Psi)
-        Pi, beta = Ih, sadd(Bh, inertia_mul(Ih, eta_i))
-        for r in range(n):
-            Psi_u = zero
-            for c in range(n):
-                Pi = inertia_sub_outer(Pi, Psi[v + r, c], load6(U, v + r),
-                                       load6(U, v + c))
-                Psi_u = Psi_u + Psi[v + r, c] * u[v + c]
-            beta = sadd(beta, sscale(Psi_u, load6(U, v + r)))
-        lam = topo[i, PARENT]
-        if lam > 0:
-            Ri, pi = load_transform(R, p, i)
-            store_inertia(I_hat, lam, inertia_add(load_inertia(I_hat, lam),
-                                                  congruence(Ri, pi, Pi)))
-            store6(B_hat, lam,
-                   sadd(load6(B_hat, lam), Ad_star_inv_mul(Ri, pi, beta)))
+        Pi, beta = articulate(S, U, D, Psi, u, v, n, tau, Ih, Bh, eta_i, zero)
+        push_to_parent(topo, R, p, I_hat, B_hat, i, Pi, beta)
     store6(dV, 0, dV0)
     for i in range(1, N + 1):
         Ri, pi = load_transform(R, p, i)
         v, n = topo[i, VI], topo[i, NV]
         a = sadd(Ad_inv_mul(Ri, pi, load6(dV, topo[i, PARENT])), load6(eta, i))
-        Ih_a_Bh = sadd(inertia_mul(load_inertia(I_hat, i), a), load6(B_hat, i))
-        for r in range(n):
-            u[v + r] = tau[v + r] - sdot(load6(S, v + r), Ih_a_Bh)
-        for r in range(n):
-            x = zero
-            for c in range(n):
-                x = x + Psi[v + r, c] * u[v + c]
-            ddq[v + r] = x                                                    # (45)
+        joint_acceleration(S, I_hat, B_hat, Psi, u, i, v, n, a, tau, ddq,
+                           zero)                                              # (45)
         store6(dV, i, sadd(a, S_mul(S, v, n, ddq, zero)))                     # (41)
 
 
 @kernel
-def rnea_direction(topo, body, j, s, along_q, ws, wd, dtau, k):
-    """Kim (2012), Table 5 along one unit direction, of ``q_j`` (``along_q``; a
-    right perturbation ``q_j exp(delta)`` for a group joint) or of ``dq_j``; ``s``
-    is its column of ``S_j``. For joints with constant ``S`` (``S' = 0``,
-    ``dS = 0``); ``ws`` holds the nominal state of :func:`rnea_state`, ``wd`` the
-    workspaces of ``V', dV', F'`` and, per body, ``S_i dq_i`` and ``I_i V_i``.
+def hybrid_state(topo, body, q, dq, ddq, tau, f_ext, prescribed, dV0, ws,
+                 tau_out, ddq_out):
+    """Kim (2012), Table 4: hybrid dynamics of one state, ``prescribed[i - 1]`` true
+    where joint ``i``'s acceleration is given (its torque is then computed), false
+    where its torque is given (as in :func:`aba_state`).
 
-    Forward, over the subtree of ``j`` (elsewhere ``V' = dV' = 0``), with
-    ``dh_j = s`` along ``q_j``, ``S_j delta_dq_j = s`` along ``dq_j``, both zero
-    elsewhere:
-    ``V_i' = Ad_{T^-1} V_lambda' - ad_{dh_i} Ad_{T^-1} V_lambda + S_i delta_dq_i``,
-    ``dV_i' = Ad_{T^-1} dV_lambda' - ad_{dh_i} Ad_{T^-1} dV_lambda
-    + ad_{V_i'} S_i dq_i + ad_{V_i} S_i delta_dq_i``. Backward, (42) differentiated:
-    ``F_i' = I_i dV_i' - ad*_{V_i'} I_i V_i - ad*_{V_i} I_i V_i'
-    + sum_k Ad*_{T_{i,k}^-1} (F_k' - ad*_{dh_k} F_k)`` over the subtree and on to
-    the ground; ``tau_i' = S_i^T F_i'`` into column ``k`` of ``dtau``.
+    Backward, a prescribed joint passes its whole articulated inertia:
+    ``Pi_i = I_hat_i``, ``beta_i = B_hat_i + I_hat_i (eta_i + S_i ddq_i)``
+    (51)-(52).
+    Forward: ``ddq_i`` by (45) where the torque is given, then
+    ``dV_i = Ad_{T^-1} dV_{lambda(i)} + eta_i + S_i ddq_i`` (41) and, where the
+    acceleration is prescribed, ``tau_i = S_i^T (I_hat_i dV_i + B_hat_i)`` (53).
+    ``tau_out``, ``ddq_out`` copy ``tau``, ``ddq`` where they are given.
     """
-    R, p, S, dS, V, eta, dV, F = ws
-    Vp, dVp, Fp, inside, Sdq_w, IV_w = wd
+    R, p, S, dS, V, eta, dV, I_hat, B_hat, U, D, Psi, u = ws
+    velocity_pass(topo, body, q, dq, R, p, S, dS, V, eta)
+    bias_wrenches(topo, body, f_ext, V, I_hat, B_hat)
     zero = V[0, 0]
-    z6 = ((zero, zero, zero), (zero, zero, zero))
-    dh, sdq = (s, z6) if along_q else (z6, s)
-    for i in range(j, topo.shape[0]):                  # forward: the subtree of j
-        lam = topo[i, PARENT]
-        inside[i] = i == j or (lam >= j and inside[lam])
-        if not inside[i]:
-            continue
-        Ri, pi = load_transform(R, p, i)
-        Vi, Sdq = load6(V, i), load6(Sdq_w, i)
-        if i == j:
-            AV = Ad_inv_mul(Ri, pi, load6(V, lam))
-            AdV = Ad_inv_mul(Ri, pi, load6(dV, lam))
-            Vpi = ssub(sdq, ad_mul(dh, AV))
-            dVpi = sadd(ssub(ad_mul(Vpi, Sdq), ad_mul(dh, AdV)), ad_mul(Vi, sdq))
+    N = topo.shape[0] - 1
+    for i in range(N, 0, -1):                # complete: children pushed their terms
+        Ih, Bh, eta_i = load_inertia(I_hat, i), load6(B_hat, i), load6(eta, i)
+        v, n = topo[i, VI], topo[i, NV]
+        if prescribed[i - 1]:                                       # (51)-(52)
+            Pi = Ih
+            beta = sadd(Bh, inertia_mul(Ih, sadd(eta_i, S_mul(S, v, n, ddq, zero))))
         else:
-            Vpi = Ad_inv_mul(Ri, pi, load6(Vp, lam))
-            dVpi = sadd(Ad_inv_mul(Ri, pi, load6(dVp, lam)), ad_mul(Vpi, Sdq))
-        store6(Vp, i, Vpi)
-        store6(dVp, i, dVpi)
-        I = body_inertia(body, i)
-        Fpi = ssub(inertia_mul(I, dVpi), ad_star_mul(Vpi, load6(IV_w, i)))
-        store6(Fp, i, ssub(Fpi, ad_star_mul(Vi, inertia_mul(I, Vpi))))
-    for i in range(topo.shape[0] - 1, j, -1):          # backward: below j
-        if inside[i]:
-            Fpi, v = load6(Fp, i), topo[i, VI]
-            for r in range(topo[i, NV]):
-                dtau[v + r, k] = sdot(load6(S, v + r), Fpi)             # S^T F'
-            Ri, pi = load_transform(R, p, i)
-            lam = topo[i, PARENT]
-            store6(Fp, lam, sadd(load6(Fp, lam), Ad_star_inv_mul(Ri, pi, Fpi)))
-    Fpi, i = load6(Fp, j), j                           # j, then on to the ground
-    while i > 0:
-        v = topo[i, VI]
-        for r in range(topo[i, NV]):
-            dtau[v + r, k] = sdot(load6(S, v + r), Fpi)
+            Pi, beta = articulate(S, U, D, Psi, u, v, n, tau, Ih, Bh, eta_i, zero)
+        push_to_parent(topo, R, p, I_hat, B_hat, i, Pi, beta)
+    store6(dV, 0, dV0)
+    for i in range(1, N + 1):
         Ri, pi = load_transform(R, p, i)
-        if i == j:
-            Fpi = ssub(Fpi, ad_star_mul(dh, load6(F, j)))
-        Fpi = Ad_star_inv_mul(Ri, pi, Fpi)
-        i = topo[i, PARENT]
+        v, n = topo[i, VI], topo[i, NV]
+        a = sadd(Ad_inv_mul(Ri, pi, load6(dV, topo[i, PARENT])), load6(eta, i))
+        if prescribed[i - 1]:
+            for r in range(n):
+                ddq_out[v + r] = ddq[v + r]
+        else:
+            joint_acceleration(S, I_hat, B_hat, Psi, u, i, v, n, a, tau, ddq_out,
+                               zero)                                          # (45)
+        dVi = sadd(a, S_mul(S, v, n, ddq_out, zero))                          # (41)
+        store6(dV, i, dVi)
+        if prescribed[i - 1]:                                             # (53)
+            Fi = sadd(inertia_mul(load_inertia(I_hat, i), dVi), load6(B_hat, i))
+            for r in range(n):
+                tau_out[v + r] = sdot(load6(S, v + r), Fi)
+        else:
+            for r in range(n):
+                tau_out[v + r] = tau[v + r]
+
+
+@kernel
+def coriolis_mul(I, V, h, X):
+    """``B(V) X = -I ad_V X - ad*_X h - ad*_V I X`` with ``h = I V``: the change of
+    ``I dV - ad*_V I V`` when ``V`` gains ``X`` and ``dV`` gains ``ad_X V``
+    (a body whose base velocity changes by ``X``, seen from a fixed frame)."""
+    return ssub(ssub(vneg_s(inertia_mul(I, ad_mul(V, X))), ad_star_mul(X, h)),
+                ad_star_mul(V, inertia_mul(I, X)))
+
+
+@kernel
+def ground_frame_pass(topo, body, ws, wg):
+    """The nominal state of :func:`rnea_state` (``ws``) in the ground frame {0}:
+    ``T_{0,i}``, ``S_i``, ``V_i``, ``dV_i``, ``F_i`` moved by ``Ad_{T_{0,i}}`` (and
+    ``Ad*_{T_{0,i}^-1}``), and the composites over the subtree of ``i`` of the
+    inertia ``I_i`` and of ``B(V_i)`` (:func:`coriolis_mul`); in {0} a composite is
+    a plain sum. Also ``a_k = I^c_i S_k`` and ``b_k = B^c_i^T S_k`` per coordinate
+    ``k`` of body ``i``."""
+    R, p, S, dS, V, eta, dV, F = ws
+    R0, p0, S0, V0, A0, F0, Ic, Bc, a, b = wg
+    zero = V[0, 0]
+    for r in range(3):
+        for c in range(3):
+            R0[0, r, c] = zero + (1 if r == c else 0)
+    store6(A0, 0, load6(dV, 0))             # V_0 = 0, dV_0 = (0, -g) already in {0}
+    for i in range(1, topo.shape[0]):
+        lam, v, n = topo[i, PARENT], topo[i, VI], topo[i, NV]
+        Rl, pl = load_transform(R0, p0, lam)
+        Ri, pi = load_transform(R, p, i)
+        R0i, p0i = matmul(Rl, Ri), vadd(pl, rot(Rl, pi))          # T_0i = T_0l T_li
+        store_transform(R0, p0, i, R0i, p0i)
+        for r in range(n):
+            store6(S0, v + r, Ad_mul(R0i, p0i, load6(S, v + r)))
+        Vi = Ad_mul(R0i, p0i, load6(V, i))
+        store6(V0, i, Vi)
+        store6(A0, i, Ad_mul(R0i, p0i, load6(dV, i)))
+        store6(F0, i, Ad_star_inv_mul(R0i, p0i, load6(F, i)))
+        I = congruence(R0i, p0i, body_inertia(body, i))
+        store_inertia(Ic, i, I)
+        h = inertia_mul(I, Vi)
+        for c in range(6):
+            store_column(Bc, i, c, coriolis_mul(I, Vi, h, unit_twist(c, zero)))
+    for i in range(topo.shape[0] - 1, 0, -1):        # complete: children came first
+        v, lam = topo[i, VI], topo[i, PARENT]
+        Ici = load_inertia(Ic, i)
+        for r in range(topo[i, NV]):
+            s = load6(S0, v + r)
+            store6(a, v + r, inertia_mul(Ici, s))
+            store6(b, v + r, matrix_T_mul(Bc, i, s))
+        if lam > 0:
+            store_inertia(Ic, lam, inertia_add(load_inertia(Ic, lam), Ici))
+            for r in range(6):
+                for c in range(6):
+                    Bc[lam, r, c] = Bc[lam, r, c] + Bc[i, r, c]
+
+
+@kernel
+def rnea_partials_state(topo, wg, inside, dtau_dq, dtau_dv, M):
+    """``dtau/dq``, ``dtau/d(dq)`` and ``M`` of one state from the ground-frame
+    quantities of ``ground_frame_pass``, for joints with constant ``S``: Kim (2012),
+    Lemma 3 and Table 5 along every unit direction at once (derived in
+    :ref:`ch10-ground-frame`).
+
+    Seen from {0}, a right perturbation of ``q_j`` along the column ``s`` of
+    ``S_j`` turns the subtree of ``j`` rigidly about ``xi = Ad_{T_0j} s`` and
+    changes its base velocity by ``dV0 = ad_{V_l} xi`` and base acceleration by
+    ``dA0 = ad_{A_l} xi + ad_{V_l} dV0`` (``l`` the parent of ``j``); one of
+    ``dq_j`` gives ``dV0 = xi``, ``dA0 = ad_{V_j + V_l} xi``. A body ``k`` of the
+    subtree then has ``dV_k = dV0``, ``dA_k = dA0 + ad_{dV0} V_k``, so its wrench
+    changes by ``I_k dA0 + B(V_k) dV0``, besides turning (``-ad*_xi F``).
+    ``tau_i = S_i^T F_i`` does not see the turn when ``i`` is in the subtree (both
+    turn): ``tau_i' = a_i . dA0 + b_i . dV0``; above ``j``,
+    ``tau_i' = S_i^T (I^c_j dA0 + B^c_j dV0 - ad*_xi F_j)`` (no ``ad*`` term along
+    ``dq``). ``M_ij = S_i^T I^c_j S_j`` comes with it. ``M`` must start at zero.
+    """
+    R0, p0, S0, V0, A0, F0, Ic, Bc, a, b = wg
+    N = topo.shape[0] - 1
+    for j in range(1, N + 1):
+        lam, vj, nj = topo[j, PARENT], topo[j, VI], topo[j, NV]
+        for i in range(j, N + 1):                        # the subtree of j
+            inside[i] = i == j or (topo[i, PARENT] >= j and inside[topo[i, PARENT]])
+        Vl, Al, Vj, Fj = load6(V0, lam), load6(A0, lam), load6(V0, j), load6(F0, j)
+        Icj = load_inertia(Ic, j)
+        for c in range(nj):
+            k = vj + c
+            xi = load6(S0, k)
+            dV0q = ad_mul(Vl, xi)                                        # along q_j
+            dA0q = sadd(ad_mul(Al, xi), ad_mul(Vl, dV0q))
+            dV0v, dA0v = xi, ad_mul(sadd(Vj, Vl), xi)                  # along dq_j
+            for i in range(j, N + 1):
+                if inside[i]:
+                    for r in range(topo[i, VI], topo[i, VI] + topo[i, NV]):
+                        ar, br = load6(a, r), load6(b, r)
+                        dtau_dq[r, k] = sdot(dA0q, ar) + sdot(dV0q, br)
+                        dtau_dv[r, k] = sdot(dA0v, ar) + sdot(dV0v, br)
+            Gq = ssub(sadd(inertia_mul(Icj, dA0q), matrix_mul(Bc, j, dV0q)),
+                      ad_star_mul(xi, Fj))
+            Gv = sadd(inertia_mul(Icj, dA0v), matrix_mul(Bc, j, dV0v))
+            ak = load6(a, k)                                         # I^c_j S_j
+            for r in range(vj, vj + nj):
+                M[r, k] = sdot(load6(S0, r), ak)
+            i = lam
+            while i > 0:                                 # the ancestors of j
+                for r in range(topo[i, VI], topo[i, VI] + topo[i, NV]):
+                    s = load6(S0, r)
+                    dtau_dq[r, k] = sdot(s, Gq)
+                    dtau_dv[r, k] = sdot(s, Gv)
+                    M[r, k] = sdot(s, ak)
+                    M[k, r] = M[r, k]
+                i = topo[i, PARENT]
 
 
 @kernel
@@ -710,7 +899,9 @@ def vneg_s(X):
 # by the batch), the output of B nv rows. It returns 0, or 1 for input that the
 # checks refuse, or 2 for a non-finite result; the public function then re-runs the
 # reference path, which computes the same result or raises the clear error naming
-# the argument.
+# the argument. Its last argument says which checks run: CHECK_OFF, CHECK_STATE (all
+# but f_ext, the model's zeros when no wrench is given) or CHECK_ALL.
+CHECK_OFF, CHECK_STATE, CHECK_ALL = 0, 1, 2
 @kernel
 def part(x, b, n):
     """State ``b`` of a flattened batch: rows ``b n .. b n + n - 1`` of ``x``, or
@@ -720,10 +911,16 @@ def part(x, b, n):
 
 @kernel
 def all_finite(x):
-    for e in x.ravel():
-        if not abs(e) < np.inf:
-            return False
-    return True
+    """True unless some entry of the C-contiguous float or complex array ``x`` is
+    NaN or inf, i.e. has all 11 exponent bits set (IEEE 754): ``e + 1`` reaches
+    ``0x800`` only for ``e = 0x7FF``. Integer operations without a branch per entry,
+    so that the compiled loop is vectorised (about 0.2 ns an entry, a fifth of a
+    test per entry: it checks every mass matrix)."""
+    bits = x.reshape(-1).view(np.int64)
+    seen = 0
+    for k in range(bits.shape[0]):
+        seen |= ((bits[k] >> 52) & 0x7FF) + 1
+    return seen & 0x800 == 0
 
 
 @kernel
@@ -773,15 +970,18 @@ def bad_configuration(topo, q, B):
 
 
 @kernel
-def bad_input(topo, q, x, y, f_ext, B):
+def bad_input(topo, q, x, y, f_ext, B, check):
     """The input checks of the public functions, compiled: 1 if
     :func:`bad_configuration` refuses ``q`` or some other array has the wrong shape
-    or a NaN or inf entry, else 0."""
+    or a NaN or inf entry, else 0. ``check`` is ``CHECK_ALL``, or ``CHECK_STATE``
+    when ``f_ext`` is the model's own zeros (no wrench given)."""
     nv, N = topo[0, VI], topo.shape[0] - 1
     if not (lengths_ok(x, nv, B) and lengths_ok(y, nv, B)
             and lengths_ok(f_ext, N, B) and f_ext.shape[1] == 6):
         return 1
-    ok = all_finite(x) and all_finite(y) and all_finite(f_ext)
+    ok = all_finite(x) and all_finite(y)
+    if ok and check == CHECK_ALL:
+        ok = all_finite(f_ext)
     return bad_configuration(topo, q, B) if ok else 1
 
 
@@ -802,9 +1002,21 @@ def rnea_workspace(nb, nv, like):
             np.zeros((nb, 6), dt), np.zeros((nb, 6), dt))
 
 
+@kernel
+def aba_workspace(nb, nv, like):
+    """The workspaces of :func:`aba_state` and :func:`hybrid_state`: R, p, S, dS,
+    V, eta, dV, I_hat, B_hat, U, D, Psi, u, of the dtype of ``like``."""
+    dt = like.dtype
+    return (np.zeros((nb, 3, 3), dt), np.zeros((nb, 3), dt), np.zeros((nv, 6), dt),
+            np.zeros((nv, 6), dt), np.zeros((nb, 6), dt), np.zeros((nb, 6), dt),
+            np.zeros((nb, 6), dt), np.zeros((nb, 6, 6), dt), np.zeros((nb, 6), dt),
+            np.zeros((nv, 6), dt), np.zeros((nv, 6), dt), np.zeros((nv, 6), dt),
+            np.zeros(nv, dt))
+
+
 def _rnea_loop(topo, body, q, dq, ddq, f_ext, tau, check):
     nq, nv, N, B = topo[0, QI], topo[0, VI], topo.shape[0] - 1, states(topo, tau)
-    if check and bad_input(topo, q, dq, ddq, f_ext, B):
+    if check and bad_input(topo, q, dq, ddq, f_ext, B, check):
         return 1
     ws = rnea_workspace(N + 1, nv, tau)
     g = load6(body, 0)                  # row 0: the ground acceleration (0, -g)
@@ -828,15 +1040,10 @@ def _crba_loop(topo, body, q, M, check):
 
 def _aba_loop(topo, body, q, dq, tau, f_ext, ddq, check):
     nq, nv, N, B = topo[0, QI], topo[0, VI], topo.shape[0] - 1, states(topo, ddq)
-    if check and (bad_input(topo, q, dq, tau, f_ext, B)
+    if check and (bad_input(topo, q, dq, tau, f_ext, B, check)
                   or not charts_ok(topo, q, B, CHART_TOL)):
         return 1
-    nb, dt = N + 1, ddq.dtype
-    ws = (np.zeros((nb, 3, 3), dt), np.zeros((nb, 3), dt), np.zeros((nv, 6), dt),
-          np.zeros((nv, 6), dt), np.zeros((nb, 6), dt), np.zeros((nb, 6), dt),
-          np.zeros((nb, 6), dt), np.zeros((nb, 6, 6), dt), np.zeros((nb, 6), dt),
-          np.zeros((nv, 6), dt), np.zeros((nv, 6), dt), np.zeros((nv, 6), dt),
-          np.zeros(nv, dt))
+    ws = aba_workspace(N + 1, nv, ddq)
     g = load6(body, 0)                  # row 0: the ground acceleration (0, -g)
     for b in range(B):
         aba_state(topo, body, part(q, b, nq), part(dq, b, nv), part(tau, b, nv),
@@ -844,9 +1051,29 @@ def _aba_loop(topo, body, q, dq, tau, f_ext, ddq, check):
     return 0 if not check or all_finite(ddq) else 2
 
 
+def _hybrid_loop(topo, body, q, dq, ddq, tau, f_ext, prescribed, tau_out, ddq_out,
+                 check):
+    nq, nv, N = topo[0, QI], topo[0, VI], topo.shape[0] - 1
+    B = states(topo, tau_out)
+    if check and (bad_input(topo, q, dq, tau, f_ext, B, check)
+                  or not (lengths_ok(ddq, nv, B) and all_finite(ddq))
+                  or prescribed.shape[0] != N
+                  or not charts_ok(topo, q, B, CHART_TOL)):
+        return 1
+    ws = aba_workspace(N + 1, nv, tau_out)
+    g = load6(body, 0)                  # row 0: the ground acceleration (0, -g)
+    for b in range(B):
+        hybrid_state(topo, body, part(q, b, nq), part(dq, b, nv), part(ddq, b, nv),
+                     part(tau, b, nv), part(f_ext, b, N), prescribed, g, ws,
+                     part(tau_out, b, nv), part(ddq_out, b, nv))
+    if check and not (all_finite(tau_out) and all_finite(ddq_out)):
+        return 2
+    return 0
+
+
 @kernel
 def constant_S(topo):
-    """True if no joint's ``S`` depends on ``q`` (:func:`rnea_direction`)."""
+    """True if no joint's ``S`` depends on ``q`` (:func:`rnea_partials_state`)."""
     for i in range(1, topo.shape[0]):
         code = topo[i, JOINT]
         if code == UNIVERSAL or code == PLANAR or code == SPHERICAL_ZYX:
@@ -858,31 +1085,23 @@ def _rnea_partials_loop(topo, body, q, dq, ddq, f_ext, dtau_dq, dtau_dv, M, chec
     nq, nv, N, B = topo[0, QI], topo[0, VI], topo.shape[0] - 1, states(topo, M)
     if not constant_S(topo):
         return 3
-    if check and bad_input(topo, q, dq, ddq, f_ext, B):
+    if check and bad_input(topo, q, dq, ddq, f_ext, B, check):
         return 1
     nb, dt = N + 1, M.dtype
     ws = rnea_workspace(nb, nv, M)
-    wd = (np.zeros((nb, 6), dt), np.zeros((nb, 6), dt), np.zeros((nb, 6), dt),
-          np.zeros(nb, np.bool_), np.zeros((nb, 6), dt), np.zeros((nb, 6), dt))
-    wc = (ws[0], ws[1], ws[2], ws[4], np.zeros((nb, 6, 6), dt))
+    wg = (np.zeros((nb, 3, 3), dt), np.zeros((nb, 3), dt), np.zeros((nv, 6), dt),
+          np.zeros((nb, 6), dt), np.zeros((nb, 6), dt), np.zeros((nb, 6), dt),
+          np.zeros((nb, 6, 6), dt), np.zeros((nb, 6, 6), dt), np.zeros((nv, 6), dt),
+          np.zeros((nv, 6), dt))
+    inside = np.zeros(nb, np.bool_)
     tau = np.zeros(nv, dt)
     g = load6(body, 0)                  # row 0: the ground acceleration (0, -g)
     for b in range(B):
-        qb, dqb = part(q, b, nq), part(dq, b, nv)
-        rnea_state(topo, body, qb, dqb, part(ddq, b, nv), part(f_ext, b, N), g, ws,
-                   tau)
-        Dq, Dv = part(dtau_dq, b, nv), part(dtau_dv, b, nv)
-        zero = ws[4][0, 0]
-        for i in range(1, N + 1):           # S_i dq_i and I_i V_i, once per state
-            store6(wd[4], i, S_mul(ws[2], topo[i, VI], topo[i, NV], dqb, zero))
-            store6(wd[5], i, inertia_mul(body_inertia(body, i), load6(ws[4], i)))
-        for j in range(1, N + 1):
-            v = topo[j, VI]
-            for r in range(topo[j, NV]):
-                s = load6(ws[2], v + r)
-                rnea_direction(topo, body, j, s, True, ws, wd, Dq, v + r)
-                rnea_direction(topo, body, j, s, False, ws, wd, Dv, v + r)
-        crba_state(topo, body, qb, wc, part(M, b, nv))      # dtau/d(ddq) = M
+        rnea_state(topo, body, part(q, b, nq), part(dq, b, nv), part(ddq, b, nv),
+                   part(f_ext, b, N), g, ws, tau)
+        ground_frame_pass(topo, body, ws, wg)
+        rnea_partials_state(topo, wg, inside, part(dtau_dq, b, nv),
+                            part(dtau_dv, b, nv), part(M, b, nv))
     if check and not (all_finite(dtau_dq) and all_finite(dtau_dv)
                       and all_finite(M)):
         return 2
@@ -981,6 +1200,7 @@ def _forward_partials_loop(dtau_dq, dtau_dv, M, check):
     return 0
 
 
-rnea_loop, crba_loop, aba_loop, rnea_partials_loop, forward_partials_loop = (
-    compiled(f) for f in (_rnea_loop, _crba_loop, _aba_loop, _rnea_partials_loop,
-                          _forward_partials_loop))
+(rnea_loop, crba_loop, aba_loop, hybrid_loop, rnea_partials_loop,
+ forward_partials_loop) = (
+    compiled(f) for f in (_rnea_loop, _crba_loop, _aba_loop, _hybrid_loop,
+                          _rnea_partials_loop, _forward_partials_loop))

@@ -234,6 +234,9 @@ def rnea_partials(model, q, dq, ddq, f_ext=None):
 
     Table 5 of Kim (2012) with the ``nv`` unit directions of ``q``, ``dq`` and
     ``ddq`` carried as one batch axis through the recursions (``dtau/d(ddq) = M``).
+    With numba, for joints with a constant ``S``, the compiled kernels compute the
+    same matrices with all directions at once in the ground frame
+    (:ref:`ch10-ground-frame`, ``liedyn._kernels.rnea_partials_state``).
     Derivatives with respect to spherical/free joints are taken in their tangent
     space (right perturbation ``q exp(delta)``, as Pinocchio's
     ``computeRNEADerivatives``).

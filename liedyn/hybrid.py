@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _checks
+from . import _checks, _exec
 from ._spatial import Ad_inv_matrix, Ad_inv_mul, ad_star_mul, matvec
 from .aba import _inv
 from .crba import mass_matrix
@@ -33,18 +33,10 @@ def _T(A):
 
 def check_prescribed(model, prescribed):
     """Validate ``prescribed``: a sequence of N booleans, one per joint (body
-    1..N)."""
-    if isinstance(prescribed, (str, bytes)) or prescribed is None:
-        raise TypeError(f"argument 'prescribed': expected {model.nbodies} booleans "
-                        f"(one per joint), got {prescribed!r}")
-    mask = np.asarray(prescribed)
-    if mask.shape != (model.nbodies,):
-        raise ValueError(f"argument 'prescribed': expected {model.nbodies} "
-                         f"booleans (one per joint), got shape {mask.shape}")
-    if mask.dtype != bool:
-        raise TypeError("argument 'prescribed': expected booleans, got dtype "
-                        f"{mask.dtype}")
-    return np.concatenate([[False], mask])             # index by body number
+    1..N); returned with a first entry for the ground (False), to index by body."""
+    mask = _checks.booleans("prescribed", prescribed, model.nbodies,
+                            "one per joint")
+    return np.concatenate([[False], mask])
 
 
 @dataclass(frozen=True)
@@ -156,7 +148,10 @@ def hybrid(model, q, dq, ddq, tau, prescribed, f_ext=None):
     >>> np.allclose(rnea(model, q, dq, ddq), tau)
     True
     """
-    out = hybrid_pass(model, q, dq, ddq, tau, prescribed, f_ext)
+    fast = _exec.hybrid(model, q, dq, ddq, tau, prescribed, f_ext)   # the kernels
+    if fast is not None:                                # checked there, finite
+        return fast
+    out = hybrid_pass(model, q, dq, ddq, tau, prescribed, f_ext)   # reference path
     if not (_checks.all_finite(out.tau) and _checks.all_finite(out.ddq)):
         raise _checks.overflow("hybrid", q=q, dq=dq, ddq=ddq, tau=tau, f_ext=f_ext)
     return out.tau, out.ddq

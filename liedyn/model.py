@@ -28,8 +28,14 @@ __all__ = ["Model"]
 
 EDITS = [0]
 """How many times some model was edited (a body added, an inertia, placement or
-gravity assigned): a cache built from a model stays valid while this count is
-unchanged."""
+gravity assigned)."""
+
+
+def edited(model):
+    """Count an edit of ``model`` (:data:`EDITS`) and drop what was cached from it
+    (the flattened model of :func:`liedyn._exec.flat_model`)."""
+    EDITS[0] += 1
+    model.__dict__.pop("_flat", None)
 
 _TOPOLOGY = frozenset({"parent", "joints", "names", "children", "q_slice",
                        "v_slice", "nq", "nv", "placements", "inertias"})
@@ -74,7 +80,7 @@ class _BodyParameters(_ReadOnly):
                              f"1..{len(names) - 1} (entry 0 is the ground)")
         check = _placement if self._field == "placements" else _inertia
         list.__setitem__(self, int(i), check(names[i], value))
-        EDITS[0] += 1
+        edited(self._model)
 
     def __reduce__(self):
         return _BodyParameters, (list(self), self._model, self._field)
@@ -181,7 +187,7 @@ class Model:
             value = _frozen(g.astype(float))
         object.__setattr__(self, key, value)
         if key == "gravity":
-            EDITS[0] += 1                 # counted once the value is in place
+            edited(self)                  # counted once the value is in place
 
     def __repr__(self):
         return (f"Model({self.name!r}: {self.nbodies} bodies, nq={self.nq}, "
@@ -262,7 +268,7 @@ class Model:
         list.append(self.inertias, I)
         object.__setattr__(self, "nq", self.nq + joint.nq)
         object.__setattr__(self, "nv", self.nv + joint.nv)
-        EDITS[0] += 1
+        edited(self)
         if joint.chart_singular:
             object.__setattr__(self, "_charts", self._charts + (i,))
         if type(joint).check_q is not Joint.check_q:       # quaternions to validate
@@ -275,7 +281,7 @@ class Model:
         link)."""
         I = _checks.array("inertia", I, (6, 6))
         list.__setitem__(self.inertias, i, _frozen(np.array(I, dtype=float)))
-        EDITS[0] += 1
+        edited(self)
 
     # --- tree queries -------------------------------------------------------------
     def support(self, i):

@@ -25,6 +25,7 @@ from liedyn import _jit, _kernels
 from liedyn.aba import aba
 from liedyn.crba import mass_matrix
 from liedyn.derivatives import rnea_partials
+from liedyn.hybrid import hybrid
 from liedyn.rnea import rnea
 from liedyn.robots import double_pendulum
 
@@ -43,6 +44,10 @@ def _aba(x):
     aba(MODEL, x, x, x)
 
 
+def _hybrid(x):
+    hybrid(MODEL, x, x, x, x, [True, False])
+
+
 def _rnea_partials(x):
     rnea_partials(MODEL, x, x, x)
 
@@ -51,11 +56,13 @@ def _forward_partials(x):
     """The last step of aba_partials alone (the driver's other steps belong to
     `rnea` and `aba`, which their groups compile)."""
     M = np.eye(2, dtype=x.dtype)
-    _kernels.forward_partials_loop(M.copy(), M.copy(), M, True)
+    _jit.run(_kernels.forward_partials_loop, M.copy(), M.copy(), M,
+             _kernels.CHECK_ALL)
 
 
 # two groups of about equal compile time
-GROUPS = {"rnea": [_rnea, _rnea_partials], "aba": [_aba, _mass_matrix, _forward_partials]}
+GROUPS = {"rnea": [_rnea, _rnea_partials],
+          "aba": [_aba, _hybrid, _mass_matrix, _forward_partials]}
 
 
 def main(groups):

@@ -2,20 +2,26 @@
 
 * each named operator against its 6x6 matrix from liedyn.lie;
 * compiled (numba) against plain Python, on 200 random trees with every joint type that has a
-  kernel, to 1e-12 relative: rnea, aba and the mass matrix, single states and batches;
+  kernel, to 1e-12 relative: rnea, aba, the mass matrix and hybrid dynamics, single states
+  and batches;
 * the batched plain executor (one array per component, batch last) against single states;
-* the kernels against the reference implementations (rnea_pass, aba_pass,
+* the kernels against the reference implementations (rnea_pass, aba_pass, hybrid_pass,
   composite_inertias) and against sympy on a small chain;
 * the compiled path keeps the input checks (NaN, non-unit quaternions, singular inertia),
   handles complex step, and notices an edited model;
-* the compiled partials of inverse dynamics (Table 5 per state) against Table 5 on
-  numpy arrays (liedyn.derivatives), on random trees of joints with constant S.
+* the compiled partials of inverse dynamics (all directions at once, in the ground frame)
+  against Table 5 on numpy arrays (liedyn.derivatives), on random trees of joints with
+  constant S;
+* the drivers compile only the types the executors convert to; the branch-free finiteness
+  test against numpy.
 
 Run once more with ``LIEDYN_DISABLE_JIT=1`` to test the package without the compiler.
 """
 import numpy as np
 import pytest
 import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from liedyn import _exec, _jit
 from liedyn import _kernels as K
@@ -24,6 +30,7 @@ from liedyn._checks import ChartSingularityError, NonFiniteResultError
 from liedyn.aba import aba, aba_pass, inverse_mass_matrix
 from liedyn.crba import composite_inertias, mass_matrix
 from liedyn.derivatives import aba_partials, rnea_partials
+from liedyn.hybrid import hybrid, hybrid_pass
 from liedyn.inertia import spatial_inertia
 from liedyn.lie import Ad, Ad_star, ad, ad_star, inverse, make_transform, exp_so3
 from liedyn.model import Model
@@ -83,9 +90,13 @@ def random_case(seed, n_max=8, batch=()):
     return model, q, dq, ddq, f_ext
 
 
-def all_three(model, q, dq, ddq, f_ext):
+def every_kernel(model, q, dq, ddq, f_ext):
+    """tau, ddq, M and the two outputs of hybrid dynamics with every other joint
+    prescribed (each by the kernels, unless an executor is forced)."""
     tau = rnea(model, q, dq, ddq, f_ext)
-    return tau, aba(model, q, dq, tau, f_ext), mass_matrix(model, q)
+    prescribed = np.arange(model.nbodies) % 2 == 0
+    return (tau, aba(model, q, dq, tau, f_ext), mass_matrix(model, q),
+            *hybrid(model, q, dq, ddq, tau, prescribed, f_ext))
 
 
 @pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
@@ -93,9 +104,9 @@ def all_three(model, q, dq, ddq, f_ext):
 def test_compiled_equals_plain_on_200_random_trees(start):
     for seed in range(start, start + 50):
         model, q, dq, ddq, f_ext = random_case(seed)
-        compiled = all_three(model, q, dq, ddq, f_ext)
+        compiled = every_kernel(model, q, dq, ddq, f_ext)
         with _jit.plain():
-            plain = all_three(model, q, dq, ddq, f_ext)
+            plain = every_kernel(model, q, dq, ddq, f_ext)
         for a, b in zip(compiled, plain):
             assert relerr(a, b) <= 1e-12, f"seed {seed}"
 
@@ -103,10 +114,15 @@ def test_compiled_equals_plain_on_200_random_trees(start):
 @pytest.mark.parametrize("seed", range(10))
 def test_kernels_equal_the_reference_implementations(seed):
     model, q, dq, ddq, f_ext = random_case(seed)
-    tau, ddq_aba, M = all_three(model, q, dq, ddq, f_ext)
+    tau, ddq_aba, M, tau_h, ddq_h = every_kernel(model, q, dq, ddq, f_ext)
     assert relerr(tau, rnea_pass(model, q, dq, ddq, f_ext).tau) <= 1e-10
     assert relerr(ddq_aba, ddq) <= 1e-9
     assert relerr(ddq_aba, aba_pass(model, q, dq, tau, f_ext).ddq) <= 1e-9
+    assert relerr(tau_h, tau) <= 1e-9 and relerr(ddq_h, ddq) <= 1e-9   # consistent
+    prescribed = np.arange(model.nbodies) % 2 == 0
+    reference = hybrid_pass(model, q, dq, ddq, tau, prescribed, f_ext)
+    assert relerr(tau_h, reference.tau) <= 1e-10
+    assert relerr(ddq_h, reference.ddq) <= 1e-10
     Ic, _, S = composite_inertias(model, q)
     for i in range(1, model.nbodies + 1):
         vi = model.v_slice[i]
@@ -117,9 +133,9 @@ def test_kernels_equal_the_reference_implementations(seed):
 def test_batched_plain_equals_single_states(seed):
     model, q, dq, ddq, f_ext = random_case(seed, batch=(2, 3))
     with _jit.plain():
-        batched = all_three(model, q, dq, ddq, f_ext)
+        batched = every_kernel(model, q, dq, ddq, f_ext)
         for k in np.ndindex(2, 3):
-            single = all_three(model, q[k], dq[k], ddq[k], f_ext[k])
+            single = every_kernel(model, q[k], dq[k], ddq[k], f_ext[k])
             for a, b in zip(batched, single):
                 assert relerr(a[k], b) <= 1e-12
 
@@ -220,8 +236,8 @@ def read_only(x):
 def test_views_and_read_only_arrays_give_the_same_results(layout):
     for seed in range(3):
         model, q, dq, ddq, f_ext = random_case(seed)
-        expected = all_three(model, q, dq, ddq, f_ext)
-        got = all_three(model, *(layout(x) for x in (q, dq, ddq, f_ext)))
+        expected = every_kernel(model, q, dq, ddq, f_ext)
+        got = every_kernel(model, *(layout(x) for x in (q, dq, ddq, f_ext)))
         for a, b in zip(got, expected):
             assert relerr(a, b) <= 1e-14, f"seed {seed}"
 
@@ -355,9 +371,76 @@ def test_compiled_aba_partials_refuse_a_singular_mass_matrix():
     error); a positive definite one is inverted."""
     M = np.diag([1.0, 0.0])
     D = np.eye(2)
-    assert K.forward_partials_loop(D.copy(), D.copy(), M, True) == 1
+    assert _jit.run(K.forward_partials_loop, D.copy(), D.copy(), M,
+                    K.CHECK_ALL) == 1
     M = np.array([[2.0, 1.0], [1.0, 2.0]])
     Dq, Dv, Minv = np.eye(2), 2 * np.eye(2), M.copy()
-    assert K.forward_partials_loop(Dq, Dv, Minv, True) == 0
+    assert _jit.run(K.forward_partials_loop, Dq, Dv, Minv, K.CHECK_ALL) == 0
     assert np.allclose(Minv, np.linalg.inv(M)) and np.allclose(Dq, -np.linalg.inv(M))
     assert np.allclose(Dv, -2 * np.linalg.inv(M))
+
+
+@pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
+def test_drivers_compile_only_the_converted_types():
+    """Odd arrays (strided, read-only, int, mixed float and complex) and lists reach
+    the drivers converted: no driver holds machine code for any other type than
+    C-contiguous writable float64 or complex128 arrays, so no call compiles anew."""
+    model, q, dq, ddq, f_ext = random_case(3)
+    prescribed = np.repeat(np.arange(model.nbodies) % 3 == 0, 2)[::2]   # a view
+    integers = lambda x: np.asarray(np.round(10 * x), dtype=int)    # noqa: E731
+    odd = [strided, read_only, lambda x: x + 0j, lambda x: x.tolist()]
+    for layout in odd + [integers]:
+        cases = [(q, layout(dq), ddq), (q, dq, ddq, layout(f_ext))]
+        if layout is not integers:                      # q holds unit quaternions
+            cases.append((layout(q), dq, ddq))
+            mass_matrix(model, layout(q))
+        for args in cases:
+            rnea(model, *args)
+            aba(model, *args)
+            hybrid(model, *args[:3], args[2], prescribed, *args[3:])
+    for driver in (K.rnea_loop, K.aba_loop, K.crba_loop, K.hybrid_loop):
+        for signature in driver.signatures:
+            arrays = [t for t in signature if hasattr(t, "layout")]
+            assert all(t.layout == "C" and t.mutable for t in arrays), signature
+            assert {str(t.dtype) for t in arrays[2:]} <= {"float64", "complex128",
+                                                          "bool"}
+            assert str(signature[-1]) == "int64", signature
+
+
+def test_an_edit_drops_the_flattened_model():
+    model = serial_chain(2)
+    flat = _exec.flat_model(model)
+    assert _exec.flat_model(model) is flat                      # cached
+    model.gravity = [0.0, 0.0, -1.0]
+    assert _exec.flat_model(model) is not flat
+    assert _exec.flat_model(model)[1][0, 5] == 1.0              # dV_0 = (0, -g)
+
+
+SPECIAL = st.sampled_from([np.nan, np.inf, -np.inf, 1e308, -1e308, 5e-324, 0.0, -0.0])
+
+
+@settings(max_examples=200, deadline=None)
+@given(values=st.lists(st.floats(allow_nan=True, allow_infinity=True), min_size=0,
+                       max_size=40),
+       special=SPECIAL, where=st.integers(0, 39), as_complex=st.booleans())
+def test_all_finite_reads_the_exponent_bits_right(values, special, where,
+                                                  as_complex):
+    """The branch-free test of the drivers (a kernel: plain Python here, and
+    compiled below) against numpy's isfinite, also for complex entries."""
+    x = np.array(values + [1.0], dtype=float)
+    x[where % len(x)] = special
+    if as_complex:                       # (x reversed) + i x, without arithmetic
+        z = np.empty(len(x), complex)
+        z.real, z.imag = x[::-1], x
+        x = z
+    assert K.all_finite(x) == bool(np.isfinite(x).all())
+    assert K.all_finite(x.reshape(1, -1)) == bool(np.isfinite(x).all())
+    if _jit.ENABLED:
+        assert _compiled_all_finite(x) == bool(np.isfinite(x).all())
+
+
+def _compiled_all_finite(x):
+    if not hasattr(_compiled_all_finite, "f"):
+        import numba
+        _compiled_all_finite.f = numba.njit(lambda x: K.all_finite(x))
+    return _compiled_all_finite.f(x)
