@@ -47,12 +47,16 @@ def plain():
         ENABLED = saved
 
 
-def kernel(f):
+def kernel(f=None, *, inline=False):
     """Mark a per-state kernel: plain Python when called directly, compiled inside a
-    driver."""
+    driver. ``@kernel(inline=True)``: numba inlines it into its callers (for a step
+    of a recursion that gets the workspaces, whose arrays a call would otherwise
+    pass and count references to once per body)."""
+    if f is None:
+        return lambda g: kernel(g, inline=inline)
     if numba is None:
         return f
-    return register_jitable(f)
+    return register_jitable(inline="always")(f) if inline else register_jitable(f)
 
 
 def compiled(f):

@@ -626,7 +626,7 @@ def invert(D, v, n, Psi):
                     Psi[v + r, c] = Psi[v + r, c] + f * Psi[v + k, c]
 
 
-@kernel
+@kernel(inline=True)
 def bias_wrenches(topo, body, f_ext, V, I_hat, B_hat):
     """``I_hat_i = I_i``, ``B_hat_i = -ad*_{V_i} I_i V_i - F_i^ext``: the terms of
     (49)-(50) that body ``i`` brings itself; its children add theirs
@@ -639,7 +639,7 @@ def bias_wrenches(topo, body, f_ext, V, I_hat, B_hat):
             ssub(vneg_s(ad_star_mul(Vi, inertia_mul(I, Vi))), load6(f_ext, i - 1)))
 
 
-@kernel
+@kernel(inline=True)
 def articulate(S, U, D, Psi, u, v, n, tau, Ih, Bh, eta_i, zero):
     """Kim (2012), Table 3, for a joint whose torque is given: ``U = I_hat S``,
     ``u = tau - S^T (I_hat eta + B_hat)``, ``Psi = (S^T I_hat S)^-1`` (into
@@ -664,7 +664,7 @@ def articulate(S, U, D, Psi, u, v, n, tau, Ih, Bh, eta_i, zero):
     return Pi, beta
 
 
-@kernel
+@kernel(inline=True)
 def push_to_parent(topo, R, p, I_hat, B_hat, i, Pi, beta):
     """``I_hat_lambda += Ad*_{T^-1} Pi_i Ad_{T^-1}``, ``B_hat_lambda +=
     Ad*_{T^-1} beta_i`` (49)-(50)."""
@@ -676,7 +676,7 @@ def push_to_parent(topo, R, p, I_hat, B_hat, i, Pi, beta):
         store6(B_hat, lam, sadd(load6(B_hat, lam), Ad_star_inv_mul(Ri, pi, beta)))
 
 
-@kernel
+@kernel(inline=True)
 def joint_acceleration(S, I_hat, B_hat, Psi, u, i, v, n, a, tau, ddq, zero):
     """``ddq_i = Psi_i (tau_i - S_i^T (I_hat_i a + B_hat_i))`` (45), ``a`` the
     acceleration of body ``i`` without its joint's."""
