@@ -76,7 +76,7 @@ from pinocchio_urdf import PinMap                                # noqa: E402
 ALGORITHMS = ("rnea", "mass matrix", "aba", "hybrid", "rnea partials", "aba partials")
 KERNEL_ALGORITHMS = ("rnea", "mass matrix", "aba", "hybrid")   # run by liedyn._kernels
 PARTIALS = ("rnea partials", "aba partials")
-OVERHEAD_REPEATS = 25           # blocks of a public call and its kernel (issue 16)
+OVERHEAD_REPEATS = 200          # blocks of a public call and its kernel (issue 16)
 BATCH_REPEATS = 7               # rounds of the batched calls: a shared machine's noise
 # is of the order of the differences measured (1.4 to 2.2 us per state for one driver)
 PARTIALS_STATES = 1000           # batched partials hold (states, nv, nv) arrays per body

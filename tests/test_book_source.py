@@ -226,3 +226,15 @@ def test_inline_math_survives_markdown(path):
     found = problems_of(path)
     if found:
         pytest.fail(f"{path.relative_to(ROOT)}:\n  " + "\n  ".join(found), pytrace=False)
+
+
+@pytest.mark.parametrize("path", toc_sources(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_labels_are_lowercase(path):
+    """MyST in JupyterLab lowercases the id of a labelled equation or target (Sphinx
+    does too, for its references): a label with capitals is then not found by what
+    links to it, nor by tests/browser/check_lab.py. Keep labels lowercase."""
+    text = path.read_text()
+    labels = re.findall(r":label: (\S+?)(?:\\n|\"|\s|$)", text, re.M)
+    labels += re.findall(r"\((\S+?)\)=", text)
+    assert labels == [] or all(label == label.lower() for label in labels), \
+        [label for label in labels if label != label.lower()]
