@@ -251,7 +251,8 @@ def interleaved(calls, repeats, budget=2e-3, stat=np.median):
 
     Each repeat times a block of calls of every function in turn (blocks of at least ``budget``
     seconds, ``time.perf_counter``), so that all of them see the same load of a shared machine;
-    the result per function is the median over ``repeats`` of the block's mean time per call.
+    the result per function is the median over ``repeats`` of the block's mean time per call
+    (``stat=None``: the list of those block means, in order).
     """
     number = {}
     for name, f in calls.items():
@@ -266,6 +267,8 @@ def interleaved(calls, repeats, budget=2e-3, stat=np.median):
             for _ in range(number[name]):
                 f()
             times[name].append((time.perf_counter() - t0) / number[name])
+    if stat is None:
+        return times
     return {name: float(stat(t)) for name, t in times.items()}
 
 
@@ -326,8 +329,11 @@ def time_case(case, args, rng):
             row[f"{name}_single" if name != "liedyn" else "liedyn_single"] = t
         if "bare" in single:            # issue 16: the best of many blocks
             pair = {"public": single["liedyn"], "bare": single["bare"]}
-            best = interleaved(pair, OVERHEAD_REPEATS, stat=min)
-            row["public_best"], row["bare_best"] = best["public"], best["bare"]
+            blocks = interleaved(pair, OVERHEAD_REPEATS, stat=None)
+            public, bare = np.array(blocks["public"]), np.array(blocks["bare"])
+            row["public_best"], row["bare_best"] = public.min(), bare.min()
+            # adjacent blocks see the same phase of a shared machine: their difference
+            row["overhead"] = float(np.median(public - bare))
         for name, t in best_of(batch, args.batch_repeats).items():
             row[{"liedyn": "liedyn_batch", "direct": "direct_batch",
                  "plain": "plain_batch"}.get(name, name)] = t / n
@@ -507,14 +513,16 @@ def overhead_markdown(rows):
         "validates its input (shapes, NaN and inf, unit quaternions, chart "
         "singularities, a finite result) and picks the executor, against the same "
         "compiled driver called alone on inputs already validated, its checks off; "
-        "the difference is what the checks and the dispatch cost (best of "
-        f"{OVERHEAD_REPEATS} blocks of calls, in alternation):",
+        "the difference is what the checks and the dispatch cost. "
+        f"{OVERHEAD_REPEATS} blocks of calls of each, in alternation: the times are the "
+        "best block's, the overhead is the median difference of adjacent blocks (which "
+        "see the same phase of a shared machine):",
         "",
         "| robot | algorithm | public call | kernel alone | overhead "
         "| overhead / call |",
         "|---|---|---:|---:|---:|---:|"]
     for r in rows:
-        over = r["public_best"] - r["bare_best"]
+        over = r.get("overhead", r["public_best"] - r["bare_best"])
         lines.append(f"| {r['robot']} | {r['algorithm']} | "
                      f"{fmt_time(r['public_best'])} | "
                      f"{fmt_time(r['bare_best'])} | "
