@@ -27,8 +27,9 @@ and without it (the latter from a subprocess with the default allocator);
 ``--default-allocator`` skips the setting for the whole run.
 
 Usage: ``python benchmarks/run.py [--quick] [--profile] [--default-allocator]
-[--no-compile-times] [--render]`` (``--render`` rewrites results.md from results.json). The full run
-takes 3-5 minutes on a shared 2-core machine; ``--quick`` about 30 s (fewer states and repeats).
+[--no-compile-times] [--render] [--overhead]`` (``--render`` rewrites results.md from results.json;
+``--overhead`` prints only the overhead table, in about a minute). The full run takes 3-5 minutes
+on a shared 2-core machine; ``--quick`` about 30 s (fewer states and repeats).
 """
 import os
 
@@ -270,6 +271,25 @@ def interleaved(calls, repeats, budget=2e-3, stat=np.median):
     if stat is None:
         return times
     return {name: float(stat(t)) for name, t in times.items()}
+
+
+WARM_UP_S = 10.0
+
+
+def warm_up(case, seconds):
+    """Run liedyn's and Pinocchio's calls on ``case`` for ``seconds`` before anything is
+    timed: on this shared machine the first seconds of a run measured up to 1.5 times
+    slower (the first robot's rows came out as outliers)."""
+    q, dq, ddq, tau = (x[0] for x in case.states(1, np.random.default_rng(0)))
+    qp, vp, ap, taup = (x[0] for x in case.to_pin(q[None], dq[None], ddq[None],
+                                                  tau[None]))
+    ours, theirs = liedyn_calls(case), pin_calls(case)
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        for f in ours.values():
+            f(q, dq, ddq, tau)
+        for g in theirs.values():
+            g(qp, vp, ap, taup)
 
 
 def best_of(calls, repeats):
@@ -514,20 +534,44 @@ def overhead_markdown(rows):
         "singularities, a finite result) and picks the executor, against the same "
         "compiled driver called alone on inputs already validated, its checks off; "
         "the difference is what the checks and the dispatch cost. "
-        f"{OVERHEAD_REPEATS} blocks of calls of each, in alternation: the times are the "
-        "best block's, the overhead is the median difference of adjacent blocks (which "
-        "see the same phase of a shared machine):",
+        f"{OVERHEAD_REPEATS} blocks of calls of each, in alternation. The overhead is "
+        "the difference of the best blocks (the usual estimate of a cost without "
+        "interference), and for comparison the median difference of adjacent blocks, "
+        "which includes the phases when this shared machine runs slower, and then the "
+        "Python code more so than the compiled:",
         "",
-        "| robot | algorithm | public call | kernel alone | overhead "
-        "| overhead / call |",
-        "|---|---|---:|---:|---:|---:|"]
+        "| robot | algorithm | public call | kernel alone | overhead | overhead / call "
+        "| median of adjacent pairs |",
+        "|---|---|---:|---:|---:|---:|---:|"]
     for r in rows:
-        over = r.get("overhead", r["public_best"] - r["bare_best"])
+        over = r["public_best"] - r["bare_best"]
+        paired = r.get("overhead")
         lines.append(f"| {r['robot']} | {r['algorithm']} | "
                      f"{fmt_time(r['public_best'])} | "
                      f"{fmt_time(r['bare_best'])} | "
-                     f"{over * 1e6:.2f} us | {over / r['public_best']:.0%} |")
+                     f"{over * 1e6:.2f} us | {over / r['public_best']:.0%} | "
+                     + ("-" if paired is None else f"{paired * 1e6:.2f} us") + " |")
     return lines
+
+
+def overhead_only():
+    """The overhead table alone (``--overhead``): each public single call against its
+    driver, as in the full run."""
+    reuse_freed_memory()
+    rng = np.random.default_rng(7)
+    rows = []
+    for case in make_cases():
+        q, dq, ddq, tau = (x[0] for x in case.states(1, rng))
+        ours, bare = liedyn_calls(case), bare_calls(case)
+        for alg in KERNEL_ALGORITHMS:
+            pair = {"public": lambda f=ours[alg]: f(q, dq, ddq, tau),
+                    "bare": lambda k=bare[alg]: k(q, dq, ddq, tau)}
+            blocks = interleaved(pair, OVERHEAD_REPEATS, stat=None)
+            public, kernel = np.array(blocks["public"]), np.array(blocks["bare"])
+            rows.append({"robot": case.label, "algorithm": alg,
+                         "public_best": public.min(), "bare_best": kernel.min(),
+                         "overhead": float(np.median(public - kernel))})
+    print("\n".join(overhead_markdown(rows)))
 
 
 ALLOCATOR_ROBOTS = ("Panda (7-DOF arm)", "Talos (floating)")
@@ -663,6 +707,8 @@ def main(argv=None):
                         help=argparse.SUPPRESS)     # internal: the default-allocator subprocess
     parser.add_argument("--compile-probe", nargs="+", metavar="DTYPE",
                         help=argparse.SUPPRESS)     # internal: first-call times, fresh process
+    parser.add_argument("--overhead", action="store_true",
+                        help="print only the overhead of the checks (issue 16), ~1 min")
     parser.add_argument("--render", action="store_true",
                         help="rewrite results.md from results.json (no timing)")
     parser.add_argument("--no-compile-times", action="store_true",
@@ -675,6 +721,9 @@ def main(argv=None):
         return
     if args.compile_probe:
         print(json.dumps(compile_probe(args.compile_probe)))
+        return
+    if args.overhead:
+        overhead_only()
         return
     if args.render:
         render(args)
@@ -696,7 +745,9 @@ def main(argv=None):
     t_start = time.perf_counter()
     rng = np.random.default_rng(2012)
     rows = []
-    for case in make_cases():
+    cases = make_cases()
+    warm_up(cases[0], 1.0 if args.quick else WARM_UP_S)
+    for case in cases:
         print(f"{case.label}: nq={case.model.nq}, nv={case.model.nv}", flush=True)
         check_agreement(case, rng)
         rows += time_case(case, args, rng)
