@@ -348,12 +348,7 @@ def time_case(case, args, rng):
         for name, t in interleaved(single, args.repeats).items():
             row[f"{name}_single" if name != "liedyn" else "liedyn_single"] = t
         if "bare" in single:            # issue 16: the best of many blocks
-            pair = {"public": single["liedyn"], "bare": single["bare"]}
-            blocks = interleaved(pair, OVERHEAD_REPEATS, stat=None)
-            public, bare = np.array(blocks["public"]), np.array(blocks["bare"])
-            row["public_best"], row["bare_best"] = public.min(), bare.min()
-            # adjacent blocks see the same phase of a shared machine: their difference
-            row["overhead"] = float(np.median(public - bare))
+            row.update(overhead(single["liedyn"], single["bare"]))
         for name, t in best_of(batch, args.batch_repeats).items():
             row[{"liedyn": "liedyn_batch", "direct": "direct_batch",
                  "plain": "plain_batch"}.get(name, name)] = t / n
@@ -554,6 +549,16 @@ def overhead_markdown(rows):
     return lines
 
 
+def overhead(public, bare):
+    """A public single call against its driver alone, ``OVERHEAD_REPEATS`` blocks of
+    each in alternation: the best block of each, and the median difference of adjacent
+    blocks (which see the same phase of a shared machine)."""
+    blocks = interleaved({"public": public, "bare": bare}, OVERHEAD_REPEATS, stat=None)
+    p, b = np.array(blocks["public"]), np.array(blocks["bare"])
+    return {"public_best": p.min(), "bare_best": b.min(),
+            "overhead": float(np.median(p - b))}
+
+
 def overhead_only():
     """The overhead table alone (``--overhead``): each public single call against its
     driver, as in the full run."""
@@ -564,13 +569,9 @@ def overhead_only():
         q, dq, ddq, tau = (x[0] for x in case.states(1, rng))
         ours, bare = liedyn_calls(case), bare_calls(case)
         for alg in KERNEL_ALGORITHMS:
-            pair = {"public": lambda f=ours[alg]: f(q, dq, ddq, tau),
-                    "bare": lambda k=bare[alg]: k(q, dq, ddq, tau)}
-            blocks = interleaved(pair, OVERHEAD_REPEATS, stat=None)
-            public, kernel = np.array(blocks["public"]), np.array(blocks["bare"])
             rows.append({"robot": case.label, "algorithm": alg,
-                         "public_best": public.min(), "bare_best": kernel.min(),
-                         "overhead": float(np.median(public - kernel))})
+                         **overhead(lambda f=ours[alg]: f(q, dq, ddq, tau),
+                                    lambda k=bare[alg]: k(q, dq, ddq, tau))})
     print("\n".join(overhead_markdown(rows)))
 
 

@@ -214,11 +214,9 @@ def rnea(model, q, dq, ddq, f_ext=None):
         flat = _single(model, q, dq, ddq)
         if flat is not None:
             topo, body, no_f_ext = flat
+            fe, check = (no_f_ext, STATE) if f_ext is None else (f_ext, ALL)
             tau = np.empty(model.nv)
-            if f_ext is None:
-                bad = K.rnea_loop(topo, body, q, dq, ddq, no_f_ext, tau, STATE)
-            else:
-                bad = K.rnea_loop(topo, body, q, dq, ddq, f_ext, tau, ALL)
+            bad = K.rnea_loop(topo, body, q, dq, ddq, fe, tau, check)
             return None if bad else tau
     except (AttributeError, TypeError):        # not arrays, or not numba's types
         pass
@@ -226,7 +224,7 @@ def rnea(model, q, dq, ddq, f_ext=None):
     if flat is None:
         return None
     topo, body, no_f_ext = flat
-    fe, check = (no_f_ext, K.CHECK_STATE) if f_ext is None else (f_ext, K.CHECK_ALL)
+    fe, check = (no_f_ext, STATE) if f_ext is None else (f_ext, ALL)
     N, nv = model.nbodies, model.nv
     tails = ((model.nq,), (nv,), (nv,), (N, 6))
     prepared = _compiled_inputs((q, dq, ddq, fe), tails)
@@ -250,10 +248,10 @@ def mass_matrix(model, q):
     """``M(q)`` by the kernels (composite-rigid-body algorithm), or ``None``."""
     nv = model.nv
     try:                                                # the common case first
-        flat = _single(model, q, q, q)
+        flat = _single(model, q, q, q)                  # (q is the whole state)
         if flat is not None:
             M = np.zeros((nv, nv))
-            return None if K.crba_loop(flat[0], flat[1], q, M, K.CHECK_ALL) else M
+            return None if K.crba_loop(flat[0], flat[1], q, M, ALL) else M
     except (AttributeError, TypeError):        # not arrays, or not numba's types
         pass
     flat = flat_model(model)
@@ -264,7 +262,7 @@ def mass_matrix(model, q):
     if prepared is not None:
         batch, (q,) = prepared
         M = np.zeros((math.prod(batch) * nv, nv), dtype=q.dtype)
-        if _jit.run(K.crba_loop, topo, body, q, M, K.CHECK_ALL):
+        if _jit.run(K.crba_loop, topo, body, q, M, ALL):
             return None
         return M.reshape(batch + (nv, nv))
     q = model.check_q(q)
@@ -285,11 +283,9 @@ def aba(model, q, dq, tau, f_ext=None):
         flat = _single(model, q, dq, tau)
         if flat is not None:
             topo, body, no_f_ext = flat
+            fe, check = (no_f_ext, STATE) if f_ext is None else (f_ext, ALL)
             ddq = np.empty(model.nv)
-            if f_ext is None:
-                bad = K.aba_loop(topo, body, q, dq, tau, no_f_ext, ddq, STATE)
-            else:
-                bad = K.aba_loop(topo, body, q, dq, tau, f_ext, ddq, ALL)
+            bad = K.aba_loop(topo, body, q, dq, tau, fe, ddq, check)
             return None if bad else ddq
     except (AttributeError, TypeError):        # not arrays, or not numba's types
         pass
@@ -297,7 +293,7 @@ def aba(model, q, dq, tau, f_ext=None):
     if flat is None:
         return None
     topo, body, no_f_ext = flat
-    fe, check = (no_f_ext, K.CHECK_STATE) if f_ext is None else (f_ext, K.CHECK_ALL)
+    fe, check = (no_f_ext, STATE) if f_ext is None else (f_ext, ALL)
     N, nv = model.nbodies, model.nv
     tails = ((model.nq,), (nv,), (nv,), (N, 6))
     prepared = _compiled_inputs((q, dq, tau, fe), tails)
@@ -331,14 +327,10 @@ def hybrid(model, q, dq, ddq, tau, prescribed, f_ext=None):
         flat = _single(model, q, dq, tau)
         if flat is not None and ddq.ndim == 1 and ddq.dtype is _F64:
             topo, body, no_f_ext = flat
+            fe, check = (no_f_ext, STATE) if f_ext is None else (f_ext, ALL)
             out = np.empty(model.nv), np.empty(model.nv)
-            u = prescribed
-            if f_ext is None:
-                bad = K.hybrid_loop(topo, body, q, dq, ddq, tau, no_f_ext, u,
-                                    out[0], out[1], STATE)
-            else:
-                bad = K.hybrid_loop(topo, body, q, dq, ddq, tau, f_ext, u,
-                                    out[0], out[1], ALL)
+            bad = K.hybrid_loop(topo, body, q, dq, ddq, tau, fe, prescribed, *out,
+                                check)
             return None if bad else out
     except (AttributeError, TypeError):        # not arrays, or not numba's types
         pass
@@ -395,7 +387,7 @@ def inverse_mass_matrix(model, q):
     E = np.tile(np.eye(nv, dtype=dt), (B, 1)).reshape(-1)
     cols = np.empty(B * nv * nv, dt)
     if _jit.run(K.aba_loop, topo, weightless, q, np.zeros(nv, dt), E,
-                np.zeros((model.nbodies, 6), dt), cols, K.CHECK_STATE):
+                np.zeros((model.nbodies, 6), dt), cols, STATE):
         return None
     return np.swapaxes(cols.reshape(batch + (nv, nv)), -1, -2)
 
@@ -410,7 +402,7 @@ def rnea_partials(model, q, dq, ddq, f_ext=None):
         return None
     topo, body, no_f_ext = flat
     N, nv = model.nbodies, model.nv
-    fe, check = (no_f_ext, K.CHECK_STATE) if f_ext is None else (f_ext, K.CHECK_ALL)
+    fe, check = (no_f_ext, STATE) if f_ext is None else (f_ext, ALL)
     try:                                                # the common case first
         if _single(model, q, dq, ddq) is not None:
             out = [np.zeros((nv, nv)) for _ in range(3)]
@@ -442,8 +434,7 @@ def aba_partials(model, q, dq, tau, f_ext=None):
     if out is None:
         return None
     nv = model.nv
-    if _jit.run(K.forward_partials_loop, *(x.reshape(-1, nv) for x in out),
-                K.CHECK_ALL):
+    if _jit.run(K.forward_partials_loop, *(x.reshape(-1, nv) for x in out), ALL):
         return None
     return out
 

@@ -781,19 +781,22 @@ def hybrid_state(topo, body, q, dq, ddq, tau, f_ext, prescribed, dV0, ws,
 def coriolis_mul(I, V, h, X):
     """``B(V) X = -I ad_V X - ad*_X h - ad*_V I X`` with ``h = I V``: the change of
     ``I dV - ad*_V I V`` when ``V`` gains ``X`` and ``dV`` gains ``ad_X V``
-    (a body whose base velocity changes by ``X``, seen from a fixed frame)."""
+    (a body whose base velocity changes by ``X``, seen from a fixed frame; equation
+    ``ch10-ground-coriolis`` of :ref:`ch10-ground-frame`)."""
     return ssub(ssub(vneg_s(inertia_mul(I, ad_mul(V, X))), ad_star_mul(X, h)),
                 ad_star_mul(V, inertia_mul(I, X)))
 
 
 @kernel
 def ground_frame_pass(topo, body, ws, wg):
-    """The nominal state of :func:`rnea_state` (``ws``) in the ground frame {0}:
-    ``T_{0,i}``, ``S_i``, ``V_i``, ``dV_i``, ``F_i`` moved by ``Ad_{T_{0,i}}`` (and
-    ``Ad*_{T_{0,i}^-1}``), and the composites over the subtree of ``i`` of the
-    inertia ``I_i`` and of ``B(V_i)`` (:func:`coriolis_mul`); in {0} a composite is
-    a plain sum. Also ``a_k = I^c_i S_k`` and ``b_k = B^c_i^T S_k`` per coordinate
-    ``k`` of body ``i``."""
+    """The nominal state of :func:`rnea_state` (``ws``) in the ground frame {0}
+    (equation ``ch10-ground-rnea`` of :ref:`ch10-ground-frame`), into the
+    workspaces of :func:`ground_workspace`: ``T_{0,i}``, ``S_i``, ``V_i``, ``dV_i``,
+    ``F_i`` moved by ``Ad_{T_{0,i}}`` (and ``Ad*_{T_{0,i}^-1}``), and the composites
+    over the subtree of ``i`` of the inertia ``I_i`` and of ``B(V_i)``
+    (:func:`coriolis_mul`); in {0} a composite is a plain sum. Also
+    ``a_k = I^c_i S_k`` and ``b_k = B^c_i^T S_k`` per coordinate ``k`` of body
+    ``i``."""
     R, p, S, dS, V, eta, dV, F = ws
     R0, p0, S0, V0, A0, F0, Ic, Bc, a, b = wg
     zero = V[0, 0]
@@ -902,6 +905,8 @@ def vneg_s(X):
 # the argument. Its last argument says which checks run: CHECK_OFF, CHECK_STATE (all
 # but f_ext, the model's zeros when no wrench is given) or CHECK_ALL.
 CHECK_OFF, CHECK_STATE, CHECK_ALL = 0, 1, 2
+
+
 @kernel
 def part(x, b, n):
     """State ``b`` of a flattened batch: rows ``b n .. b n + n - 1`` of ``x``, or
@@ -1003,6 +1008,17 @@ def rnea_workspace(nb, nv, like):
 
 
 @kernel
+def ground_workspace(nb, nv, like):
+    """The workspaces of :func:`ground_frame_pass` and :func:`rnea_partials_state`:
+    R0, p0 (``T_{0,i}``), S0, V0, A0, F0, Ic, Bc, a, b, of the dtype of ``like``."""
+    dt = like.dtype
+    return (np.zeros((nb, 3, 3), dt), np.zeros((nb, 3), dt), np.zeros((nv, 6), dt),
+            np.zeros((nb, 6), dt), np.zeros((nb, 6), dt), np.zeros((nb, 6), dt),
+            np.zeros((nb, 6, 6), dt), np.zeros((nb, 6, 6), dt),
+            np.zeros((nv, 6), dt), np.zeros((nv, 6), dt))
+
+
+@kernel
 def aba_workspace(nb, nv, like):
     """The workspaces of :func:`aba_state` and :func:`hybrid_state`: R, p, S, dS,
     V, eta, dV, I_hat, B_hat, U, D, Psi, u, of the dtype of ``like``."""
@@ -1087,14 +1103,9 @@ def _rnea_partials_loop(topo, body, q, dq, ddq, f_ext, dtau_dq, dtau_dv, M, chec
         return 3
     if check and bad_input(topo, q, dq, ddq, f_ext, B, check):
         return 1
-    nb, dt = N + 1, M.dtype
-    ws = rnea_workspace(nb, nv, M)
-    wg = (np.zeros((nb, 3, 3), dt), np.zeros((nb, 3), dt), np.zeros((nv, 6), dt),
-          np.zeros((nb, 6), dt), np.zeros((nb, 6), dt), np.zeros((nb, 6), dt),
-          np.zeros((nb, 6, 6), dt), np.zeros((nb, 6, 6), dt), np.zeros((nv, 6), dt),
-          np.zeros((nv, 6), dt))
-    inside = np.zeros(nb, np.bool_)
-    tau = np.zeros(nv, dt)
+    ws, wg = rnea_workspace(N + 1, nv, M), ground_workspace(N + 1, nv, M)
+    inside = np.zeros(N + 1, np.bool_)
+    tau = np.zeros(nv, M.dtype)
     g = load6(body, 0)                  # row 0: the ground acceleration (0, -g)
     for b in range(B):
         rnea_state(topo, body, part(q, b, nq), part(dq, b, nv), part(ddq, b, nv),

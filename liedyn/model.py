@@ -26,15 +26,10 @@ from .joints import CHART_TOL, Joint
 
 __all__ = ["Model"]
 
-EDITS = [0]
-"""How many times some model was edited (a body added, an inertia, placement or
-gravity assigned)."""
-
-
 def edited(model):
-    """Count an edit of ``model`` (:data:`EDITS`) and drop what was cached from it
-    (the flattened model of :func:`liedyn._exec.flat_model`)."""
-    EDITS[0] += 1
+    """Drop what was cached from ``model`` (the flattened model of
+    :func:`liedyn._exec.flat_model`): called by every edit (a body added, an
+    inertia, placement or gravity assigned)."""
     model.__dict__.pop("_flat", None)
 
 _TOPOLOGY = frozenset({"parent", "joints", "names", "children", "q_slice",

@@ -17,6 +17,8 @@
 
 Run once more with ``LIEDYN_DISABLE_JIT=1`` to test the package without the compiler.
 """
+import functools
+
 import numpy as np
 import pytest
 import sympy
@@ -90,13 +92,17 @@ def random_case(seed, n_max=8, batch=()):
     return model, q, dq, ddq, f_ext
 
 
+def every_other_joint(model):
+    """The ``prescribed`` mask of hybrid dynamics: joints 1, 3, 5, ..."""
+    return np.arange(model.nbodies) % 2 == 0
+
+
 def every_kernel(model, q, dq, ddq, f_ext):
     """tau, ddq, M and the two outputs of hybrid dynamics with every other joint
     prescribed (each by the kernels, unless an executor is forced)."""
     tau = rnea(model, q, dq, ddq, f_ext)
-    prescribed = np.arange(model.nbodies) % 2 == 0
     return (tau, aba(model, q, dq, tau, f_ext), mass_matrix(model, q),
-            *hybrid(model, q, dq, ddq, tau, prescribed, f_ext))
+            *hybrid(model, q, dq, ddq, tau, every_other_joint(model), f_ext))
 
 
 @pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
@@ -119,8 +125,7 @@ def test_kernels_equal_the_reference_implementations(seed):
     assert relerr(ddq_aba, ddq) <= 1e-9
     assert relerr(ddq_aba, aba_pass(model, q, dq, tau, f_ext).ddq) <= 1e-9
     assert relerr(tau_h, tau) <= 1e-9 and relerr(ddq_h, ddq) <= 1e-9   # consistent
-    prescribed = np.arange(model.nbodies) % 2 == 0
-    reference = hybrid_pass(model, q, dq, ddq, tau, prescribed, f_ext)
+    reference = hybrid_pass(model, q, dq, ddq, tau, every_other_joint(model), f_ext)
     assert relerr(tau_h, reference.tau) <= 1e-10
     assert relerr(ddq_h, reference.ddq) <= 1e-10
     Ic, _, S = composite_inertias(model, q)
@@ -436,11 +441,11 @@ def test_all_finite_reads_the_exponent_bits_right(values, special, where,
     assert K.all_finite(x) == bool(np.isfinite(x).all())
     assert K.all_finite(x.reshape(1, -1)) == bool(np.isfinite(x).all())
     if _jit.ENABLED:
-        assert _compiled_all_finite(x) == bool(np.isfinite(x).all())
+        assert compiled_all_finite()(x) == bool(np.isfinite(x).all())
 
 
-def _compiled_all_finite(x):
-    if not hasattr(_compiled_all_finite, "f"):
-        import numba
-        _compiled_all_finite.f = numba.njit(lambda x: K.all_finite(x))
-    return _compiled_all_finite.f(x)
+@functools.cache
+def compiled_all_finite():
+    """The kernel compiled on its own (numba then imported only where enabled)."""
+    import numba
+    return numba.njit(lambda x: K.all_finite(x))
