@@ -8,7 +8,8 @@ source:
   the leading batch dimensions flattened into one;
 * other numeric input, or numba absent or disabled (:data:`liedyn._jit.ENABLED`):
   plain Python, on numpy arrays holding one component over the whole batch (batch on
-  the last axis), or on Python numbers for a single state;
+  the last axis; the model's exact zeros and ones fold away, :mod:`liedyn._exact`),
+  or on Python numbers for a single state;
 * sympy (object) input: plain Python on the expressions.
 
 Each returns ``None`` when it cannot handle a case (a joint type without a kernel,
@@ -20,7 +21,7 @@ import math
 
 import numpy as np
 
-from . import _checks, _jit
+from . import _checks, _exact, _jit
 from . import _kernels as K
 from . import joints as J
 from .model import state
@@ -182,26 +183,42 @@ def _compiled_inputs(arrays, tails):
     return _as_batches(arrays, tails, dtype)
 
 
-def _plain(run, arrays, ws_shapes, out_len, batch, dtype):
-    """Run a per-state kernel in plain Python: on Python numbers (or sympy
-    expressions) for one state, on numpy arrays holding one component over the whole
-    batch otherwise."""
-    B = int(np.prod(batch))
+def _plain(run, model, arrays, ws_shapes, out_len, batch, dtype, no_f_ext=False):
+    """Run a per-state kernel in plain Python: ``run(body, inputs, workspaces,
+    out)``.
+
+    One state: on Python numbers (or sympy expressions). A batch: on numpy arrays
+    holding one component over the whole batch, with the model's constants, the
+    workspaces and, when ``no_f_ext``, the external wrenches (the last input) as
+    exact constants that fold away (:mod:`liedyn._exact`)."""
+    body = flat_model(model)[1]
     if batch == ():
-        wdtype, trail = object, ()
         arrays = [np.asarray(x).astype(object) for x in arrays]
-    else:
-        wdtype, trail = dtype, (B,)
-        arrays = [
-            np.moveaxis(np.asarray(x).reshape((B,) + x.shape[len(batch) :]), 0, -1)
-            for x in arrays]
-    ws = tuple(np.zeros(s + trail, dtype=wdtype) for s in ws_shapes)
-    out = np.zeros(out_len + trail, dtype=wdtype)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        run(arrays, ws, out)
-    if batch == ():
+        ws = tuple(np.zeros(s, dtype=object) for s in ws_shapes)
+        out = np.zeros(out_len, dtype=object)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            run(body, arrays, ws, out)
         return out if dtype == object else out.astype(dtype)
+    B = math.prod(batch)
+    arrays = [
+        np.moveaxis(np.asarray(x).reshape((B,) + x.shape[len(batch) :]), 0, -1)
+        for x in arrays]
+    if no_f_ext:
+        arrays[-1] = _exact.zeros(arrays[-1].shape[:-1])
+    ws = tuple(_exact.zeros(s) for s in ws_shapes)
+    out = _exact.zeros(out_len)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        run(_constants(model, body), arrays, ws, out)
+    out = _exact.numbers(out, B, dtype)
     return np.moveaxis(out, -1, 0).reshape(batch + out_len)
+
+
+def _constants(model, body):
+    """The flattened model's ``body`` as exact constants, cached on the model."""
+    view = model.__dict__.get("_flat_constants")
+    if view is None:
+        view = model.__dict__["_flat_constants"] = _exact.Constants(body)
+    return view
 
 
 # --- the algorithms -----------------------------------------------------------
@@ -239,9 +256,10 @@ def rnea(model, q, dq, ddq, f_ext=None):
     ws = ((nb, 3, 3), (nb, 3), (nv, 6), (nv, 6), (nb, 6), (nb, 6), (nb, 6), (nb, 6))
     g = body[0, :6].tolist()
 
-    def run(a, w, out):
+    def run(body, a, w, out):
         K.rnea_state(topo, body, a[0], a[1], a[2], a[3], (g[:3], g[3:]), w, out)
-    return _finite(_plain(run, (q, dq, ddq, fe), ws, (nv,), batch, dtype))
+    return _finite(_plain(run, model, (q, dq, ddq, fe), ws, (nv,), batch, dtype,
+                          no_f_ext=f_ext is None))
 
 
 def mass_matrix(model, q):
@@ -271,9 +289,9 @@ def mass_matrix(model, q):
     nb = model.nbodies + 1
     ws = ((nb, 3, 3), (nb, 3), (nv, 6), (nb, 6), (nb, 6, 6))
 
-    def run(a, w, out):
+    def run(body, a, w, out):
         K.crba_state(topo, body, a[0], w, out)
-    return _finite(_plain(run, (q,), ws, (nv, nv), batch, dtype))
+    return _finite(_plain(run, model, (q,), ws, (nv, nv), batch, dtype))
 
 
 def aba(model, q, dq, tau, f_ext=None):
@@ -312,9 +330,10 @@ def aba(model, q, dq, tau, f_ext=None):
           (nb, 6, 6), (nb, 6), (nv, 6), (nv, 6), (nv, 6), (nv,))
     g = body[0, :6].tolist()
 
-    def run(a, w, out):
+    def run(body, a, w, out):
         K.aba_state(topo, body, a[0], a[1], a[2], a[3], (g[:3], g[3:]), w, out)
-    return _finite(_plain(run, (q, dq, tau, fe), ws, (nv,), batch, dtype))
+    return _finite(_plain(run, model, (q, dq, tau, fe), ws, (nv,), batch, dtype,
+                          no_f_ext=f_ext is None))
 
 
 def hybrid(model, q, dq, ddq, tau, prescribed, f_ext=None):
@@ -360,10 +379,11 @@ def hybrid(model, q, dq, ddq, tau, prescribed, f_ext=None):
           (nb, 6, 6), (nb, 6), (nv, 6), (nv, 6), (nv, 6), (nv,))
     g = body[0, :6].tolist()
 
-    def run(a, w, out):
+    def run(body, a, w, out):
         K.hybrid_state(topo, body, a[0], a[1], a[2], a[3], a[4], mask,
                        (g[:3], g[3:]), w, out[0], out[1])
-    out = _finite(_plain(run, (q, dq, ddq, tau, fe), ws, (2, nv), batch, dtype))
+    out = _finite(_plain(run, model, (q, dq, ddq, tau, fe), ws, (2, nv), batch,
+                         dtype, no_f_ext=f_ext is None))
     return None if out is None else (out[..., 0, :], out[..., 1, :])
 
 

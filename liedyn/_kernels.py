@@ -10,7 +10,7 @@ Because only ``+``, ``-``, ``*``, ``/``, indexing and the functions of
 * compiled by numba, on float64 or complex128 numbers (the drivers in
   :mod:`liedyn._exec` loop over a flattened batch),
 * in plain Python on numpy arrays holding one component over a whole batch (batch
-  last),
+  last), the model's exact zeros and ones folded away (:mod:`liedyn._exact`),
 * in plain Python on sympy expressions.
 
 The model arrives flattened (:func:`liedyn._exec.flat_model`): ``topo[i]`` holds the
@@ -107,9 +107,9 @@ def msub(A, B):
 
 
 @kernel
-def outer(s, a, b):
-    """``s a b^T``."""
-    return (vscale(s * a[0], b), vscale(s * a[1], b), vscale(s * a[2], b))
+def outer(a, b):
+    """``a b^T``."""
+    return (vscale(a[0], b), vscale(a[1], b), vscale(a[2], b))
 
 
 @kernel
@@ -225,12 +225,22 @@ def inertia_add(I, J):
 
 
 @kernel
-def inertia_sub_outer(I, s, X, Y):
-    """``I - s X Y^T`` (blocks ``A, B, C``); summed over a symmetric ``s`` it stays
-    symmetric."""
+def inertia_sub_outer(I, X, Y):
+    """``I - X Y^T`` as blocks ``A, B, C`` (the lower left block taken as ``B^T``):
+    right when the terms subtracted sum to a symmetric matrix, as ``U Psi U^T``
+    does."""
     A, B, C = I
-    return (msub(A, outer(s, X[0], Y[0])), msub(B, outer(s, X[0], Y[1])),
-            msub(C, outer(s, X[1], Y[1])))
+    return (msub(A, outer(X[0], Y[0])), msub(B, outer(X[0], Y[1])),
+            msub(C, outer(X[1], Y[1])))
+
+
+@kernel
+def rotate_symmetric(R, A):
+    """``R A R^T`` for a symmetric ``A``: the upper triangle, mirrored."""
+    X = matmul(R, A)
+    a, b, c = dot(X[0], R[0]), dot(X[0], R[1]), dot(X[0], R[2])
+    d, e, f = dot(X[1], R[1]), dot(X[1], R[2]), dot(X[2], R[2])
+    return ((a, b, c), (b, d, e), (c, e, f))
 
 
 @kernel
@@ -245,9 +255,8 @@ def congruence(R, p, I):
     ``-B'' [p] = ([p] B''^T)^T`` for ``B'' = B' + [p] C'``.
     """
     A, B, C = I
-    Rt = transpose(R)
-    A1, B1, C1 = (matmul(matmul(R, A), Rt), matmul(matmul(R, B), Rt),
-                  matmul(matmul(R, C), Rt))
+    A1, B1, C1 = (rotate_symmetric(R, A), matmul(matmul(R, B), transpose(R)),
+                  rotate_symmetric(R, C))
     B2 = madd(B1, skew_mul(p, C1))
     A2 = madd(madd(A1, skew_mul(p, transpose(B1))),
               transpose(skew_mul(p, transpose(B2))))
@@ -388,7 +397,7 @@ def placement(body, i):
             (body[i, PX], body[i, PX + 1], body[i, PX + 2]))
 
 
-@kernel
+@kernel(inline=True)
 def S_mul(S, v, n, x, zero):
     """``S_i x_i = sum_r S[v + r] x[v + r]`` over the ``n`` coordinates of joint
     ``i``."""
@@ -400,7 +409,7 @@ def S_mul(S, v, n, x, zero):
 
 # --- joints: T_{lambda(i),i} = X_i J_i(q_i), S_i and dS_i per joint code
 # ----------------
-@kernel
+@kernel(inline=True)
 def jcalc(topo, body, i, q, S, zero):
     """Joint ``i``: write the columns of ``S_i`` (Kim (2012), eq. (37)) and return
     ``T_{lambda(i),i} = X_i J_i(q_i)`` as ``(R, p)``. Joints as in
@@ -467,7 +476,7 @@ def jcalc(topo, body, i, q, S, zero):
     return matmul(RX_i, RJ), vadd(rot(RX_i, pJ), pX_i)
 
 
-@kernel
+@kernel(inline=True)
 def joint_dS(topo, body, i, q, dq, dS, zero):
     """Write ``dS_i = dS_i/dt`` along ``dq`` (Kim (2012), eq. (41)) for joints whose
     ``S`` depends on ``q``; the rows of the other joints stay zero."""
@@ -498,7 +507,7 @@ def joint_dS(topo, body, i, q, dq, dS, zero):
 
 
 # --- the recursions ---------------------------------------------------------------
-@kernel
+@kernel(inline=True)
 def velocity_pass(topo, body, q, dq, R, p, S, dS, V, eta):
     """Forward recursion of Kim (2012), Tables 2 and 3: ``T_{lambda(i),i}``,
     ``S_i``, ``dS_i``,
@@ -601,7 +610,7 @@ def crba_state(topo, body, q, ws, M):
                     M[v + r, vj + c] = M[vj + c, v + r]
 
 
-@kernel
+@kernel(inline=True)
 def invert(D, v, n, Psi):
     """``Psi = D^-1`` for the symmetric positive definite ``n x n`` block in rows
     ``v..v+n-1`` (Gauss-Jordan without pivoting; ``D`` is overwritten). One DOF: a
@@ -640,26 +649,32 @@ def bias_wrenches(topo, body, f_ext, V, I_hat, B_hat):
 
 
 @kernel(inline=True)
-def articulate(S, U, D, Psi, u, v, n, tau, Ih, Bh, eta_i, zero):
-    """Kim (2012), Table 3, for a joint whose torque is given: ``U = I_hat S``,
-    ``u = tau - S^T (I_hat eta + B_hat)``, ``Psi = (S^T I_hat S)^-1`` (into
-    the workspaces); returns ``Pi = I_hat - U Psi U^T`` and ``beta = B_hat
-    + I_hat eta + U Psi u``."""
-    Ih_eta_Bh = sadd(inertia_mul(Ih, eta_i), Bh)
+def pivots(S, U, D, Psi, v, n, Ih):
+    """Kim (2012), Table 3, for a joint whose torque is given: ``U = I_hat S`` and
+    ``Psi = (S^T I_hat S)^-1``, into the workspaces."""
     for r in range(n):
         store6(U, v + r, inertia_mul(Ih, load6(S, v + r)))             # U = I_hat S
-        u[v + r] = tau[v + r] - sdot(load6(S, v + r), Ih_eta_Bh)
     for r in range(n):
         for c in range(n):
             D[v + r, c] = sdot(load6(S, v + r), load6(U, v + c))       # S^T I_hat S
     invert(D, v, n, Psi)
-    Pi, beta = Ih, sadd(Bh, inertia_mul(Ih, eta_i))
+
+
+@kernel(inline=True)
+def articulate(S, U, Psi, u, v, n, tau, Ih, Bh, eta_i, zero):
+    """What a joint whose torque is given passes to its parent (Kim (2012), Table
+    3; ``U``, ``Psi`` from :func:`pivots`): ``Pi = I_hat - U Psi U^T`` and ``beta
+    = B_hat + I_hat eta + U Psi u``, with ``u = tau - S^T (I_hat eta + B_hat)``."""
+    Ih_eta_Bh = sadd(inertia_mul(Ih, eta_i), Bh)
     for r in range(n):
-        Psi_u = zero
+        u[v + r] = tau[v + r] - sdot(load6(S, v + r), Ih_eta_Bh)
+    Pi, beta = Ih, Ih_eta_Bh
+    for r in range(n):                   # row r of U Psi, entry r of Psi u: summed
+        U_Psi, Psi_u = ((zero, zero, zero), (zero, zero, zero)), zero
         for c in range(n):
-            Pi = inertia_sub_outer(Pi, Psi[v + r, c], load6(U, v + r),
-                                   load6(U, v + c))
+            U_Psi = sadd(U_Psi, sscale(Psi[v + r, c], load6(U, v + c)))
             Psi_u = Psi_u + Psi[v + r, c] * u[v + c]
+        Pi = inertia_sub_outer(Pi, load6(U, v + r), U_Psi)
         beta = sadd(beta, sscale(Psi_u, load6(U, v + r)))
     return Pi, beta
 
@@ -667,13 +682,12 @@ def articulate(S, U, D, Psi, u, v, n, tau, Ih, Bh, eta_i, zero):
 @kernel(inline=True)
 def push_to_parent(topo, R, p, I_hat, B_hat, i, Pi, beta):
     """``I_hat_lambda += Ad*_{T^-1} Pi_i Ad_{T^-1}``, ``B_hat_lambda +=
-    Ad*_{T^-1} beta_i`` (49)-(50)."""
+    Ad*_{T^-1} beta_i`` (49)-(50), for a body whose parent is not the ground."""
     lam = topo[i, PARENT]
-    if lam > 0:
-        Ri, pi = load_transform(R, p, i)
-        store_inertia(I_hat, lam, inertia_add(load_inertia(I_hat, lam),
-                                              congruence(Ri, pi, Pi)))
-        store6(B_hat, lam, sadd(load6(B_hat, lam), Ad_star_inv_mul(Ri, pi, beta)))
+    Ri, pi = load_transform(R, p, i)
+    store_inertia(I_hat, lam, inertia_add(load_inertia(I_hat, lam),
+                                          congruence(Ri, pi, Pi)))
+    store6(B_hat, lam, sadd(load6(B_hat, lam), Ad_star_inv_mul(Ri, pi, beta)))
 
 
 @kernel(inline=True)
@@ -704,7 +718,9 @@ def aba_state(topo, body, q, dq, tau, f_ext, dV0, ws, ddq):
     ``+ B_hat_i)))``.
     Forward: ``ddq_i = Psi_i (tau_i
     - S_i^T (I_hat_i (Ad_{T^-1} dV_{lambda(i)} + eta_i) + B_hat_i))`` (45),
-    ``dV_i = Ad_{T^-1} dV_{lambda(i)} + eta_i + S_i ddq_i`` (41).
+    ``dV_i = Ad_{T^-1} dV_{lambda(i)} + eta_i + S_i ddq_i`` (41). A body whose
+    parent is the ground needs ``Psi_i`` only (its ``Pi_i``, ``beta_i`` would go
+    nowhere: for a floating base, a 6 x 6 update saved).
     """
     R, p, S, dS, V, eta, dV, I_hat, B_hat, U, D, Psi, u = ws
     velocity_pass(topo, body, q, dq, R, p, S, dS, V, eta)
@@ -712,10 +728,12 @@ def aba_state(topo, body, q, dq, tau, f_ext, dV0, ws, ddq):
     zero = V[0, 0]
     N = topo.shape[0] - 1
     for i in range(N, 0, -1):                # complete: children pushed their terms
-        Ih, Bh, eta_i = load_inertia(I_hat, i), load6(B_hat, i), load6(eta, i)
-        v, n = topo[i, VI], topo[i, NV]
-        Pi, beta = articulate(S, U, D, Psi, u, v, n, tau, Ih, Bh, eta_i, zero)
-        push_to_parent(topo, R, p, I_hat, B_hat, i, Pi, beta)
+        Ih, v, n = load_inertia(I_hat, i), topo[i, VI], topo[i, NV]
+        pivots(S, U, D, Psi, v, n, Ih)
+        if topo[i, PARENT] > 0:                         # the ground takes nothing
+            Pi, beta = articulate(S, U, Psi, u, v, n, tau, Ih, load6(B_hat, i),
+                                  load6(eta, i), zero)
+            push_to_parent(topo, R, p, I_hat, B_hat, i, Pi, beta)
     store6(dV, 0, dV0)
     for i in range(1, N + 1):
         Ri, pi = load_transform(R, p, i)
@@ -749,11 +767,15 @@ def hybrid_state(topo, body, q, dq, ddq, tau, f_ext, prescribed, dV0, ws,
     for i in range(N, 0, -1):                # complete: children pushed their terms
         Ih, Bh, eta_i = load_inertia(I_hat, i), load6(B_hat, i), load6(eta, i)
         v, n = topo[i, VI], topo[i, NV]
+        if not prescribed[i - 1]:
+            pivots(S, U, D, Psi, v, n, Ih)
+        if topo[i, PARENT] == 0:                        # the ground takes nothing
+            continue
         if prescribed[i - 1]:                                       # (51)-(52)
             Pi = Ih
             beta = sadd(Bh, inertia_mul(Ih, sadd(eta_i, S_mul(S, v, n, ddq, zero))))
         else:
-            Pi, beta = articulate(S, U, D, Psi, u, v, n, tau, Ih, Bh, eta_i, zero)
+            Pi, beta = articulate(S, U, Psi, u, v, n, tau, Ih, Bh, eta_i, zero)
         push_to_parent(topo, R, p, I_hat, B_hat, i, Pi, beta)
     store6(dV, 0, dV0)
     for i in range(1, N + 1):

@@ -28,9 +28,10 @@ __all__ = ["Model"]
 
 def edited(model):
     """Drop what was cached from ``model`` (the flattened model of
-    :func:`liedyn._exec.flat_model`): called by every edit (a body added, an
-    inertia, placement or gravity assigned)."""
-    model.__dict__.pop("_flat", None)
+    :func:`liedyn._exec.flat_model` and its exact constants): called by every edit
+    (a body added, an inertia, placement or gravity assigned)."""
+    for key in ("_flat", "_flat_constants"):
+        model.__dict__.pop(key, None)
 
 _TOPOLOGY = frozenset({"parent", "joints", "names", "children", "q_slice",
                        "v_slice", "nq", "nv", "placements", "inertias"})

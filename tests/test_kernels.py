@@ -4,7 +4,8 @@
 * compiled (numba) against plain Python, on 200 random trees with every joint type that has a
   kernel, to 1e-12 relative: rnea, aba, the mass matrix and hybrid dynamics, single states
   and batches;
-* the batched plain executor (one array per component, batch last) against single states;
+* the batched plain executor (one array per component, batch last) against single states,
+  also where it folds the model's exact zeros and ones (liedyn._exact);
 * the kernels against the reference implementations (rnea_pass, aba_pass, hybrid_pass,
   composite_inertias) and against sympy on a small chain;
 * the compiled path keeps the input checks (NaN, non-unit quaternions, singular inertia),
@@ -25,7 +26,7 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from liedyn import _exec, _jit
+from liedyn import _exact, _exec, _jit
 from liedyn import _kernels as K
 from liedyn import joints as J
 from liedyn._checks import ChartSingularityError, NonFiniteResultError
@@ -143,6 +144,59 @@ def test_batched_plain_equals_single_states(seed):
             single = every_kernel(model, q[k], dq[k], ddq[k], f_ext[k])
             for a, b in zip(batched, single):
                 assert relerr(a[k], b) <= 1e-12
+
+
+@pytest.mark.parametrize("joint", KERNEL_JOINTS)
+def test_batched_plain_folds_exact_constants_without_changing_results(joint):
+    """A chain's axes, placements and inertias hold exact zeros and ones, which the
+    batched plain executor folds away (liedyn._exact); so do absent external
+    wrenches. The results stay those of single states, which fold nothing."""
+    model = serial_chain(3, joint=joint)
+    rng = np.random.default_rng(7)
+    q = np.stack([model.random_configuration(rng) for _ in range(4)])
+    dq, ddq = rng.normal(size=(2, 4, model.nv))
+    with _jit.plain():
+        for f_ext in (None, rng.normal(size=(4, model.nbodies, 6))):
+            fe = (None,) * 4 if f_ext is None else f_ext
+            batched = every_kernel(model, q, dq, ddq, f_ext)
+            for k in range(4):
+                single = every_kernel(model, q[k], dq[k], ddq[k], fe[k])
+                for a, b in zip(batched, single):
+                    assert a.dtype == b.dtype == float
+                    assert relerr(a[k], b) <= 1e-12, (joint, k)
+    constants = model.__dict__["_flat_constants"]                   # cached
+    row = constants.rows[1][K.INERTIA:]
+    assert row.count(_exact.ZERO) >= 18, "the chain's inertia has zero entries"
+
+
+@settings(max_examples=200, deadline=None)
+@given(x=st.floats(allow_nan=False, allow_infinity=False, width=64)
+       | st.sampled_from([0.0, -0.0, 1.0, -1.0, 5e-324]),
+       as_array=st.booleans())
+def test_exact_constants_give_the_results_of_0_and_1(x, as_array):
+    """ZERO and ONE fold (0 x = 0, 0 + x = x, 1 x = x) and otherwise compute what
+    the floats 0.0 and 1.0 compute, with numbers and with numpy arrays."""
+    Z, O = _exact.ZERO, _exact.ONE
+    y = np.array([x, 2.5]) if as_array else x
+    ops = [lambda a, b: a + b, lambda a, b: b + a, lambda a, b: a - b,
+           lambda a, b: b - a, lambda a, b: a * b, lambda a, b: b * a]
+    if np.all(y != 0):
+        ops += [lambda a, b: a / b]
+    for c, value in ((Z, 0.0), (O, 1.0)):
+        for op in ops:
+            with np.errstate(over="ignore"):
+                got, want = op(c, y), op(value, y)
+            got = float(got) if isinstance(got, _exact.Exact) else got
+            assert np.array_equal(np.broadcast_to(got, np.shape(want)), want)
+        assert float(-c) == -value and (c == value) and bool(c) == bool(value)
+    assert Z * y is Z and O * y is y and (Z + y) is y and (y * O) is y
+    c = _exact.constant(x)
+    if x == 0 or x == 1:
+        assert c is (Z if x == 0 else O)
+    else:
+        assert type(c) is float and c == x
+    with pytest.raises(ZeroDivisionError, match="exact zero"):
+        y / Z
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -416,8 +470,12 @@ def test_an_edit_drops_the_flattened_model():
     model = serial_chain(2)
     flat = _exec.flat_model(model)
     assert _exec.flat_model(model) is flat                      # cached
+    with _jit.plain():
+        rnea(model, np.zeros((3, 2)), np.zeros(2), np.zeros(2))     # batched: folds
+    assert "_flat_constants" in model.__dict__
     model.gravity = [0.0, 0.0, -1.0]
     assert _exec.flat_model(model) is not flat
+    assert "_flat_constants" not in model.__dict__
     assert _exec.flat_model(model)[1][0, 5] == 1.0              # dV_0 = (0, -g)
 
 
