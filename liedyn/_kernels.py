@@ -236,7 +236,8 @@ def inertia_sub_outer(I, X, Y):
 
 @kernel
 def rotate_symmetric(R, A):
-    """``R A R^T`` for a symmetric ``A``: the upper triangle, mirrored."""
+    """``R A R^T`` for a symmetric ``A`` (the diagonal blocks in
+    :func:`congruence`, Kim (2012), eq. (21)): the upper triangle, mirrored."""
     X = matmul(R, A)
     a, b, c = dot(X[0], R[0]), dot(X[0], R[1]), dot(X[0], R[2])
     d, e, f = dot(X[1], R[1]), dot(X[1], R[2]), dot(X[2], R[2])
@@ -651,7 +652,7 @@ def bias_wrenches(topo, body, f_ext, V, I_hat, B_hat):
 @kernel(inline=True)
 def pivots(S, U, D, Psi, v, n, Ih):
     """Kim (2012), Table 3, for a joint whose torque is given: ``U = I_hat S`` and
-    ``Psi = (S^T I_hat S)^-1``, into the workspaces."""
+    ``Psi = (S^T I_hat S)^-1`` of (45), into the workspaces."""
     for r in range(n):
         store6(U, v + r, inertia_mul(Ih, load6(S, v + r)))             # U = I_hat S
     for r in range(n):
@@ -663,8 +664,9 @@ def pivots(S, U, D, Psi, v, n, Ih):
 @kernel(inline=True)
 def articulate(S, U, Psi, u, v, n, tau, Ih, Bh, eta_i, zero):
     """What a joint whose torque is given passes to its parent (Kim (2012), Table
-    3; ``U``, ``Psi`` from :func:`pivots`): ``Pi = I_hat - U Psi U^T`` and ``beta
-    = B_hat + I_hat eta + U Psi u``, with ``u = tau - S^T (I_hat eta + B_hat)``."""
+    3, the braces of (49)-(50); ``U``, ``Psi`` from :func:`pivots`): ``Pi = I_hat
+    - U Psi U^T`` and ``beta = B_hat + I_hat eta + U Psi u``, with ``u = tau - S^T
+    (I_hat eta + B_hat)``."""
     Ih_eta_Bh = sadd(inertia_mul(Ih, eta_i), Bh)
     for r in range(n):
         u[v + r] = tau[v + r] - sdot(load6(S, v + r), Ih_eta_Bh)
