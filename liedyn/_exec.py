@@ -12,8 +12,9 @@ source:
   or on Python numbers for a single state;
 * sympy (object) input: plain Python on the expressions.
 
-Each returns ``None`` when it cannot handle a case (a joint type without a kernel,
-or input that the compiled checks reject); the public function then runs its
+Each returns ``None`` when it cannot handle a case (a joint type the kernels do not
+know, such as a user's own subclass of a joint, or input that the compiled checks
+reject); the public function then runs its
 reference implementation, which computes the same result or raises the clear error
 naming the argument.
 """
@@ -32,7 +33,8 @@ __all__ = ["flat_model", "use_kernels", "rnea", "mass_matrix", "aba", "hybrid",
 _CODES = {J.Fixed: K.FIXED, J.Revolute: K.REVOLUTE, J.Prismatic: K.PRISMATIC,
           J.Helical: K.HELICAL, J.Screw: K.SCREW, J.Universal: K.UNIVERSAL,
           J.Planar: K.PLANAR, J.Spherical: K.SPHERICAL,
-          J.SphericalZYX: K.SPHERICAL_ZYX, J.Free: K.FREE}
+          J.SphericalZYX: K.SPHERICAL_ZYX, J.SphericalExp: K.SPHERICAL_EXP,
+          J.Free: K.FREE}
 
 
 def _joint_parameters(joint):
@@ -413,16 +415,19 @@ def inverse_mass_matrix(model, q):
 
 
 def rnea_partials(model, q, dq, ddq, f_ext=None):
-    """``(dtau/dq, dtau/d(dq), M)`` by the compiled kernels: Kim (2012), Table 5
-    along the ``nv`` unit directions of ``q`` and of ``dq``, ``M`` by the
-    composite-rigid-body algorithm. ``None``: numba absent, or some joint's ``S``
-    depends on ``q``."""
+    """``(dtau/dq, dtau/d(dq), M)`` by the kernels: Kim (2012), Table 5 along the
+    ``nv`` unit directions of ``q`` and of ``dq`` at once, in the ground frame
+    (:func:`liedyn._kernels.rnea_partials_state`), and ``M``. ``None``: some
+    joint's ``S`` depends on ``q``, or symbolic input (Table 5 on numpy arrays
+    then runs, whose expressions chapter 10 prints)."""
     flat = flat_model(model)
-    if flat is None or not _jit.ENABLED:
+    if flat is None:
         return None
     topo, body, no_f_ext = flat
     N, nv = model.nbodies, model.nv
     fe, check = (no_f_ext, STATE) if f_ext is None else (f_ext, ALL)
+    if not _jit.ENABLED:
+        return _plain_rnea_partials(model, topo, q, dq, ddq, f_ext)
     try:                                                # the common case first
         if _single(model, q, dq, ddq) is not None:
             out = [np.zeros((nv, nv)) for _ in range(3)]
@@ -433,13 +438,39 @@ def rnea_partials(model, q, dq, ddq, f_ext=None):
     tails = ((model.nq,), (nv,), (nv,), (N, 6))
     prepared = _compiled_inputs((q, dq, ddq, fe), tails)
     if prepared is None:
-        return None
+        return _plain_rnea_partials(model, topo, q, dq, ddq, f_ext)
     batch, (q, dq, ddq, fe) = prepared
     shape = (math.prod(batch) * nv, nv)
     out = [np.zeros(shape, q.dtype) for _ in range(3)]
     if _jit.run(K.rnea_partials_loop, topo, body, q, dq, ddq, fe, *out, check):
         return None
     return tuple(x.reshape(batch + (nv, nv)) for x in out)
+
+
+def _plain_rnea_partials(model, topo, q, dq, ddq, f_ext):
+    """:func:`rnea_partials` by the plain executors (numbers, or batch arrays)."""
+    if not K.constant_S(topo):
+        return None
+    batch, dtype, q, dq, ddq, fe = state(model, q, dq, ddq, f_ext=f_ext)
+    if dtype == object:
+        return None
+    nb, nv = model.nbodies + 1, model.nv
+    ws = ((nb, 3, 3), (nb, 3), (nv, 6), (nv, 6), (nb, 6), (nb, 6), (nb, 6),
+          (nb, 6), (nv,),                                      # rnea_state, tau
+          (nb, 3, 3), (nb, 3), (nv, 6), (nb, 6), (nb, 6), (nb, 6), (nb, 6, 6),
+          (nb, 6, 6), (nv, 6), (nv, 6))                        # ground_frame_pass
+    g = flat_model(model)[1][0, :6].tolist()
+
+    def run(body, a, w, out):
+        K.rnea_state(topo, body, a[0], a[1], a[2], a[3], (g[:3], g[3:]), w[:8],
+                     w[8])
+        K.ground_frame_pass(topo, body, w[:8], w[9:])
+        K.rnea_partials_state(topo, w[9:], np.zeros(nb, bool), out[0], out[1],
+                              out[2])
+    out = _finite(_plain(run, model, (q, dq, ddq, fe), ws, (3, nv, nv), batch,
+                         dtype, no_f_ext=f_ext is None))
+    return None if out is None else (out[..., 0, :, :], out[..., 1, :, :],
+                                     out[..., 2, :, :])
 
 
 def aba_partials(model, q, dq, tau, f_ext=None):

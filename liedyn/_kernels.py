@@ -26,7 +26,8 @@ needed.
 """
 import numpy as np
 
-from ._jit import compiled, cos, kernel, normalise_quaternion, sin, sqrt
+from ._jit import (compiled, cos, exp_coefficients, kernel, normalise_quaternion,
+                   sin, sqrt)
 from .joints import CHART_TOL, QUAT_TOL
 
 # topo columns
@@ -36,7 +37,7 @@ PAR, RX, PX, INERTIA = 0, 12, 21, 24
 BODY_COLUMNS = 60
 # joint codes
 (FIXED, REVOLUTE, PRISMATIC, HELICAL, SCREW, UNIVERSAL, PLANAR, SPHERICAL,
- SPHERICAL_ZYX, FREE) = range(10)
+ SPHERICAL_ZYX, SPHERICAL_EXP, FREE) = range(11)
 
 
 # --- 3-vectors and 3x3 matrices
@@ -107,6 +108,11 @@ def msub(A, B):
 
 
 @kernel
+def mscale(s, A):
+    return (vscale(s, A[0]), vscale(s, A[1]), vscale(s, A[2]))
+
+
+@kernel
 def outer(a, b):
     """``a b^T``."""
     return (vscale(a[0], b), vscale(a[1], b), vscale(a[2], b))
@@ -143,6 +149,41 @@ def quaternion_rotation(w, x, y, z):
     return ((d + 2 * x * x, 2 * (x * y - w * z), 2 * (x * z + w * y)),
             (2 * (x * y + w * z), d + 2 * y * y, 2 * (y * z - w * x)),
             (2 * (x * z - w * y), 2 * (y * z + w * x), d + 2 * z * z))
+
+
+@kernel
+def so3_polynomial(c0, c1, c2, x):
+    """``c0 1 + c1 [x] + c2 [x]^2``, with ``[x]^2 = x x^T - |x|^2 1``: the
+    exponential of SO(3) and its Jacobians in closed form
+    (:func:`liedyn._jit.exp_coefficients`)."""
+    x0, x1, x2 = x
+    d = c0 - c2 * dot(x, x)
+    return ((d + c2 * x0 * x0, c2 * x0 * x1 - c1 * x2, c2 * x0 * x2 + c1 * x1),
+            (c2 * x1 * x0 + c1 * x2, d + c2 * x1 * x1, c2 * x1 * x2 - c1 * x0),
+            (c2 * x2 * x0 - c1 * x1, c2 * x2 * x1 + c1 * x0, d + c2 * x2 * x2))
+
+
+@kernel
+def exp_chart(phi, one):
+    """``exp([phi])`` and ``J_r(phi)^T = J_l(phi)`` (From (2012), eq. (29)): the
+    rotation of a ball joint in exponential coordinates and the rows of its ``S``
+    (:class:`liedyn.joints.SphericalExp`). Called, not inlined: only that joint
+    pays for compiling it."""
+    A, B, C, dB, dC = exp_coefficients(dot(phi, phi))
+    return so3_polynomial(one, A, B, phi), so3_polynomial(one, B, C, phi)
+
+
+@kernel
+def exp_chart_rate(phi, dphi, zero):
+    """``d/dt J_r(phi)^T`` along ``dphi`` (:func:`liedyn.lie.dexp_so3_dot`): with
+    ``J_r = 1 - B [phi] + C [phi]^2`` and ``r = d|phi|^2/dt = 2 phi . dphi``, it is
+    ``r dB [phi] + r dC [phi]^2 + B [dphi] + C ([phi][dphi] + [dphi][phi])``, where
+    ``[phi][dphi] + [dphi][phi] = dphi phi^T + phi dphi^T - 2 (phi . dphi) 1``."""
+    A, B, C, dB, dC = exp_coefficients(dot(phi, phi))
+    r = 2 * dot(phi, dphi)
+    return madd(madd(so3_polynomial(zero, r * dB, r * dC, phi),
+                     so3_polynomial(-r * C, B, zero, dphi)),
+                mscale(C, madd(outer(dphi, phi), outer(phi, dphi))))
 
 
 # --- twists, wrenches and inertias (Kim (2012), Section 1)
@@ -473,6 +514,11 @@ def jcalc(topo, body, i, q, S, zero):
         store6(S, v, ((-sb, sc * cb, cc * cb), o))
         store6(S, v + 1, ((zero, cc, -sc), o))
         store6(S, v + 2, ((one, zero, zero), o))
+    elif code == SPHERICAL_EXP:                  # R = exp([phi]), S = (J_r(phi), 0)
+        RJ, J_l = exp_chart((q[k], q[k + 1], q[k + 2]), one)  # J_l = J_r^T
+        store6(S, v, (J_l[0], o))                # the rows of J_l: the columns of S
+        store6(S, v + 1, (J_l[1], o))
+        store6(S, v + 2, (J_l[2], o))
     RX_i, pX_i = placement(body, i)
     return matmul(RX_i, RJ), vadd(rot(RX_i, pJ), pX_i)
 
@@ -505,6 +551,12 @@ def joint_dS(topo, body, i, q, dq, dS, zero):
             ),
         )
         store6(dS, v + 1, ((zero, -sc * dc, -cc * dc), o))
+    elif code == SPHERICAL_EXP:                       # dS = (dJ_r/dt, 0)
+        phi, dphi = (q[k], q[k + 1], q[k + 2]), (dq[v], dq[v + 1], dq[v + 2])
+        dJ_l = exp_chart_rate(phi, dphi, zero)
+        store6(dS, v, (dJ_l[0], o))
+        store6(dS, v + 1, (dJ_l[1], o))
+        store6(dS, v + 2, (dJ_l[2], o))
 
 
 # --- the recursions ---------------------------------------------------------------
@@ -978,13 +1030,23 @@ def unit_quaternions(topo, q, B, tol):
 
 @kernel
 def charts_ok(topo, q, B, tol):
-    """True unless some Euler-angle joint is within ``tol`` of gimbal lock,
-    ``|cos q1| < tol`` (:meth:`liedyn.joints.SphericalZYX.chart_distance`)."""
+    """True unless some joint is within ``tol`` of its chart's singular set: an
+    Euler-angle joint at gimbal lock, ``|cos q1| < tol``, or exponential
+    coordinates near ``|phi| = 2 pi k``, ``k >= 1``
+    (:meth:`liedyn.joints.SphericalZYX.chart_distance`,
+    :meth:`liedyn.joints.SphericalExp.chart_distance`)."""
     nq = topo[0, QI]
     for b in range(min(B, q.shape[0] // nq) if nq > 0 else 0):
         for i in range(1, topo.shape[0]):
+            j = b * nq + topo[i, QI]
             if topo[i, JOINT] == SPHERICAL_ZYX:
-                if abs(np.cos(q[b * nq + topo[i, QI] + 1].real)) < tol:
+                if abs(np.cos(q[j + 1].real)) < tol:
+                    return False
+            elif topo[i, JOINT] == SPHERICAL_EXP:
+                t = np.sqrt(
+                    q[j].real ** 2 + q[j + 1].real ** 2 + q[j + 2].real ** 2)
+                k = max(np.floor(t / (2 * np.pi) + 0.5), 1.0)
+                if abs(t - 2 * np.pi * k) < tol:
                     return False
     return True
 
@@ -1116,7 +1178,8 @@ def constant_S(topo):
     """True if no joint's ``S`` depends on ``q`` (:func:`rnea_partials_state`)."""
     for i in range(1, topo.shape[0]):
         code = topo[i, JOINT]
-        if code == UNIVERSAL or code == PLANAR or code == SPHERICAL_ZYX:
+        if (code == UNIVERSAL or code == PLANAR or code == SPHERICAL_ZYX
+                or code == SPHERICAL_EXP):
             return False
     return True
 

@@ -234,9 +234,10 @@ def rnea_partials(model, q, dq, ddq, f_ext=None):
 
     Table 5 of Kim (2012) with the ``nv`` unit directions of ``q``, ``dq`` and
     ``ddq`` carried as one batch axis through the recursions (``dtau/d(ddq) = M``).
-    With numba, for joints with a constant ``S``, the compiled kernels compute the
-    same matrices with all directions at once in the ground frame
-    (:ref:`ch10-ground-frame`, ``liedyn._kernels.rnea_partials_state``).
+    For joints with a constant ``S`` and numeric input, the kernels (compiled with
+    numba, plain Python without) compute the same matrices with all directions at
+    once in the ground frame (:ref:`ch10-ground-frame`,
+    ``liedyn._kernels.rnea_partials_state``).
     Derivatives with respect to spherical/free joints are taken in their tangent
     space (right perturbation ``q exp(delta)``, as Pinocchio's
     ``computeRNEADerivatives``).
@@ -258,7 +259,7 @@ def rnea_partials(model, q, dq, ddq, f_ext=None):
     >>> float(dq_[0, 0]), float(M[0, 0])
     (10.0, 1.0)
     """
-    out = _exec.rnea_partials(model, q, dq, ddq, f_ext)   # compiled, per state
+    out = _exec.rnea_partials(model, q, dq, ddq, f_ext)   # the kernels, per state
     if out is not None:
         return out
     E = np.eye(model.nv)

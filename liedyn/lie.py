@@ -185,26 +185,31 @@ def _coefficient(t2, exact, series):
     return np.where(small, approx, exact(theta))
 
 
+# the Taylor coefficients (of 1, t2, t2^2, ...) of the functions below; the compiled
+# kernels evaluate the same series (liedyn._jit.exp_coefficients)
+_A_SERIES = (1, -1/6, 1/120, -1/5040,
+             1/362880, -1/39916800, 1/6227020800, -1/1307674368000)
+_B_SERIES = (1/2, -1/24, 1/720, -1/40320,
+             1/3628800, -1/479001600, 1/87178291200, -1/20922789888000)
+_C_SERIES = (1 / 6, -1 / 120, 1 / 5040, -1 / 362880, 1 / 39916800, -1 / 6227020800,
+             1 / 1307674368000, -1 / 355687428096000)
+_E_SERIES = (1 / 24, -1 / 720, 1 / 40320, -1 / 3628800, 1 / 479001600,
+             -1 / 87178291200, 1 / 20922789888000, -1 / 6402373705728000)
+_G_SERIES = (1 / 120, -1 / 2520, 1 / 120960, -1 / 9979200, 1 / 1245404160,
+             -1 / 217945728000, 1 / 50812489728000, -1 / 15205637551104000)
+
+
 def _A(t2):  # sin(theta) / theta
-    return _coefficient(t2, lambda t: sin(t) / t,
-                        (1, -1/6, 1/120, -1/5040,
-                         1/362880, -1/39916800, 1/6227020800, -1/1307674368000))
+    return _coefficient(t2, lambda t: sin(t) / t, _A_SERIES)
 
 
 # (1 - cos(theta)) / theta^2, written with the half angle to avoid cancellation
 def _B(t2):
-    return _coefficient(t2, lambda t: 2 * sin(t / 2) ** 2 / t ** 2,
-                        (1/2, -1/24, 1/720, -1/40320,
-                         1/3628800, -1/479001600, 1/87178291200, -1/20922789888000))
+    return _coefficient(t2, lambda t: 2 * sin(t / 2) ** 2 / t ** 2, _B_SERIES)
 
 
 def _C(t2):  # (theta - sin(theta)) / theta^3
-    return _coefficient(
-        t2,
-        lambda t: (t - sin(t)) / t**3,
-        (1 / 6, -1 / 120, 1 / 5040, -1 / 362880, 1 / 39916800, -1 / 6227020800,
-         1 / 1307674368000, -1 / 355687428096000),
-    )
+    return _coefficient(t2, lambda t: (t - sin(t)) / t**3, _C_SERIES)
 
 
 # (1 - (theta/2) cot(theta/2)) / theta^2, the [w]^2 coefficient of dexp^-1
@@ -219,20 +224,12 @@ def _D(t2):
 
 def _E(t2):  # (theta^2 + 2 cos(theta) - 2) / (2 theta^4)
     return _coefficient(
-        t2,
-        lambda t: (t**2 + 2 * cos(t) - 2) / (2 * t**4),
-        (1 / 24, -1 / 720, 1 / 40320, -1 / 3628800, 1 / 479001600, -1 / 87178291200,
-         1 / 20922789888000, -1 / 6402373705728000),
-    )
+        t2, lambda t: (t**2 + 2 * cos(t) - 2) / (2 * t**4), _E_SERIES)
 
 
 def _G(t2):  # (2 theta - 3 sin(theta) + theta cos(theta)) / (2 theta^5)
     return _coefficient(
-        t2,
-        lambda t: (2 * t - 3 * sin(t) + t * cos(t)) / (2 * t**5),
-        (1 / 120, -1 / 2520, 1 / 120960, -1 / 9979200, 1 / 1245404160,
-         -1 / 217945728000, 1 / 50812489728000, -1 / 15205637551104000),
-    )
+        t2, lambda t: (2 * t - 3 * sin(t) + t * cos(t)) / (2 * t**5), _G_SERIES)
 
 
 def _Ep(t2):  # dE/d(theta^2)

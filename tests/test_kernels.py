@@ -10,14 +10,17 @@
   composite_inertias) and against sympy on a small chain;
 * the compiled path keeps the input checks (NaN, non-unit quaternions, singular inertia),
   handles complex step, and notices an edited model;
-* the compiled partials of inverse dynamics (all directions at once, in the ground frame)
-  against Table 5 on numpy arrays (liedyn.derivatives), on random trees of joints with
-  constant S;
+* the compiled and plain partials of inverse dynamics (all directions at once, in the
+  ground frame) against Table 5 on numpy arrays (liedyn.derivatives), on random trees of
+  joints with constant S;
+* the kernel of exponential coordinates (SphericalExp) across the end of its Taylor
+  series, by every executor, by complex step and on sympy;
 * the drivers compile only the types the executors convert to; the branch-free finiteness
   test against numpy.
 
 Run once more with ``LIEDYN_DISABLE_JIT=1`` to test the package without the compiler.
 """
+import contextlib
 import functools
 
 import numpy as np
@@ -40,7 +43,7 @@ from liedyn.model import Model
 from liedyn.robots import JOINT_TYPES, random_tree, serial_chain
 from liedyn.rnea import rnea, rnea_pass
 
-KERNEL_JOINTS = [k for k in JOINT_TYPES if k != "spherical_exp"]
+KERNEL_JOINTS = list(JOINT_TYPES)                     # every joint type has a kernel
 
 
 def relerr(a, b):
@@ -273,11 +276,89 @@ def mass_matrix_reference(model, q):
                      for e in np.eye(model.nv)], axis=-1)
 
 
+class Hinge(J.Revolute):
+    """A joint type of a user's, unknown to the kernels."""
+
+
 def test_unsupported_joints_use_the_reference_path():
-    model = serial_chain(2, joint="spherical_exp")
+    model = serial_chain(2)
+    model.add_body("user's", 2, Hinge([0.0, 1.0, 0.0]), inertia=model.inertias[2])
     assert _exec.flat_model(model) is None
-    q = np.array([0.1, 0.2, 0.3, -0.2, 0.1, 0.4])
+    q = np.array([0.1, 0.2, 0.3])
     assert relerr(rnea(model, q, q, q), rnea_pass(model, q, q, q).tau) == 0.0
+
+
+# |phi| at 0, below, at and just above the end of the Taylor series (0.5), and
+# near pi
+EXP_ANGLES = (0.0, 1e-9, 0.3, 0.5 - 1e-9, 0.5, 0.5 + 1e-9, 1.2, 3.1)
+
+
+def exp_chain_states(rng):
+    """A chain of three SphericalExp joints at each angle of EXP_ANGLES."""
+    model = serial_chain(3, joint="spherical_exp")
+    for t in EXP_ANGLES:
+        axes = rng.normal(size=(3, 3))
+        phi = t * axes / np.linalg.norm(axes, axis=-1, keepdims=True)
+        yield model, phi.ravel(), rng.normal(size=9), rng.normal(size=9)
+
+
+def test_exponential_coordinates_through_every_executor():
+    """The SphericalExp kernel (R = exp([phi]), S = (J_r, 0), dS = (dJ_r/dt, 0) in
+    closed form, by series below |phi| = 0.5) against the reference implementation,
+    which builds them with liedyn.lie's matrices; compiled, plain on single states
+    and batched."""
+    rng = np.random.default_rng(7)
+    cases = list(exp_chain_states(rng))
+    for model, q, dq, ddq in cases:
+        tau = rnea_pass(model, q, dq, ddq).tau
+        M = mass_matrix_reference(model, q)
+        assert relerr(rnea(model, q, dq, ddq), tau) <= 1e-13
+        assert relerr(mass_matrix(model, q), M) <= 1e-13
+        assert relerr(aba(model, q, dq, tau), ddq) <= 1e-9
+        with _jit.plain():
+            assert relerr(rnea(model, q, dq, ddq), tau) <= 1e-13
+            assert relerr(aba(model, q, dq, tau), ddq) <= 1e-9
+    model = cases[0][0]
+    Q, dQ, ddQ = (np.stack([c[k] for c in cases]) for k in (1, 2, 3))
+    for executor in (contextlib.nullcontext, _jit.plain):
+        with executor():
+            tau = rnea(model, Q, dQ, ddQ)
+        for k, (_, q, dq, ddq) in enumerate(cases):
+            assert relerr(tau[k], rnea_pass(model, q, dq, ddq).tau) <= 1e-13
+
+
+def test_exponential_coordinates_complex_step_and_sympy():
+    """Complex step across the end of the series (|phi| = 0.5): the derivative of
+    the kernels' tau in q matches central differences of the reference; the sympy
+    chain (closed forms, no branch) matches the numbers."""
+    model = serial_chain(1, joint="spherical_exp")
+    rng = np.random.default_rng(3)
+    dq, ddq = rng.normal(size=3), rng.normal(size=3)
+    for t in (0.3, 0.5, 1.2):
+        q, e, h = np.array([t, 0.0, 0.0]), rng.normal(size=3), 1e-30
+        d = rnea(model, q + 1j * h * e, dq, ddq).imag / h
+        fd = (rnea_pass(model, q + 1e-6 * e, dq, ddq).tau
+              - rnea_pass(model, q - 1e-6 * e, dq, ddq).tau) / 2e-6
+        assert relerr(d, fd) <= 1e-7
+    s = sympy.symbols("x y z")
+    tau = rnea(model, np.array(s), dq, ddq)
+    assert tau.dtype == object
+    values = dict(zip(s, (0.4, -0.7, 0.2)))
+    numbers = np.array([float(sympy.sympify(x).subs(values)) for x in tau])
+    assert relerr(numbers, rnea(model, np.array([0.4, -0.7, 0.2]), dq, ddq)) <= 1e-12
+
+
+def test_exponential_coordinates_near_their_singular_sphere_are_refused():
+    model = serial_chain(2, joint="spherical_exp")
+    z = np.zeros(model.nv)
+    q = np.zeros(model.nq)
+    q[3] = 2 * np.pi + 1e-8                          # |phi| = 2 pi: J_r is singular
+    with pytest.raises(ChartSingularityError, match="'q'.*SphericalExp"):
+        aba(model, q, z, z)
+    with pytest.raises(ChartSingularityError, match="'q'.*SphericalExp"):
+        aba(model, np.stack([np.zeros(model.nq), q]), z, z)
+    q[3] = 4 * np.pi - 1e-3                          # 1e-3 from |phi| = 4 pi: allowed
+    assert np.all(np.isfinite(aba(model, q, z, z)))
 
 
 def strided(x):
@@ -330,7 +411,8 @@ def test_gimbal_lock_of_one_state_raises_the_chart_error():
 
 
 CONSTANT_S_JOINTS = [k for k in KERNEL_JOINTS
-                     if k not in ("universal", "planar", "spherical_zyx")]
+                     if k not in ("universal", "planar", "spherical_zyx",
+                                  "spherical_exp")]
 
 
 def partials_case(seed, batch=()):
@@ -374,10 +456,33 @@ def test_compiled_rnea_partials_of_batches_equal_single_states(seed):
             assert relerr(a[k], b) <= 1e-14
 
 
+@pytest.mark.parametrize("seed", range(10))
+def test_plain_rnea_partials_equal_table5_on_numpy(seed):
+    """The ground-frame partials without the compiler: on Python numbers for one
+    state, on arrays holding one component over the batch for several, with and
+    without external wrenches (absent ones fold away as exact zeros)."""
+    model, q, dq, ddq, f_ext = partials_case(seed, batch=(2, 3))
+    for fe in (f_ext, None):
+        with _jit.plain():
+            batched = _exec.rnea_partials(model, q, dq, ddq, fe)
+            single = _exec.rnea_partials(model, q[1, 2], dq[1, 2], ddq[1, 2],
+                                         None if fe is None else fe[1, 2])
+        assert batched is not None and single is not None
+        reference = reference_partials(model, q, dq, ddq, fe)
+        for a, b, c in zip(batched, single, reference):
+            assert relerr(a, c) <= 1e-12, f"seed {seed}"
+            assert relerr(b, c[1, 2]) <= 1e-12, f"seed {seed}"
+
+
 def test_rnea_partials_of_joints_with_varying_S_use_numpy():
     model = serial_chain(2, joint="universal")
     q = np.full(model.nq, 0.3)
     assert _exec.rnea_partials(model, q, q, q) is None
+    with _jit.plain():
+        assert _exec.rnea_partials(model, q, q, q) is None
+    chain = serial_chain(2)
+    x = np.array(sympy.symbols("x y"))                     # symbolic: Table 5
+    assert _exec.rnea_partials(chain, x, x, x) is None
 
 
 @pytest.mark.parametrize("seed", range(10))
