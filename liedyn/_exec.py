@@ -477,17 +477,31 @@ def aba_partials(model, q, dq, tau, f_ext=None):
     """``(d ddq/dq, d ddq/d(dq), M^-1)`` by the compiled kernels, or ``None``:
     ``ddq`` by ABA (Kim (2012), Table 3), the Table 5 partials of ``tau`` and ``M``
     at it (:func:`rnea_partials`), then per state ``M^-1`` by a Cholesky
-    factorisation and ``d ddq/dx = -M^-1 dtau/dx``."""
-    if not _jit.ENABLED:
+    factorisation and ``d ddq/dx = -M^-1 dtau/dx``, all in one compiled call
+    (``liedyn._kernels.aba_partials_loop``)."""
+    flat = flat_model(model)
+    if flat is None or not _jit.ENABLED:
         return None
-    ddq = aba(model, q, dq, tau, f_ext)
-    out = None if ddq is None else rnea_partials(model, q, dq, ddq, f_ext)
-    if out is None:
+    topo, body, no_f_ext = flat
+    N, nv = model.nbodies, model.nv
+    fe, check = (no_f_ext, STATE) if f_ext is None else (f_ext, ALL)
+    try:                                                # the common case first
+        if _single(model, q, dq, tau) is not None:
+            out = [np.zeros((nv, nv)) for _ in range(3)]
+            bad = K.aba_partials_loop(topo, body, q, dq, tau, fe, *out, check)
+            return None if bad else tuple(out)
+    except (AttributeError, TypeError):        # not arrays, or not numba's types
+        pass
+    tails = ((model.nq,), (nv,), (nv,), (N, 6))
+    prepared = _compiled_inputs((q, dq, tau, fe), tails)
+    if prepared is None:
         return None
-    nv = model.nv
-    if _jit.run(K.forward_partials_loop, *(x.reshape(-1, nv) for x in out), ALL):
+    batch, (q, dq, tau, fe) = prepared
+    shape = (math.prod(batch) * nv, nv)
+    out = [np.zeros(shape, q.dtype) for _ in range(3)]
+    if _jit.run(K.aba_partials_loop, topo, body, q, dq, tau, fe, *out, check):
         return None
-    return out
+    return tuple(x.reshape(batch + (nv, nv)) for x in out)
 
 
 def _finite(result):

@@ -1272,33 +1272,63 @@ def minus_mul(A, B, tmp):
             B[i, j] = tmp[i, j]
 
 
-def _forward_partials_loop(dtau_dq, dtau_dv, M, check):
-    """Per state, in place: ``M -> M^-1``, ``dtau/dx -> d ddq/dx = -M^-1 dtau/dx``
-    (implicit differentiation of ``M ddq + b = tau``;
-    :func:`liedyn.derivatives.aba_partials`). The arrays hold ``B`` states of
-    (nv, nv) as (B nv, nv). Returns 1 if some ``M`` is not positive definite, 2 for
-    a non-finite result."""
-    nv = M.shape[1]
-    B = M.shape[0] // nv if nv > 0 else 0
-    L, Z = np.zeros((nv, nv), M.dtype), np.zeros((nv, nv), M.dtype)
-    Minv, tmp = np.zeros((nv, nv), M.dtype), np.zeros((nv, nv), M.dtype)
+@kernel
+def forward_partials(M, dtau_dq, dtau_dv, L, Z, Minv, tmp):
+    """In place, for one state: ``M -> M^-1``, ``dtau/dx -> d ddq/dx = -M^-1
+    dtau/dx`` (implicit differentiation of ``M ddq + b = tau``;
+    :func:`liedyn.derivatives.aba_partials`), with ``L``, ``Z``, ``Minv``, ``tmp``
+    (n, n) workspaces. False if ``M`` is not positive definite."""
+    if not cholesky(M, L):
+        return False
+    cholesky_inverse(L, Z, Minv)
+    minus_mul(Minv, dtau_dq, tmp)
+    minus_mul(Minv, dtau_dv, tmp)
+    n = M.shape[0]
+    for i in range(n):
+        for j in range(n):
+            M[i, j] = Minv[i, j]
+    return True
+
+
+def _aba_partials_loop(topo, body, q, dq, tau, f_ext, dddq_dq, dddq_dv, Minv,
+                       check):
+    """``(d ddq/dq, d ddq/d(dq), M^-1)`` of ``B`` states in one call, each (nv, nv)
+    as (B nv, nv): per state ``ddq`` by :func:`aba_state`, the partials of ``tau``
+    and ``M`` at it (:func:`rnea_state`, :func:`ground_frame_pass`,
+    :func:`rnea_partials_state`), then :func:`forward_partials`. Returns 3 if some
+    joint's ``S`` depends on ``q``, 1 for bad input, a chart singularity or an
+    ``M`` that is not positive definite, 2 for a non-finite result."""
+    nq, nv, N, B = topo[0, QI], topo[0, VI], topo.shape[0] - 1, states(topo, Minv)
+    if not constant_S(topo):
+        return 3
+    if check and (bad_input(topo, q, dq, tau, f_ext, B, check)
+                  or not charts_ok(topo, q, B, CHART_TOL)):
+        return 1
+    wa = aba_workspace(N + 1, nv, Minv)
+    ws, wg = rnea_workspace(N + 1, nv, Minv), ground_workspace(N + 1, nv, Minv)
+    inside = np.zeros(N + 1, np.bool_)
+    ddq, tau_id = np.zeros(nv, Minv.dtype), np.zeros(nv, Minv.dtype)
+    L, Z = np.zeros((nv, nv), Minv.dtype), np.zeros((nv, nv), Minv.dtype)
+    inv, tmp = np.zeros((nv, nv), Minv.dtype), np.zeros((nv, nv), Minv.dtype)
+    g = load6(body, 0)                  # row 0: the ground acceleration (0, -g)
     for b in range(B):
-        Mb = part(M, b, nv)
-        if not cholesky(Mb, L):
+        qb, dqb, fb = part(q, b, nq), part(dq, b, nv), part(f_ext, b, N)
+        aba_state(topo, body, qb, dqb, part(tau, b, nv), fb, g, wa, ddq)
+        rnea_state(topo, body, qb, dqb, ddq, fb, g, ws, tau_id)
+        ground_frame_pass(topo, body, ws, wg)
+        Mb = part(Minv, b, nv)                       # M first, then M^-1 in place
+        rnea_partials_state(topo, wg, inside, part(dddq_dq, b, nv),
+                            part(dddq_dv, b, nv), Mb)
+        if not forward_partials(Mb, part(dddq_dq, b, nv), part(dddq_dv, b, nv),
+                                L, Z, inv, tmp):
             return 1
-        cholesky_inverse(L, Z, Minv)
-        minus_mul(Minv, part(dtau_dq, b, nv), tmp)
-        minus_mul(Minv, part(dtau_dv, b, nv), tmp)
-        for i in range(nv):
-            for j in range(nv):
-                Mb[i, j] = Minv[i, j]
-    if check and not (all_finite(dtau_dq) and all_finite(dtau_dv)
-                      and all_finite(M)):
+    if check and not (all_finite(dddq_dq) and all_finite(dddq_dv)
+                      and all_finite(Minv)):
         return 2
     return 0
 
 
 (rnea_loop, crba_loop, aba_loop, hybrid_loop, rnea_partials_loop,
- forward_partials_loop) = (
+ aba_partials_loop) = (
     compiled(f) for f in (_rnea_loop, _crba_loop, _aba_loop, _hybrid_loop,
-                          _rnea_partials_loop, _forward_partials_loop))
+                          _rnea_partials_loop, _aba_partials_loop))

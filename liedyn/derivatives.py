@@ -362,8 +362,9 @@ def aba_partials(model, q, dq, tau, f_ext=None):
     ``d ddq/dx = -M^-1 dtau/dx`` evaluated at ``ddq = aba(q, dq, tau)`` (implicit
     differentiation of ``M ddq + b = tau``, with :func:`rnea_partials` and
     :func:`liedyn.aba.inverse_mass_matrix`); ``d ddq/dtau = M^-1``. The compiled
-    path inverts the ``M`` that :func:`rnea_partials` returns by a Cholesky
-    factorisation (``liedyn._kernels.cholesky``).
+    path does it all in one call per batch (``liedyn._kernels.aba_partials_loop``:
+    ABA, the ground-frame partials at its ``ddq``, and ``M^-1`` from a Cholesky
+    factorisation of the ``M`` that comes with them).
 
     Parameters
     ----------
@@ -382,7 +383,7 @@ def aba_partials(model, q, dq, tau, f_ext=None):
     >>> float(a_q[0, 0]), float(Minv[0, 0])
     (-10.0, 1.0)
     """
-    out = _exec.aba_partials(model, q, dq, tau, f_ext)   # compiled, per state
+    out = _exec.aba_partials(model, q, dq, tau, f_ext)   # compiled, one call
     if out is not None:
         return out
     ddq = aba(model, q, dq, tau, f_ext)

@@ -528,20 +528,32 @@ def test_compiled_aba_partials_equal_the_numpy_composition(seed):
             assert relerr(a, b) <= 1e-10
 
 
-@pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
-def test_compiled_aba_partials_refuse_a_singular_mass_matrix():
+def test_forward_partials_refuse_a_singular_mass_matrix():
     """A singular M (as of a massless last body): the Cholesky pivot is zero and the
-    compiled path declines (the public function then raises the reference path's
-    error); a positive definite one is inverted."""
-    M = np.diag([1.0, 0.0])
-    D = np.eye(2)
-    assert _jit.run(K.forward_partials_loop, D.copy(), D.copy(), M,
-                    K.CHECK_ALL) == 1
+    kernel declines (the public function then raises the reference path's error);
+    a positive definite one is inverted. The kernel as plain Python; compiled, it
+    is a step of aba_partials_loop."""
+    w = [np.zeros((2, 2)) for _ in range(4)]
+    assert not K.forward_partials(np.diag([1.0, 0.0]), np.eye(2), np.eye(2), *w)
     M = np.array([[2.0, 1.0], [1.0, 2.0]])
     Dq, Dv, Minv = np.eye(2), 2 * np.eye(2), M.copy()
-    assert _jit.run(K.forward_partials_loop, Dq, Dv, Minv, K.CHECK_ALL) == 0
+    assert K.forward_partials(Minv, Dq, Dv, *w)
     assert np.allclose(Minv, np.linalg.inv(M)) and np.allclose(Dq, -np.linalg.inv(M))
     assert np.allclose(Dv, -2 * np.linalg.inv(M))
+
+
+@pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
+def test_compiled_aba_partials_decline_what_the_reference_path_must_report():
+    """Joints with q-dependent S (3), a massless leaf (M singular: 1 or 2); the
+    public function then gives Table 5's partials or the reference path's error."""
+    model = serial_chain(2, joint="universal")
+    q = np.full(model.nq, 0.3)
+    assert _exec.aba_partials(model, q, q, q) is None
+    chain = serial_chain(2)
+    chain.inertias[2] = np.zeros((6, 6))
+    assert _exec.aba_partials(chain, np.full(2, 0.3), np.zeros(2), np.zeros(2)) is None
+    with pytest.raises(ValueError, match="singular"):
+        aba_partials(chain, np.full(2, 0.3), np.zeros(2), np.zeros(2))
 
 
 @pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
