@@ -30,20 +30,35 @@ __all__ = ["ZERO", "ONE", "Exact", "constant", "Constants", "zeros", "numbers"]
 
 
 class Exact:
-    """An exact constant that numpy arrays defer to in arithmetic."""
+    """An exact constant that numpy arrays defer to in arithmetic; ``value`` is the
+    number it stands for."""
 
     __slots__ = ()
     __array_ufunc__ = None
+    value = None
+
+    def __eq__(self, x):
+        return x == self.value
+
+    def __bool__(self):
+        return bool(self.value)
+
+    def __float__(self):
+        return float(self.value)
 
     def __complex__(self):
-        return complex(float(self))
+        return complex(self.value)
 
     def __hash__(self):
-        return hash(float(self))
+        return hash(self.value)
+
+    def __repr__(self):
+        return "ZERO" if self.value == 0 else "ONE"
 
 
 class _Zero(Exact):
     __slots__ = ()
+    value = 0.0
 
     def __add__(self, x):
         return x
@@ -70,21 +85,10 @@ class _Zero(Exact):
     def __neg__(self):
         return self
 
-    def __eq__(self, x):
-        return x == 0
-
-    def __bool__(self):
-        return False
-
-    def __float__(self):
-        return 0.0
-
-    def __repr__(self):
-        return "ZERO"
-
 
 class _One(Exact):
     __slots__ = ()
+    value = 1.0
 
     def __add__(self, x):
         return self if x is ZERO else x + 1.0
@@ -110,18 +114,6 @@ class _One(Exact):
 
     def __neg__(self):
         return -1.0
-
-    def __eq__(self, x):
-        return x == 1
-
-    def __bool__(self):
-        return True
-
-    def __float__(self):
-        return 1.0
-
-    def __repr__(self):
-        return "ONE"
 
 
 ZERO = _Zero()

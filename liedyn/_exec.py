@@ -215,6 +215,15 @@ def _plain(run, model, arrays, ws_shapes, out_len, batch, dtype, no_f_ext=False)
     return np.moveaxis(out, -1, 0).reshape(batch + out_len)
 
 
+def _shapes(*workspaces):
+    """The shapes of the kernels' own workspaces (``liedyn._kernels.*_workspace``),
+    for :func:`_plain`, which makes them of its own kind."""
+    return tuple(w.shape for ws in workspaces for w in ws)
+
+
+_LIKE = np.zeros(0)
+
+
 def _constants(model, body):
     """The flattened model's ``body`` as exact constants, cached on the model."""
     view = model.__dict__.get("_flat_constants")
@@ -255,7 +264,7 @@ def rnea(model, q, dq, ddq, f_ext=None):
         return tau.reshape(batch + (nv,))
     batch, dtype, q, dq, ddq, fe = state(model, q, dq, ddq, f_ext=f_ext)
     nb = N + 1
-    ws = ((nb, 3, 3), (nb, 3), (nv, 6), (nv, 6), (nb, 6), (nb, 6), (nb, 6), (nb, 6))
+    ws = _shapes(K.rnea_workspace(nb, nv, _LIKE))
     g = body[0, :6].tolist()
 
     def run(body, a, w, out):
@@ -328,8 +337,7 @@ def aba(model, q, dq, tau, f_ext=None):
     batch, dtype, q, dq, tau, fe = state(model, q, dq, tau, f_ext=f_ext,
                                          names=("dq", "tau"))
     nb = N + 1
-    ws = ((nb, 3, 3), (nb, 3), (nv, 6), (nv, 6), (nb, 6), (nb, 6), (nb, 6),
-          (nb, 6, 6), (nb, 6), (nv, 6), (nv, 6), (nv, 6), (nv,))
+    ws = _shapes(K.aba_workspace(nb, nv, _LIKE))
     g = body[0, :6].tolist()
 
     def run(body, a, w, out):
@@ -377,8 +385,7 @@ def hybrid(model, q, dq, ddq, tau, prescribed, f_ext=None):
     batch, dtype, q, dq, ddq, tau, fe = state(model, q, dq, ddq, tau, f_ext=f_ext,
                                               names=("dq", "ddq", "tau"))
     nb = N + 1
-    ws = ((nb, 3, 3), (nb, 3), (nv, 6), (nv, 6), (nb, 6), (nb, 6), (nb, 6),
-          (nb, 6, 6), (nb, 6), (nv, 6), (nv, 6), (nv, 6), (nv,))
+    ws = _shapes(K.aba_workspace(nb, nv, _LIKE))
     g = body[0, :6].tolist()
 
     def run(body, a, w, out):
@@ -423,28 +430,34 @@ def rnea_partials(model, q, dq, ddq, f_ext=None):
     flat = flat_model(model)
     if flat is None:
         return None
+    if not _jit.ENABLED:
+        return _plain_rnea_partials(model, flat[0], q, dq, ddq, f_ext)
+    return _compiled_partials(K.rnea_partials_loop, model, flat, q, dq, ddq, f_ext)
+
+
+def _compiled_partials(driver, model, flat, q, x, y, f_ext):
+    """Three (nv, nv) matrices per state from a compiled partials driver
+    (``rnea_partials_loop``, ``aba_partials_loop``), or ``None``."""
     topo, body, no_f_ext = flat
     N, nv = model.nbodies, model.nv
     fe, check = (no_f_ext, STATE) if f_ext is None else (f_ext, ALL)
-    if not _jit.ENABLED:
-        return _plain_rnea_partials(model, topo, q, dq, ddq, f_ext)
     try:                                                # the common case first
-        if _single(model, q, dq, ddq) is not None:
+        if _single(model, q, x, y) is not None:
             out = [np.zeros((nv, nv)) for _ in range(3)]
-            bad = K.rnea_partials_loop(topo, body, q, dq, ddq, fe, *out, check)
+            bad = driver(topo, body, q, x, y, fe, *out, check)
             return None if bad else tuple(out)
     except (AttributeError, TypeError):        # not arrays, or not numba's types
         pass
     tails = ((model.nq,), (nv,), (nv,), (N, 6))
-    prepared = _compiled_inputs((q, dq, ddq, fe), tails)
+    prepared = _compiled_inputs((q, x, y, fe), tails)
     if prepared is None:
-        return _plain_rnea_partials(model, topo, q, dq, ddq, f_ext)
-    batch, (q, dq, ddq, fe) = prepared
+        return None
+    batch, (q, x, y, fe) = prepared
     shape = (math.prod(batch) * nv, nv)
     out = [np.zeros(shape, q.dtype) for _ in range(3)]
-    if _jit.run(K.rnea_partials_loop, topo, body, q, dq, ddq, fe, *out, check):
+    if _jit.run(driver, topo, body, q, x, y, fe, *out, check):
         return None
-    return tuple(x.reshape(batch + (nv, nv)) for x in out)
+    return tuple(a.reshape(batch + (nv, nv)) for a in out)
 
 
 def _plain_rnea_partials(model, topo, q, dq, ddq, f_ext):
@@ -455,10 +468,8 @@ def _plain_rnea_partials(model, topo, q, dq, ddq, f_ext):
     if dtype == object:
         return None
     nb, nv = model.nbodies + 1, model.nv
-    ws = ((nb, 3, 3), (nb, 3), (nv, 6), (nv, 6), (nb, 6), (nb, 6), (nb, 6),
-          (nb, 6), (nv,),                                      # rnea_state, tau
-          (nb, 3, 3), (nb, 3), (nv, 6), (nb, 6), (nb, 6), (nb, 6), (nb, 6, 6),
-          (nb, 6, 6), (nv, 6), (nv, 6))                        # ground_frame_pass
+    ws = _shapes(K.rnea_workspace(nb, nv, _LIKE), (np.zeros(nv),),   # and tau
+                 K.ground_workspace(nb, nv, _LIKE))
     g = flat_model(model)[1][0, :6].tolist()
 
     def run(body, a, w, out):
@@ -482,26 +493,7 @@ def aba_partials(model, q, dq, tau, f_ext=None):
     flat = flat_model(model)
     if flat is None or not _jit.ENABLED:
         return None
-    topo, body, no_f_ext = flat
-    N, nv = model.nbodies, model.nv
-    fe, check = (no_f_ext, STATE) if f_ext is None else (f_ext, ALL)
-    try:                                                # the common case first
-        if _single(model, q, dq, tau) is not None:
-            out = [np.zeros((nv, nv)) for _ in range(3)]
-            bad = K.aba_partials_loop(topo, body, q, dq, tau, fe, *out, check)
-            return None if bad else tuple(out)
-    except (AttributeError, TypeError):        # not arrays, or not numba's types
-        pass
-    tails = ((model.nq,), (nv,), (nv,), (N, 6))
-    prepared = _compiled_inputs((q, dq, tau, fe), tails)
-    if prepared is None:
-        return None
-    batch, (q, dq, tau, fe) = prepared
-    shape = (math.prod(batch) * nv, nv)
-    out = [np.zeros(shape, q.dtype) for _ in range(3)]
-    if _jit.run(K.aba_partials_loop, topo, body, q, dq, tau, fe, *out, check):
-        return None
-    return tuple(x.reshape(batch + (nv, nv)) for x in out)
+    return _compiled_partials(K.aba_partials_loop, model, flat, q, dq, tau, f_ext)
 
 
 def _finite(result):
