@@ -86,21 +86,23 @@ check-lab: $(STAMP) chromium
 	$(PY) tests/browser/check_lab.py
 
 # make test: the pieces below, two at a time (make -j2 starts the next as one ends). The numba
-# warm-up comes first for the pieces whose processes call the compiled kernels, as one process
-# (the drivers share their per-state kernels: two processes would compile those twice) while the
-# other core runs the pieces that need no compiled kernel (the wheel's clean venv, the tests
-# without the compiler); then the book, whose browser check waits for it. Every notebook is
-# executed once, by the book build (scripts/execute_notebooks.py: every code cell must run
-# without an error), unless `make book` has just built it from the same files
+# warm-up comes first, as one process (the drivers share their per-state kernels: two
+# processes would compile those twice); then the book, whose browser check waits for it.
+# Every notebook is executed once, by the book build (scripts/execute_notebooks.py: every code
+# cell must run without an error), unless `make book` has just built it from the same files
 # (scripts/book_inputs.py); `make notebooks` runs them once more under nbval, cell by cell (not
 # part of make test: the same execution). The 3D scenes are checked by check-book, on its
 # page loads; make test checks the pages in two halves, which start as the cores come free.
-# The longest pieces are listed first (Lab 222 s, unit 203 s, the pages' halves 153 s and
-# 121 s, nojit 52 s, package 22 s, measured two at a time after make book), so that the last
+# The longest pieces are listed first (Lab 223 s, unit 182 s, the pages' halves 155 s and
+# 120 s, nojit 40 s, package 21 s, measured two at a time after make book), so that the last
 # to end are short ones (nojit goes to the core that the Lab check and the first half of
 # the pages have used, package to the other); the book's check comes second, so that without
 # a fresh make book the book (152 s) is built beside the Lab check, not after the unit tests
-# (10 min 16 s then).
+# (10 min 16 s then). nojit and package wait for the warm-up too, although they need no
+# compiled kernel: otherwise make starts them first, while the 2 s warm-up of a warm cache
+# holds the long pieces back, and they end up on the longer core's path (6 min 41 s on a
+# fresh clone after make book, against about 20 s less). With a cold cache (CI) the other
+# core idles during the warm-up instead.
 TEST_PIECES := t-check-lab t-check-book-2 t-unit t-check-book-1 t-nojit t-package
 test: $(STAMP) _vendor/.stamp chromium
 	$(MAKE) -j2 --output-sync=target $(TEST_PIECES)
@@ -110,7 +112,7 @@ test: $(STAMP) _vendor/.stamp chromium
 TIMED = start=$$(date +%s); $(1); echo "make test: $@ took $$(( $$(date +%s) - start )) s"
 t-warm:
 	@$(call TIMED,$(PY) scripts/warm_kernels.py)
-t-book t-unit t-check-lab: t-warm
+t-book t-unit t-check-lab t-nojit t-package: t-warm
 t-book:                 # not again when make book has just built the book from the same files
 	@$(call TIMED,$(PY) scripts/book_inputs.py --built _build/html \
 		&& echo "make test: _build/html was built by make html from these files: not rebuilt" \
