@@ -85,24 +85,22 @@ check-scenes: $(STAMP) chromium
 check-lab: $(STAMP) chromium
 	$(PY) tests/browser/check_lab.py
 
-# make test: the pieces below, two at a time (make -j2 starts the next as one ends). The numba
-# warm-up comes first, as one process (the drivers share their per-state kernels: two
-# processes would compile those twice); then the book, whose browser check waits for it.
-# Every notebook is executed once, by the book build (scripts/execute_notebooks.py: every code
-# cell must run without an error), unless `make book` has just built it from the same files
+# make test: the pieces below, two at a time, on two chains (one per core). The numba warm-up
+# comes first, as one process (the drivers share their per-state kernels: two processes would
+# compile those twice); then the book, whose browser check waits for it. Every notebook is
+# executed once, by the book build (scripts/execute_notebooks.py: every code cell must run
+# without an error), unless `make book` has just built it from the same files
 # (scripts/book_inputs.py); `make notebooks` runs them once more under nbval, cell by cell (not
 # part of make test: the same execution). The 3D scenes are checked by check-book, on its
-# page loads; make test checks the pages in two halves, which start as the cores come free.
-# The longest pieces are listed first (Lab 223 s, unit 182 s, the pages' halves 155 s and
-# 120 s, nojit 40 s, package 21 s, measured two at a time after make book), so that the last
-# to end are short ones (nojit goes to the core that the Lab check and the first half of
-# the pages have used, package to the other); the book's check comes second, so that without
-# a fresh make book the book (152 s) is built beside the Lab check, not after the unit tests
-# (10 min 16 s then). nojit and package wait for the warm-up too, although they need no
-# compiled kernel: otherwise make starts them first, while the 2 s warm-up of a warm cache
-# holds the long pieces back, and they end up on the longer core's path (6 min 41 s on a
-# fresh clone after make book, against about 20 s less). With a cold cache (CI) the other
-# core idles during the warm-up instead.
+# page loads; make test checks the pages in two halves, one browser each.
+# The chains are written as prerequisites (t-unit after t-check-book-2, ...), because make -j2
+# left to itself starts whatever is ready: it ran the two short pieces first, during the 2 s
+# warm-up of a warm cache, and the pages' second half last (6 min 41 s and 6 min 54 s on
+# fresh clones after make book). Measured two at a time after make book: Lab 223-231 s, the
+# pages' halves 102-120 s and 122-155 s, unit 182-189 s, nojit 40 s, package 21-32 s:
+#   core 1: Lab check, pages (first half), package            about 365 s
+#   core 2: the book (built only if make book has not), pages (second half), unit, nojit
+# Without a fresh make book the book (152 s) is built beside the Lab check.
 TEST_PIECES := t-check-lab t-check-book-2 t-unit t-check-book-1 t-nojit t-package
 test: $(STAMP) _vendor/.stamp chromium
 	$(MAKE) -j2 --output-sync=target $(TEST_PIECES)
@@ -112,7 +110,12 @@ test: $(STAMP) _vendor/.stamp chromium
 TIMED = start=$$(date +%s); $(1); echo "make test: $@ took $$(( $$(date +%s) - start )) s"
 t-warm:
 	@$(call TIMED,$(PY) scripts/warm_kernels.py)
-t-book t-unit t-check-lab t-nojit t-package: t-warm
+t-book t-check-lab: t-warm
+t-check-book-1: t-check-lab              # core 1
+t-package: t-check-book-1
+t-check-book-2: t-book                   # core 2
+t-unit: t-check-book-2
+t-nojit: t-unit
 t-book:                 # not again when make book has just built the book from the same files
 	@$(call TIMED,$(PY) scripts/book_inputs.py --built _build/html \
 		&& echo "make test: _build/html was built by make html from these files: not rebuilt" \
