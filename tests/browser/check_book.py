@@ -77,7 +77,17 @@ WIDGET_VIEW = 'script[type="application/vnd.jupyter.widget-view+json"]'
 SCENE_READY_MS = 60_000   # for a 3D scene's viewer to start (check_scene)
 PLAY_S = 0.5
 PLAY_ADVANCE_S = 0.2       # scene time that play must show before the check pauses it
-PLAY_WAIT_MS = 10_000     # longest wait for a scene's first animation frame
+PLAY_WAIT_MS = 30_000     # longest wait for a scene's first animation frames: under make
+# test's load (two browsers on two cores, software WebGL) a scene once showed 0.01 s in 10 s
+
+# Pause a playing scene once its readout shows time t or later, in the frame that shows it:
+# paused by a second click instead, a scene shorter than that click's delay under load had
+# looped back to its start (t = 0.01 s: the picture of t = 0, "play did not change it").
+PAUSE_AFTER_JS = """(t) => {
+  if (parseFloat(document.querySelector('#time').innerText.split(' ')[2]) < t) return false;
+  if (viewer.animator.playing) document.getElementById('play').click();
+  return true;
+}"""
 
 # Raw TeX and stray `$$` in text nodes outside code and rendered math; images; widget views.
 PAGE_JS = r"""(widgetView) => {
@@ -467,23 +477,22 @@ def check_scene(page, element, k):
     before = element.screenshot()
     frame.click("#play")
     frame.wait_for_timeout(int(PLAY_S * 1000))
-    try:                         # on a busy machine the first frames can come late: wait for
-        frame.wait_for_function(  # the readout to move on by PLAY_ADVANCE_S (a readout that
-            # had moved 0.01 s was paused before the picture changed; the assertions below
-            # are unchanged)
-            "(t) => parseFloat(document.querySelector('#time').innerText.split(' ')[2])"
-            " >= t", arg=float(before_text.split()[2]) + PLAY_ADVANCE_S,
+    try:      # on a busy machine the first frames can come late: wait for the readout to
+        frame.wait_for_function(      # move on by PLAY_ADVANCE_S, and pause in that frame
+            PAUSE_AFTER_JS, arg=float(before_text.split()[2]) + PLAY_ADVANCE_S,
             timeout=PLAY_WAIT_MS)
-    except Exception:  # noqa: BLE001 - reported below as "did not advance"
-        pass
-    # pause, so that the screenshot is stable; force: while a scene plays, software WebGL keeps
-    # the frame busy and the actionability checks waited 1-2.5 s for a stable button
-    frame.click("#play", force=True)
+        advanced = True
+    except Exception:  # noqa: BLE001 - a timeout, reported below
+        advanced = False
+        # pause, so that the screenshot is stable; force: while a scene plays, software
+        # WebGL keeps the frame busy and the actionability checks waited 1-2.5 s
+        frame.click("#play", force=True)
     after_text = frame.inner_text("#time")
     after = element.screenshot()
     t0, t1 = (float(s.split()[2]) for s in (before_text, after_text))
-    if not t1 > t0:
-        failures.append(f"scene {k}: play did not advance the time ({before_text!r} -> "
+    if not advanced or not t1 > t0:
+        failures.append(f"scene {k}: play did not show {PLAY_ADVANCE_S} s of scene time "
+                        f"within {PLAY_WAIT_MS / 1000:.0f} s ({before_text!r} -> "
                         f"{after_text!r})")
     if not pixels_differ(before, after):
         failures.append(f"scene {k}: play did not change the picture")
