@@ -96,10 +96,10 @@ check-lab: $(STAMP) chromium
 # The chains are written as prerequisites (t-unit after t-check-book-2, ...), because make -j2
 # left to itself starts whatever is ready: it ran the two short pieces first, during the 2 s
 # warm-up of a warm cache, and the pages' second half last (6 min 41 s and 6 min 54 s on
-# fresh clones after make book). Measured two at a time after make book: Lab 223-231 s, the
-# pages' halves 102-120 s and 122-155 s, unit 182-189 s, nojit 40 s, package 21-32 s:
-#   core 1: Lab check, pages (first half), package            about 365 s
-#   core 2: the book (built only if make book has not), pages (second half), unit, nojit
+# fresh clones after make book). Measured on the chains, after make book (6 min 42 s):
+#   core 1: Lab check 257 s, pages (first half) 103 s, package 22 s
+#   core 2: the book (built only if make book has not), pages (second half) 168 s, unit
+#           194 s, nojit 38 s
 # Without a fresh make book the book (152 s) is built beside the Lab check.
 TEST_PIECES := t-check-lab t-check-book-2 t-unit t-check-book-1 t-nojit t-package
 test: $(STAMP) _vendor/.stamp chromium
