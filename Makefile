@@ -111,10 +111,9 @@ TIMED = start=$$(date +%s); $(1); echo "make test: $@ took $$(( $$(date +%s) - s
 t-warm:
 	@$(call TIMED,$(PY) scripts/warm_kernels.py)
 t-book t-check-lab: t-warm
-t-check-book-1: t-check-lab              # core 1
+t-check-book-1: t-check-lab              # core 1: Lab, pages (first half), package
 t-package: t-check-book-1
-t-check-book-2: t-book                   # core 2
-t-unit: t-check-book-2
+t-unit: t-check-book-2                   # core 2: (book), pages (second half), unit, nojit
 t-nojit: t-unit
 t-book:                 # not again when make book has just built the book from the same files
 	@$(call TIMED,$(PY) scripts/book_inputs.py --built _build/html \

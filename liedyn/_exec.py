@@ -473,11 +473,9 @@ def _plain_rnea_partials(model, topo, q, dq, ddq, f_ext):
     g = flat_model(model)[1][0, :6].tolist()
 
     def run(body, a, w, out):
-        K.rnea_state(topo, body, a[0], a[1], a[2], a[3], (g[:3], g[3:]), w[:8],
-                     w[8])
-        K.ground_frame_pass(topo, body, w[:8], w[9:])
-        K.rnea_partials_state(topo, w[9:], np.zeros(nb, bool), out[0], out[1],
-                              out[2])
+        K.rnea_and_partials_state(topo, body, a[0], a[1], a[2], a[3],
+                                  (g[:3], g[3:]), w[:8], w[8], w[9:],
+                                  np.zeros(nb, bool), out[0], out[1], out[2])
     out = _finite(_plain(run, model, (q, dq, ddq, fe), ws, (3, nv, nv), batch,
                          dtype, no_f_ext=f_ext is None))
     return None if out is None else (out[..., 0, :, :], out[..., 1, :, :],

@@ -1184,6 +1184,17 @@ def constant_S(topo):
     return True
 
 
+@kernel
+def rnea_and_partials_state(topo, body, q, dq, ddq, f_ext, dV0, ws, tau, wg, inside,
+                            dtau_dq, dtau_dv, M):
+    """``tau``, ``dtau/dq``, ``dtau/d(dq)`` and ``M`` of one state: Kim (2012),
+    Table 2 (:func:`rnea_state`), then Table 5 in the ground frame
+    (:func:`ground_frame_pass`, :func:`rnea_partials_state`)."""
+    rnea_state(topo, body, q, dq, ddq, f_ext, dV0, ws, tau)
+    ground_frame_pass(topo, body, ws, wg)
+    rnea_partials_state(topo, wg, inside, dtau_dq, dtau_dv, M)
+
+
 def _rnea_partials_loop(topo, body, q, dq, ddq, f_ext, dtau_dq, dtau_dv, M, check):
     nq, nv, N, B = topo[0, QI], topo[0, VI], topo.shape[0] - 1, states(topo, M)
     if not constant_S(topo):
@@ -1195,11 +1206,10 @@ def _rnea_partials_loop(topo, body, q, dq, ddq, f_ext, dtau_dq, dtau_dv, M, chec
     tau = np.zeros(nv, M.dtype)
     g = load6(body, 0)                  # row 0: the ground acceleration (0, -g)
     for b in range(B):
-        rnea_state(topo, body, part(q, b, nq), part(dq, b, nv), part(ddq, b, nv),
-                   part(f_ext, b, N), g, ws, tau)
-        ground_frame_pass(topo, body, ws, wg)
-        rnea_partials_state(topo, wg, inside, part(dtau_dq, b, nv),
-                            part(dtau_dv, b, nv), part(M, b, nv))
+        rnea_and_partials_state(
+            topo, body, part(q, b, nq), part(dq, b, nv), part(ddq, b, nv),
+            part(f_ext, b, N), g, ws, tau, wg, inside, part(dtau_dq, b, nv),
+            part(dtau_dv, b, nv), part(M, b, nv))
     if check and not (all_finite(dtau_dq) and all_finite(dtau_dv)
                       and all_finite(M)):
         return 2
@@ -1294,8 +1304,8 @@ def _aba_partials_loop(topo, body, q, dq, tau, f_ext, dddq_dq, dddq_dv, Minv,
                        check):
     """``(d ddq/dq, d ddq/d(dq), M^-1)`` of ``B`` states in one call, each (nv, nv)
     as (B nv, nv): per state ``ddq`` by :func:`aba_state`, the partials of ``tau``
-    and ``M`` at it (:func:`rnea_state`, :func:`ground_frame_pass`,
-    :func:`rnea_partials_state`), then :func:`forward_partials`. Returns 3 if some
+    and ``M`` at it (:func:`rnea_and_partials_state`), then
+    :func:`forward_partials`. Returns 3 if some
     joint's ``S`` depends on ``q``, 1 for bad input, a chart singularity or an
     ``M`` that is not positive definite, 2 for a non-finite result."""
     nq, nv, N, B = topo[0, QI], topo[0, VI], topo.shape[0] - 1, states(topo, Minv)
@@ -1314,13 +1324,10 @@ def _aba_partials_loop(topo, body, q, dq, tau, f_ext, dddq_dq, dddq_dv, Minv,
     for b in range(B):
         qb, dqb, fb = part(q, b, nq), part(dq, b, nv), part(f_ext, b, N)
         aba_state(topo, body, qb, dqb, part(tau, b, nv), fb, g, wa, ddq)
-        rnea_state(topo, body, qb, dqb, ddq, fb, g, ws, tau_id)
-        ground_frame_pass(topo, body, ws, wg)
-        Mb = part(Minv, b, nv)                       # M first, then M^-1 in place
-        rnea_partials_state(topo, wg, inside, part(dddq_dq, b, nv),
-                            part(dddq_dv, b, nv), Mb)
-        if not forward_partials(Mb, part(dddq_dq, b, nv), part(dddq_dv, b, nv),
-                                L, Z, inv, tmp):
+        Aq, Av, Mb = part(dddq_dq, b, nv), part(dddq_dv, b, nv), part(Minv, b, nv)
+        rnea_and_partials_state(topo, body, qb, dqb, ddq, fb, g, ws, tau_id, wg,
+                                inside, Aq, Av, Mb)    # dtau/dx and M, at ddq
+        if not forward_partials(Mb, Aq, Av, L, Z, inv, tmp):   # then in place
             return 1
     if check and not (all_finite(dddq_dq) and all_finite(dddq_dv)
                       and all_finite(Minv)):
