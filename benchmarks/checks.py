@@ -1,7 +1,7 @@
 """Cost of the input checks of one ``rnea`` call on the Panda (issue 16).
 
 On the compiled path the checks (lengths, NaN and inf, unit quaternions, a finite
-result) run inside the numba driver, :func:`liedyn._kernels.bad_input`; Python only
+result) run inside the numba driver, :func:`liedyn.engine.kernels.bad_input`; Python only
 picks the executor. This times, for one state (q, dq, ddq of the 9-joint Panda),
 the whole ``rnea`` call, the same compiled driver alone on the validated inputs with
 its checks off and with them on, and, for comparison, the Python checks that the
@@ -15,8 +15,8 @@ import timeit
 import numpy as np
 
 from liedyn import _checks, _exec
-from liedyn import _kernels as K
-from liedyn.rnea import rnea
+from liedyn.engine import kernels as K
+from liedyn.inverse_dynamics import rnea
 from liedyn.robots import load
 
 

@@ -58,16 +58,16 @@ sys.path[:0] = [os.path.join(HERE, ".."),                       # this checkout'
                 os.path.join(HERE, "..", "tests")]              # the test-only Pinocchio bridges
 
 import liedyn                                                    # noqa: E402
-from liedyn import _exec, _jit                                   # noqa: E402
-from liedyn import _kernels as K                                 # noqa: E402
+from liedyn.engine import dispatch as _exec, jit as _jit                                 # noqa: E402
+from liedyn.engine import kernels as K                                 # noqa: E402
 from liedyn import joints as J                                   # noqa: E402
-from liedyn.aba import aba                                       # noqa: E402
+from liedyn.forward_dynamics import aba                                       # noqa: E402
 from liedyn.crba import mass_matrix                              # noqa: E402
 from liedyn.derivatives import aba_partials, rnea_partials       # noqa: E402
-from liedyn.hybrid import hybrid, hybrid_direct                  # noqa: E402
+from liedyn.hybrid_dynamics import hybrid, hybrid_direct                  # noqa: E402
 from liedyn.lie import Ad                                        # noqa: E402
 from liedyn.memory import reuse_freed_memory                     # noqa: E402
-from liedyn.rnea import rnea                                     # noqa: E402
+from liedyn.inverse_dynamics import rnea                                     # noqa: E402
 from liedyn.robots import serial_chain                           # noqa: E402
 from liedyn.urdf import load_robot, robot_path                   # noqa: E402
 
@@ -75,7 +75,7 @@ from pinocchio_bridge import to_pinocchio                        # noqa: E402
 from pinocchio_urdf import PinMap                                # noqa: E402
 
 ALGORITHMS = ("rnea", "mass matrix", "aba", "hybrid", "rnea partials", "aba partials")
-KERNEL_ALGORITHMS = ("rnea", "mass matrix", "aba", "hybrid")   # run by liedyn._kernels
+KERNEL_ALGORITHMS = ("rnea", "mass matrix", "aba", "hybrid")   # run by liedyn.engine.kernels
 PARTIALS = ("rnea partials", "aba partials")
 OVERHEAD_REPEATS = 200          # blocks of a public call and its kernel (issue 16)
 BATCH_REPEATS = 7               # rounds of the batched calls: a shared machine's noise
@@ -429,7 +429,7 @@ def markdown(rows, info, args):
         "",
         f"Executors: **liedyn** is what the public functions choose: for rnea, the mass "
         f"matrix, aba, hybrid and the rnea partials the compiled kernels of "
-        f"`liedyn._kernels` (numba"
+        f"`liedyn.engine.kernels` (numba"
         f"{'' if _jit.ENABLED else ': absent or disabled in this run'}; the aba "
         f"partials are built from aba and the rnea partials, whose mass matrix a "
         f"compiled Cholesky factorisation inverts); **plain** is the same kernel source run "

@@ -1,7 +1,36 @@
-"""liedyn: the Lie-group formulation of articulated rigid-body dynamics, in numpy.
+"""liedyn: the Lie-group formulation of articulated rigid-body dynamics.
 
-The package behind the book *liedyn*. Conventions (see the book's notation
-appendix):
+The package behind the book *liedyn*: every function is derived in a chapter and
+cites its equation. One namespace holds what a reader and a user reach for::
+
+    import liedyn as ld
+    model = ld.load_robot("panda")
+    q, dq = model.neutral_configuration(), np.zeros(model.nv)
+    tau = ld.rnea(model, q, dq, np.zeros(model.nv))   # Kim (2012), Table 2
+
+The layout is the architecture::
+
+    liedyn/                  the dynamics, one module per idea, in chapter order
+      lie  inertia  body       ch. 1-3  SE(3), generalized inertia, one rigid body
+      joints  model            ch. 4    joints J(q), S(q); the tree of bodies
+      kinematics               ch. 4    forward kinematics, twists, Jacobians
+      inverse_dynamics         ch. 5    rnea: Table 2
+      crba                     ch. 6    mass matrix, bias and gravity terms
+      forward_dynamics         ch. 7    aba: Table 3
+      hybrid_dynamics          ch. 8    hybrid: Table 4
+      constraints              ch. 9    closed loops, Pfaffian constraints
+      derivatives              ch. 10   Tables 5-7 and the partials
+      simulation  control      ch. 7, 12  integrators on the manifold; control laws
+      urdf  robots             models from files and ready-made robots
+      engine/                  the compiled kernels (numba), reached only through
+                               engine.dispatch by the functions above
+      teach/                   the book's tools: exercise checkers, plots, 3D scenes
+
+Every algorithm has one reference implementation (the ``*_pass`` functions: numpy,
+any dtype: float, complex, sympy objects, any leading batch shape) and, for float64
+and complex128 input with numba installed, the compiled engine, tested equal to it.
+
+Conventions (the book's notation appendix):
 
 * twists ``V = (w, v)`` and wrenches ``F = (m, f)``: angular part / moment
   **first**, expressed in the body frame (Kim (2012), eqs. (9)-(13)). Pinocchio
@@ -12,11 +41,52 @@ appendix):
   (29)).
 * bodies 1..N in topological order, ``parent[i] < i``, 0 is the ground; gravity
   enters as the ground acceleration ``dV_0 = (0, -g)``.
-* every function accepts leading batch dimensions and runs on float, complex
-  (complex step) and, where the math has no branches, numpy object arrays of sympy
-  expressions.
 """
-from . import lie
+from . import lie, robots
+from .constraints import (LoopClosure, Pfaffian, constrained_forward,
+                          constrained_hybrid, constrained_inverse)
+from .control import (computed_torque, operational_space_control, passivity_based,
+                      pd_gravity, simulate_closed_loop)
+from .crba import (bias_force, coriolis_matrix, gravity_torque, kinetic_energy,
+                   mass_matrix, potential_energy)
+from .derivatives import (aba_partials, constrained_forward_partials,
+                          hybrid_partials, rnea_partials)
+from .errors import (ChartSingularityError, DivergenceError, NonFiniteResultError,
+                     URDFError)
+from .forward_dynamics import aba, aba_pass, inverse_mass_matrix
+from .hybrid_dynamics import hybrid, hybrid_pass
+from .inertia import spatial_inertia
+from .inverse_dynamics import rnea, rnea_pass
+from .joints import (Fixed, Free, Helical, Planar, Prismatic, Revolute, Screw,
+                     Spherical, SphericalExp, SphericalZYX, Universal)
+from .kinematics import body_jacobian, forward_kinematics, frame_jacobian
+from .model import Model
+from .simulation import Trajectory, simulate
+from .urdf import available_robots, load_robot, load_urdf
 
 __version__ = "0.1.0"
-__all__ = ["lie"]
+__all__ = [
+    # the model
+    "Model", "Revolute", "Prismatic", "Helical", "Screw", "Universal", "Planar",
+    "Spherical", "SphericalZYX", "SphericalExp", "Free", "Fixed", "spatial_inertia",
+    # models from files and ready-made robots
+    "load_urdf", "load_robot", "available_robots", "robots",
+    # kinematics
+    "forward_kinematics", "body_jacobian", "frame_jacobian",
+    # dynamics
+    "rnea", "rnea_pass", "mass_matrix", "bias_force", "gravity_torque",
+    "coriolis_matrix", "kinetic_energy", "potential_energy", "aba", "aba_pass",
+    "inverse_mass_matrix", "hybrid", "hybrid_pass",
+    # constrained dynamics
+    "LoopClosure", "Pfaffian", "constrained_forward", "constrained_inverse",
+    "constrained_hybrid",
+    # partial derivatives
+    "rnea_partials", "aba_partials", "hybrid_partials",
+    "constrained_forward_partials",
+    # simulation and control
+    "simulate", "Trajectory", "computed_torque", "pd_gravity", "passivity_based",
+    "operational_space_control", "simulate_closed_loop",
+    # the Lie-group module and the errors
+    "lie", "ChartSingularityError", "DivergenceError", "NonFiniteResultError",
+    "URDFError",
+]

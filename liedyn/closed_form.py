@@ -40,7 +40,7 @@ from ._spatial import Ad_inv_matrix, skew
 from .kinematics import joint_transforms, world_poses
 from .lie import Ad, Ad_inv, ad, exp_se3, make_transform
 from .model import state
-from .rnea import gravity_acceleration
+from .inverse_dynamics import gravity_acceleration
 
 __all__ = ["ClosedForm", "closed_form_matrices", "Property4", "property4",
            "property2"]

@@ -35,12 +35,12 @@ import numpy as np
 
 from . import _checks
 from ._spatial import Ad_inv_matrix, Ad_inv_mul, Ad_mul, ad_mul, compose, matvec
-from .aba import aba_pass
-from .hybrid import hybrid_pass
+from .forward_dynamics import aba_pass
+from .hybrid_dynamics import hybrid_pass
 from .kinematics import forward_pass, joint_transforms, world_poses
 from .lie import log_so3
 from .model import state
-from .rnea import gravity_acceleration, rnea
+from .inverse_dynamics import gravity_acceleration, rnea
 
 __all__ = ["LoopClosure", "Pfaffian", "constraint_jacobian", "constraint_drift",
            "constraint_residual", "constrained_forward", "constrained_forward_kkt",
@@ -352,7 +352,7 @@ def _constraint_list(constraints, allow_empty=False):
         raise ValueError("argument 'constraints': expected at least one "
                          "LoopClosure or Pfaffian constraint, got an empty "
                          "sequence (without constraints use "
-                         "liedyn.aba.aba, rnea or hybrid)")
+                         "liedyn.forward_dynamics.aba, rnea or hybrid)")
     return constraints
 
 
@@ -457,12 +457,13 @@ def _simplified_pass(model, record, torques, prescribed=None):
 
     The response of the open tree at rest and without gravity to the ``m`` torque
     vectors in the columns of ``torques`` (..., nv, m). ``record`` is the
-    :class:`~liedyn.aba.ABAPass` (or :class:`~liedyn.hybrid.HybridPass`) of the same
-    configuration: its transforms, joint Jacobians, articulated inertias ``I_hat_i``
-    and ``Psi_i`` depend on ``q`` only and are reused. With ``V = 0``, ``dV_0 = 0``
-    and no external force the bias terms vanish (``eta_i = 0``) and Kim eqs.
-    (49)-(50), (45) and (41) become vector recursions, here with the ``m`` vectors
-    as the columns of 6 x m matrices:
+    :class:`~liedyn.forward_dynamics.ABAPass` (or
+    :class:`~liedyn.hybrid_dynamics.HybridPass`) of the same configuration: its
+    transforms, joint Jacobians, articulated inertias ``I_hat_i`` and ``Psi_i``
+    depend on ``q`` only and are reused. With ``V = 0``, ``dV_0 = 0`` and no
+    external force the bias terms vanish (``eta_i = 0``) and Kim eqs. (49)-(50),
+    (45) and (41) become vector recursions, here with the ``m`` vectors as the
+    columns of 6 x m matrices:
 
     * backward: ``B_i = sum_k Ad*_{T_{i,k}^-1} beta_k``, ``u_i = tau_i - S_i^T B_i``
       and ``beta_i = B_i + I_hat_i S_i Psi_i u_i`` (Kim eqs. (49)-(50));

@@ -8,7 +8,7 @@ algorithms (``rnea`` for ``M a + C dq + N``, ``gravity_torque`` for ``N``,
 ``coriolis_matrix``, ``mass_matrix``, the body Jacobians). The Lyapunov functions of
 their stability arguments are functions too, so that the book can evaluate them
 along a simulated trajectory, and :func:`simulate_closed_loop` closes the loop with
-:func:`liedyn.simulate.simulate`.
+:func:`liedyn.simulation.simulate`.
 
 Conventions: the tracking error is ``e = q (-) q_d`` (``model.difference(q_d, q)``,
 so that ``q = q_d (+) e``; for vector-space joints ``e = q - q_d``) and
@@ -26,8 +26,8 @@ from ._spatial import cross, matvec, skew
 from .crba import (bias_force, coriolis_matrix, gravity_torque, kinetic_energy,
                    mass_matrix)
 from .kinematics import body_accelerations, body_jacobian, forward_kinematics
-from .rnea import rnea
-from .simulate import simulate
+from .inverse_dynamics import rnea
+from .simulation import simulate
 
 __all__ = ["gain", "tracking_error", "computed_torque", "computed_torque_lyapunov",
            "pd_gravity", "pd_gravity_lyapunov", "passivity_based",
@@ -541,8 +541,8 @@ class ClosedLoop:
     q : (steps + 1, ..., nq) array
     dq, tau : (steps + 1, ..., nv) arrays
         ``tau[k]`` is the controller's output at ``t[k]``
-    trajectory : liedyn.simulate.Trajectory
-        the whole output of :func:`liedyn.simulate.simulate` (with the energy)
+    trajectory : liedyn.simulation.Trajectory
+        the whole output of :func:`liedyn.simulation.simulate` (with the energy)
     """
 
     t: np.ndarray
@@ -558,7 +558,7 @@ def simulate_closed_loop(model, controller, q0, dq0, dt, steps=None, duration=No
     ``tau``.
 
     The closed loop of Murray, Li and Sastry, Ch. 4, "Control Algorithm", integrated
-    by :func:`liedyn.simulate.simulate` (accelerations by Kim (2012), Table 3; the
+    by :func:`liedyn.simulation.simulate` (accelerations by Kim (2012), Table 3; the
     controller is evaluated at every stage of the integrator). Afterwards the
     controller is called once more on the whole sampled trajectory, with ``t`` of
     shape ``(steps + 1, 1, ...)`` (one axis per batch axis of the state), to record
@@ -574,7 +574,7 @@ def simulate_closed_loop(model, controller, q0, dq0, dt, steps=None, duration=No
     dq0 : (..., nv) array
     dt : float
     steps, duration : int, float
-        give exactly one (see :func:`liedyn.simulate.simulate`)
+        give exactly one (see :func:`liedyn.simulation.simulate`)
     method : {"rk4", "rkmk4", "semi_implicit", "euler"}
 
     Returns

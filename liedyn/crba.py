@@ -13,11 +13,12 @@ Derived in :ref:`sec-equations-of-motion`.
 """
 import numpy as np
 
-from . import _checks, _exec
+from . import _checks
+from .engine import dispatch as _exec
 from ._spatial import Ad_inv_matrix, Ad_matrix, inverse, matvec, skew
 from .kinematics import forward_kinematics, forward_pass, joint_transforms
 from .model import state
-from .rnea import rnea
+from .inverse_dynamics import rnea
 
 __all__ = ["mass_matrix", "composite_inertias", "bias_force", "gravity_torque",
            "coriolis_matrix", "kinetic_energy", "potential_energy", "momentum"]
@@ -76,7 +77,8 @@ def mass_matrix(model, q):
     >>> float(mass_matrix(pendulum(mass=2.0, length=0.5), [0.3])[0, 0])   # m l^2
     0.5
     """
-    M = _exec.mass_matrix(model, q)                 # the kernels of liedyn._kernels
+    # the kernels of liedyn.engine.kernels
+    M = _exec.mass_matrix(model, q)
     if M is not None:
         return M
     Ic, A, S = composite_inertias(model, q)

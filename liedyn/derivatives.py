@@ -39,19 +39,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _checks, _exec
+from . import _checks
+from .engine import dispatch as _exec
 from ._spatial import (Ad_inv_mul, Ad_mul, Ad_star_inv_mul, Ad_star_mul, ad_mul,
                        ad_star_mul, cross, inverse, matvec)
-from .aba import aba, inverse_mass_matrix
+from .forward_dynamics import aba, inverse_mass_matrix
 from .constraints import (VELOCITY_TOL, LoopClosure, Pfaffian, _constraint_list,
                           constrained_forward, constraint_jacobian)
 from .crba import mass_matrix
-from .hybrid import check_prescribed, hybrid
+from .hybrid_dynamics import check_prescribed, hybrid
 from .inertia import from_parameters
 from .kinematics import forward_kinematics
 from .lie import dexp_inv_so3, log_so3
 from .model import state
-from .rnea import gravity_acceleration, rnea_pass
+from .inverse_dynamics import gravity_acceleration, rnea_pass
 
 __all__ = ["rnea_derivative", "rnea_partials", "rnea_inertial_partials",
            "aba_derivative", "aba_partials", "hybrid_derivative", "hybrid_partials",
@@ -237,7 +238,7 @@ def rnea_partials(model, q, dq, ddq, f_ext=None):
     For joints with a constant ``S`` and numeric input, the kernels (compiled with
     numba, plain Python without) compute the same matrices with all directions at
     once in the ground frame (:ref:`ch10-ground-frame`,
-    ``liedyn._kernels.rnea_partials_state``).
+    ``liedyn.engine.kernels.rnea_partials_state``).
     Derivatives with respect to spherical/free joints are taken in their tangent
     space (right perturbation ``q exp(delta)``, as Pinocchio's
     ``computeRNEADerivatives``).
@@ -294,7 +295,7 @@ def rnea_inertial_partials(model, q, dq, ddq, f_ext=None):
     Examples
     --------
     >>> from liedyn.inertia import to_parameters
-    >>> from liedyn.rnea import rnea
+    >>> from liedyn.inverse_dynamics import rnea
     >>> from liedyn.robots import pendulum
     >>> model = pendulum(gravity=10.0)
     >>> Y = rnea_inertial_partials(model, [0.3], [0.5], [1.0])
@@ -361,10 +362,11 @@ def aba_partials(model, q, dq, tau, f_ext=None):
 
     ``d ddq/dx = -M^-1 dtau/dx`` evaluated at ``ddq = aba(q, dq, tau)`` (implicit
     differentiation of ``M ddq + b = tau``, with :func:`rnea_partials` and
-    :func:`liedyn.aba.inverse_mass_matrix`); ``d ddq/dtau = M^-1``. The compiled
-    path does it all in one call per batch (``liedyn._kernels.aba_partials_loop``:
-    ABA, the ground-frame partials at its ``ddq``, and ``M^-1`` from a Cholesky
-    factorisation of the ``M`` that comes with them).
+    :func:`liedyn.forward_dynamics.inverse_mass_matrix`); ``d ddq/dtau = M^-1``. The
+    compiled path does it all in one call per batch
+    (``liedyn.engine.kernels.aba_partials_loop``: ABA, the ground-frame partials at
+    its ``ddq``, and ``M^-1`` from a Cholesky factorisation of the ``M`` that comes
+    with them).
 
     Parameters
     ----------
@@ -485,7 +487,8 @@ class HybridPartials:
 
 
 def hybrid_partials(model, q, dq, ddq, tau, prescribed, f_ext=None):
-    """All partial derivatives of :func:`liedyn.hybrid.hybrid`, directions batched.
+    """All partial derivatives of :func:`liedyn.hybrid_dynamics.hybrid`, directions
+    batched.
 
     Kim (2012), Table 7 (the quantities), by :func:`hybrid_derivative` with the
     ``nv`` unit directions of ``q``, ``dq`` and of the known input as one batch

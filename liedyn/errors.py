@@ -10,12 +10,12 @@ keeps working; catch them by name to react to one cause only. The book's appendi
 Examples
 --------
 >>> import numpy as np
->>> from liedyn import joints, model, aba, errors
->>> m = model.Model()
->>> _ = m.add_body("ball", 0, joints.SphericalZYX(), inertia=np.diag([1.0] * 6))
+>>> import liedyn as ld
+>>> m = ld.Model()
+>>> _ = m.add_body("ball", 0, ld.SphericalZYX(), inertia=np.diag([1.0] * 6))
 >>> try:
-...     aba.aba(m, [0.0, np.pi / 2, 0.0], np.zeros(3), np.zeros(3))
-... except errors.ChartSingularityError as err:
+...     ld.aba(m, [0.0, np.pi / 2, 0.0], np.zeros(3), np.zeros(3))
+... except ld.ChartSingularityError as err:
 ...     print(str(err)[:58])
 argument 'q': the SphericalZYX joint of body 'ball' is 6.1
 """

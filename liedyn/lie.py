@@ -186,7 +186,7 @@ def _coefficient(t2, exact, series):
 
 
 # the Taylor coefficients (of 1, t2, t2^2, ...) of the functions below; the compiled
-# kernels evaluate the same series (liedyn._jit.exp_coefficients)
+# kernels evaluate the same series (liedyn.engine.jit.exp_coefficients)
 _A_SERIES = (1, -1/6, 1/120, -1/5040,
              1/362880, -1/39916800, 1/6227020800, -1/1307674368000)
 _B_SERIES = (1/2, -1/24, 1/720, -1/40320,

@@ -28,7 +28,8 @@ __all__ = ["Model"]
 
 def edited(model):
     """Drop what was cached from ``model`` (the flattened model of
-    :func:`liedyn._exec.flat_model` and its exact constants): called by every edit
+    :func:`liedyn.engine.dispatch.flat_model` and its exact constants): called by
+    every edit
     (a body added, an inertia, placement or gravity assigned)."""
     for key in ("_flat", "_flat_constants"):
         model.__dict__.pop(key, None)

@@ -24,7 +24,7 @@ from ._spatial import Ad_inv_matrix, ad_star_mul
 from .inertia import from_parameters, to_parameters
 from .kinematics import forward_pass
 from .model import state
-from .rnea import gravity_acceleration
+from .inverse_dynamics import gravity_acceleration
 
 __all__ = ["body_regressor", "joint_torque_regressor", "inertial_parameters"]
 
@@ -135,7 +135,7 @@ def joint_torque_regressor(model, q, dq, ddq):
     Examples
     --------
     >>> from liedyn.robots import planar_arm
-    >>> from liedyn.rnea import rnea
+    >>> from liedyn.inverse_dynamics import rnea
     >>> model = planar_arm(2)
     >>> q, dq, ddq = [0.3, -0.4], [1.0, 2.0], [0.5, -1.0]
     >>> Y = joint_torque_regressor(model, q, dq, ddq)

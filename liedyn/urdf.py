@@ -33,7 +33,7 @@ structural check of the XML, and turned into a :class:`URDFModel`:
   :meth:`URDFModel.enforce_mimic` applies it to a configuration.
 * ``<visual>`` elements are kept (not loaded): ``model.visuals`` lists, per link,
   the shape (mesh file, box, cylinder or sphere), its pose in the body frame and its
-  colour, for :func:`liedyn.scene.scene`. ``package://pkg/...`` mesh names are
+  colour, for :func:`liedyn.teach.scene.scene`. ``package://pkg/...`` mesh names are
   resolved against the directories above the URDF file (a folder named ``pkg``, or
   one containing it).
 * ``locked_joints`` welds chosen revolute, continuous or prismatic joints at given

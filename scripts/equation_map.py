@@ -6,7 +6,7 @@
 Single source of truth, on both sides:
 
 * **Code**: the docstring of every public function or class (listed in `__all__` of a public
-  `liedyn` module, found with pkgutil; `liedyn.exercises` and private modules are skipped) cites
+  `liedyn` module, found with pkgutil; `liedyn.teach.exercises` and private modules are skipped) cites
   what it implements. A citation is a source name followed by a list of references:
 
       Kim (2012), eq. (31).                      Kim (2012), eqs. (37), (41); Table 2.
@@ -97,7 +97,7 @@ EXEMPT = {
     "allocator setting for large batched calls, an engineering tool": ["liedyn.memory.*"],
     "exception types of the input checks (appendix Errors)": ["liedyn.errors.*"],
     "input conversion or validation helper":
-        ["liedyn.symbolic.to_object_array", "liedyn.body.group", "liedyn.hybrid.check_prescribed"],
+        ["liedyn.symbolic.to_object_array", "liedyn.body.group", "liedyn.hybrid_dynamics.check_prescribed"],
 }
 
 NUM = r"\(\s*\d+(?:\.\d+)*[a-z]?\s*\)"
@@ -164,7 +164,8 @@ def public_objects():
     import liedyn
     modules = sorted(m.name for m in pkgutil.walk_packages(liedyn.__path__, "liedyn.")
                      if not any(p.startswith("_") for p in m.name.split("."))
-                     and not (m.name + ".").startswith("liedyn.exercises."))
+                     and not (m.name + ".").startswith(("liedyn.teach.exercises.",
+                                                        "liedyn.engine.")))
     objects = {}
     for name in modules:
         module = importlib.import_module(name)

@@ -138,7 +138,7 @@ RESULTS = {
         Result("4", "property-4", "Property 4: Gamma^n = 0, G = (1 - Gamma)^-1",
                labels=("mls-eq-property4",), code=("liedyn.closed_form.property4",)),
         Result("4", "square-root", "Square-root factorization of M (articulated-body inertia)",
-               code=("liedyn.aba.mass_matrix_factor",)),
+               code=("liedyn.forward_dynamics.mass_matrix_factor",)),
         Result("5", "holonomic", "Definition: holonomic constraints, T_q Q, constraint forces",
                found=(("book/09_constrained_dynamics",
                        "A holonomic constraint as a Pfaffian one"),)),
@@ -207,7 +207,7 @@ RESULTS = {
         Result("RNEA", "backward-pass", "Force propagation (backward pass): bodies 4 and 2 of "
                "the four-body tree"),
         Result("RNEA", "rnea", "Recursive Newton-Euler algorithm, gravity as A_0 = -A_g",
-               code=("liedyn.rnea.rnea",)),
+               code=("liedyn.inverse_dynamics.rnea",)),
         Result("Structures", "body-jacobians", "Body Jacobians J_i (Structures 1/3)",
                code=("liedyn.kinematics.body_jacobian",)),
         Result("Structures", "two-body", "Two-body torque decomposition (Structures 2/3 and "

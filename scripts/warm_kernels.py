@@ -2,7 +2,7 @@
 
     .venv/bin/python scripts/warm_kernels.py [GROUP ...]
 
-The compiled drivers of `liedyn._kernels` are cached next to the package (`__pycache__`). On
+The compiled drivers of `liedyn.engine.kernels` are cached next to the package (`__pycache__`). On
 a fresh clone the cache is empty, and every process that calls a driver first (the unit tests,
 each notebook's kernel under nbval, in the book build and in JupyterLab) would compile it
 again, seconds per driver and dtype. `make book` and `make test` run this script first: one
@@ -28,12 +28,12 @@ from pathlib import Path
 import numpy as np
 
 import liedyn
-from liedyn import _jit
-from liedyn.aba import aba
+from liedyn.engine import jit as _jit
+from liedyn.forward_dynamics import aba
 from liedyn.crba import mass_matrix
 from liedyn.derivatives import aba_partials, rnea_partials
-from liedyn.hybrid import hybrid
-from liedyn.rnea import rnea
+from liedyn.hybrid_dynamics import hybrid
+from liedyn.inverse_dynamics import rnea
 from liedyn.robots import double_pendulum
 
 MODEL = double_pendulum()

@@ -1,4 +1,4 @@
-"""Tests of liedyn.aba: forward dynamics (Kim (2012), Table 3) and the factor M = W W^T.
+"""Tests of liedyn.forward_dynamics: forward dynamics (Kim (2012), Table 3) and the factor M = W W^T.
 
 * inverse of rnea both ways, on random trees with every joint type;
 * equal to solving ``M ddq = tau - b`` with ``M`` from the CRBA and ``b`` from rnea;
@@ -18,13 +18,13 @@ import pytest
 from hypothesis import assume, given, settings
 
 from liedyn import joints as J
-from liedyn.aba import aba, aba_pass, inverse_mass_matrix, mass_matrix_factor
+from liedyn.forward_dynamics import aba, aba_pass, inverse_mass_matrix, mass_matrix_factor
 from liedyn.crba import bias_force, kinetic_energy, mass_matrix
 from liedyn.inertia import spatial_inertia
 from liedyn.kinematics import forward_kinematics
 from liedyn.lie import Ad, Ad_inv, ad
 from liedyn.model import Model
-from liedyn.rnea import gravity_acceleration, rnea
+from liedyn.inverse_dynamics import gravity_acceleration, rnea
 from liedyn.robots import JOINT_TYPES, double_pendulum, pendulum, random_tree, serial_chain
 from pinocchio_bridge import forces_to_pin, state_to_pin, to_pinocchio, velocity_map
 from strategies import seeds

@@ -23,7 +23,7 @@ from liedyn.kinematics import (body_accelerations, body_jacobian, forward_kinema
                                frame_jacobian)
 from liedyn.lie import Ad_inv, exp_se3, make_transform
 from liedyn.model import Model
-from liedyn.rnea import rnea, rnea_pass
+from liedyn.inverse_dynamics import rnea, rnea_pass
 from liedyn.robots import planar_arm, random_tree, serial_chain
 
 from strategies import seeds

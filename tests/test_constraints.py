@@ -12,7 +12,7 @@ from liedyn.constraints import (LoopClosure, Pfaffian, constrained_forward, cons
                                 constraint_jacobian, constraint_residual, project)
 from liedyn.crba import kinetic_energy, mass_matrix, potential_energy
 from liedyn.kinematics import forward_kinematics
-from liedyn.rnea import rnea
+from liedyn.inverse_dynamics import rnea
 from liedyn.robots import five_bar, four_bar, random_tree, rolling_disk, spatial_four_bar
 
 from pinocchio_bridge import state_to_pin, to_pinocchio, velocity_map

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from liedyn import control
-from liedyn.aba import aba, inverse_mass_matrix
+from liedyn.forward_dynamics import aba, inverse_mass_matrix
 from liedyn.crba import coriolis_matrix, gravity_torque, mass_matrix
 from liedyn.kinematics import frame_jacobian
 from liedyn.robots import double_pendulum, pendulum, planar_arm, random_tree

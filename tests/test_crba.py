@@ -24,7 +24,7 @@ from liedyn.crba import (bias_force, composite_inertias, coriolis_matrix, gravit
 from liedyn.kinematics import body_jacobian, forward_kinematics
 from liedyn.lie import Ad_inv, inverse
 from liedyn.model import Model
-from liedyn.rnea import rnea
+from liedyn.inverse_dynamics import rnea
 from liedyn.robots import JOINT_TYPES, pendulum, planar_arm, random_tree, serial_chain
 from liedyn.symbolic import lagrange_equations, mass_matrix_and_bias
 

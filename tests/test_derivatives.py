@@ -15,17 +15,17 @@ import numpy as np
 import pinocchio as pin
 import pytest
 
-from liedyn.aba import aba
+from liedyn.forward_dynamics import aba
 from liedyn.constraints import (LoopClosure, Pfaffian, constrained_forward, constraint_drift,
                                 constraint_jacobian)
 from liedyn.crba import mass_matrix
 from liedyn.derivatives import (aba_derivative, aba_partials, constrained_forward_partials,
                                 hybrid_derivative, hybrid_partials, rnea_derivative,
                                 rnea_inertial_partials, rnea_partials)
-from liedyn.hybrid import hybrid
+from liedyn.hybrid_dynamics import hybrid
 from liedyn.inertia import from_parameters, spatial_inertia, to_parameters
 from liedyn.lie import exp_se3, skew, unskew
-from liedyn.rnea import rnea
+from liedyn.inverse_dynamics import rnea
 from liedyn.robots import (JOINT_TYPES, five_bar, four_bar, pendulum, random_tree, rolling_disk,
                            spatial_four_bar)
 

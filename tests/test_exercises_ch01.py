@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from liedyn.exercises import WrongAnswer, check, ch01
+from liedyn.teach.exercises import WrongAnswer, check, ch01
 from liedyn.lie import (Ad, Ad_inv, Ad_star, ad, ad_star, dexp_inv_so3, dexp_so3, log_se3,
                         make_transform)
 

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from liedyn import body, inertia, lie
-from liedyn.exercises import WrongAnswer, check
-from liedyn.exercises import ch02 as ex
+from liedyn.teach.exercises import WrongAnswer, check
+from liedyn.teach.exercises import ch02 as ex
 
 
 def cylinder():

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from liedyn import body, lie
-from liedyn.exercises import WrongAnswer, check
-from liedyn.exercises import ch03 as ex
+from liedyn.teach.exercises import WrongAnswer, check
+from liedyn.teach.exercises import ch03 as ex
 from liedyn.inertia import spatial_inertia
 
 

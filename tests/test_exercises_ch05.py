@@ -6,11 +6,11 @@ closed forms written out with plain numpy, so the two sides are independent.
 import numpy as np
 import pytest
 
-from liedyn.exercises import WrongAnswer, check
-from liedyn.exercises import ch05 as ex
+from liedyn.teach.exercises import WrongAnswer, check
+from liedyn.teach.exercises import ch05 as ex
 from liedyn.kinematics import forward_kinematics
 from liedyn.model import Model
-from liedyn.rnea import gravity_acceleration, rnea
+from liedyn.inverse_dynamics import gravity_acceleration, rnea
 from liedyn.robots import pendulum, planar_arm, two_link_arm
 
 

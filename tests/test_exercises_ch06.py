@@ -9,12 +9,12 @@ import pytest
 from liedyn import joints as J
 from liedyn.closed_form import closed_form_matrices
 from liedyn.crba import coriolis_matrix, gravity_torque, mass_matrix
-from liedyn.exercises import WrongAnswer, check
-from liedyn.exercises import ch06 as ex
+from liedyn.teach.exercises import WrongAnswer, check
+from liedyn.teach.exercises import ch06 as ex
 from liedyn.lie import Ad, exp_se3
 from liedyn.model import Model
 from liedyn.regressor import joint_torque_regressor
-from liedyn.rnea import rnea
+from liedyn.inverse_dynamics import rnea
 from liedyn.robots import planar_arm, random_tree, serial_chain
 
 ARM = planar_arm(2)

@@ -9,11 +9,11 @@ import pytest
 
 from liedyn import joints as J
 from liedyn import lie
-from liedyn.aba import aba
+from liedyn.forward_dynamics import aba
 from liedyn.crba import bias_force, mass_matrix, momentum
-from liedyn.exercises import WrongAnswer, check
-from liedyn.exercises import ch08 as ex
-from liedyn.hybrid import hybrid
+from liedyn.teach.exercises import WrongAnswer, check
+from liedyn.teach.exercises import ch08 as ex
+from liedyn.hybrid_dynamics import hybrid
 from liedyn.inertia import rod_inertia, spatial_inertia
 from liedyn.model import Model
 from liedyn.robots import planar_arm

@@ -11,11 +11,11 @@ from liedyn import joints as J
 from liedyn.constraints import (Pfaffian, constrained_forward, constrained_hybrid,
                                 constrained_inverse, constraint_jacobian)
 from liedyn.crba import mass_matrix
-from liedyn.exercises import WrongAnswer, check
-from liedyn.exercises import ch09 as ex
+from liedyn.teach.exercises import WrongAnswer, check
+from liedyn.teach.exercises import ch09 as ex
 from liedyn.inertia import spatial_inertia
 from liedyn.model import Model
-from liedyn.rnea import rnea
+from liedyn.inverse_dynamics import rnea
 from liedyn.robots import five_bar, four_bar, rolling_disk
 
 Z3, Z5 = np.zeros(3), np.zeros(5)

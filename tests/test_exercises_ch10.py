@@ -11,8 +11,8 @@ import pytest
 
 from liedyn import lie
 from liedyn.derivatives import aba_partials, rnea_derivative, rnea_inertial_partials, rnea_partials
-from liedyn.exercises import WrongAnswer, check
-from liedyn.exercises import ch10 as ex
+from liedyn.teach.exercises import WrongAnswer, check
+from liedyn.teach.exercises import ch10 as ex
 from liedyn.inertia import spatial_inertia, to_parameters
 from liedyn.model import Model
 from liedyn.robots import _make_joint, double_pendulum, planar_arm

@@ -9,10 +9,10 @@ import warnings
 import numpy as np
 import pytest
 
-from liedyn.exercises import WrongAnswer, check
-from liedyn.exercises import ch11 as ex
+from liedyn.teach.exercises import WrongAnswer, check
+from liedyn.teach.exercises import ch11 as ex
 from liedyn.kinematics import forward_kinematics
-from liedyn.rnea import rnea
+from liedyn.inverse_dynamics import rnea
 from liedyn.urdf import load_robot
 
 

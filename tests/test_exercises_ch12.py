@@ -9,8 +9,8 @@ import pytest
 
 from liedyn import control
 from liedyn.crba import coriolis_matrix, gravity_torque, mass_matrix
-from liedyn.exercises import WrongAnswer, check
-from liedyn.exercises import ch12 as ex
+from liedyn.teach.exercises import WrongAnswer, check
+from liedyn.teach.exercises import ch12 as ex
 from liedyn.kinematics import frame_jacobian, forward_kinematics
 from liedyn.robots import double_pendulum
 

@@ -8,12 +8,12 @@ import pkgutil
 
 import pytest
 
-import liedyn.exercises as exercises
-from liedyn.exercises import WrongAnswer, check
+import liedyn.teach.exercises as exercises
+from liedyn.teach.exercises import WrongAnswer, check
 
 EXERCISES = [f"ch{int(m.name[2:])}.{name}"
              for m in pkgutil.iter_modules(exercises.__path__) if m.name.startswith("ch")
-             for name in sorted(vars(__import__(f"liedyn.exercises.{m.name}",
+             for name in sorted(vars(__import__(f"liedyn.teach.exercises.{m.name}",
                                                fromlist=["x"])))
              if name.startswith("ex") and name[2:].isdigit()]
 

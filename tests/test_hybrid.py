@@ -15,11 +15,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from liedyn import lie
-from liedyn.aba import aba
+from liedyn.forward_dynamics import aba
 from liedyn.crba import bias_force, mass_matrix
-from liedyn.hybrid import check_prescribed, hybrid, hybrid_direct, hybrid_pass
+from liedyn.hybrid_dynamics import check_prescribed, hybrid, hybrid_direct, hybrid_pass
 from liedyn.kinematics import forward_pass
-from liedyn.rnea import gravity_acceleration, rnea, rnea_pass
+from liedyn.inverse_dynamics import gravity_acceleration, rnea, rnea_pass
 from liedyn.robots import JOINT_TYPES, double_pendulum, random_tree, serial_chain
 
 N_TREES = 120

@@ -1,11 +1,11 @@
-"""Tests of the one-source kernels (liedyn._kernels) and their three executors (liedyn._exec).
+"""Tests of the one-source kernels (liedyn.engine.kernels) and their three executors (liedyn.engine.dispatch).
 
 * each named operator against its 6x6 matrix from liedyn.lie;
 * compiled (numba) against plain Python, on 200 random trees with every joint type that has a
   kernel, to 1e-12 relative: rnea, aba, the mass matrix and hybrid dynamics, single states
   and batches;
 * the batched plain executor (one array per component, batch last) against single states,
-  also where it folds the model's exact zeros and ones (liedyn._exact);
+  also where it folds the model's exact zeros and ones (liedyn.engine.exact);
 * the kernels against the reference implementations (rnea_pass, aba_pass, hybrid_pass,
   composite_inertias) and against sympy on a small chain;
 * the compiled path keeps the input checks (NaN, non-unit quaternions, singular inertia),
@@ -29,19 +29,19 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from liedyn import _exact, _exec, _jit
-from liedyn import _kernels as K
+from liedyn.engine import dispatch as _exec, exact as _exact, jit as _jit
+from liedyn.engine import kernels as K
 from liedyn import joints as J
 from liedyn._checks import ChartSingularityError, NonFiniteResultError
-from liedyn.aba import aba, aba_pass, inverse_mass_matrix
+from liedyn.forward_dynamics import aba, aba_pass, inverse_mass_matrix
 from liedyn.crba import composite_inertias, mass_matrix
 from liedyn.derivatives import aba_partials, rnea_partials
-from liedyn.hybrid import hybrid, hybrid_pass
+from liedyn.hybrid_dynamics import hybrid, hybrid_pass
 from liedyn.inertia import spatial_inertia
 from liedyn.lie import Ad, Ad_star, ad, ad_star, inverse, make_transform, exp_so3
 from liedyn.model import Model
 from liedyn.robots import JOINT_TYPES, random_tree, serial_chain
-from liedyn.rnea import rnea, rnea_pass
+from liedyn.inverse_dynamics import rnea, rnea_pass
 
 KERNEL_JOINTS = list(JOINT_TYPES)                     # every joint type has a kernel
 
@@ -152,7 +152,7 @@ def test_batched_plain_equals_single_states(seed):
 @pytest.mark.parametrize("joint", KERNEL_JOINTS)
 def test_batched_plain_folds_exact_constants_without_changing_results(joint):
     """A chain's axes, placements and inertias hold exact zeros and ones, which the
-    batched plain executor folds away (liedyn._exact); so do absent external
+    batched plain executor folds away (liedyn.engine.exact); so do absent external
     wrenches. The results stay those of single states, which fold nothing."""
     model = serial_chain(3, joint=joint)
     rng = np.random.default_rng(7)

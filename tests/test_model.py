@@ -12,7 +12,7 @@ from liedyn.inertia import spatial_inertia
 from liedyn.kinematics import body_accelerations, body_jacobian, body_velocities, forward_kinematics
 from liedyn.lie import exp_so3, make_transform
 from liedyn.model import Model
-from liedyn.rnea import rnea
+from liedyn.inverse_dynamics import rnea
 from liedyn.robots import JOINT_TYPES, random_tree, serial_chain
 from strategies import seeds
 

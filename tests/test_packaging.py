@@ -71,7 +71,7 @@ def test_wheel_and_sdist_metadata(dist):
         names = whl.namelist()
         meta_name = next(n for n in names if n.endswith(".dist-info/METADATA"))
         meta = Parser().parsestr(whl.read(meta_name).decode())
-    assert "liedyn/exercises/ch01.py" in names
+    assert "liedyn/teach/exercises/ch01.py" in names
     assert not any(n.startswith(("tests/", "book/")) for n in names)
     assert meta["License-Expression"] == "MIT"
     assert any(n.endswith("licenses/LICENSE") for n in names)
@@ -99,7 +99,7 @@ def test_wheel_in_clean_venv(dist, clean_venv, tmp_path):
     run(clean_venv, "-m", "pip", "check", cwd=tmp_path)
     script = """
 import numpy as np, liedyn
-from liedyn.exercises import check
+from liedyn.teach.exercises import check
 # ch1.ex1: the adjoint of T_ab, R = rotation by 90 degrees about z, p = (1, 2, 0),
 # written out by hand: Ad_T = [[R, 0], [[p] R, R]]
 R = np.array([[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])

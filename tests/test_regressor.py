@@ -18,7 +18,7 @@ from liedyn.inertia import from_parameters, to_parameters
 from liedyn.lie import ad_star
 from liedyn.model import Model
 from liedyn.regressor import body_regressor, inertial_parameters, joint_torque_regressor
-from liedyn.rnea import rnea
+from liedyn.inverse_dynamics import rnea
 from liedyn.robots import JOINT_TYPES, planar_arm, random_tree
 
 from strategies import seeds

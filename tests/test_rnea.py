@@ -1,4 +1,4 @@
-"""Tests of liedyn.rnea (Kim (2012), Table 2) against second methods inside liedyn.
+"""Tests of liedyn.inverse_dynamics (Kim (2012), Table 2) against second methods inside liedyn.
 
 * the sum over bodies ``tau = sum_i J_i^T (I_i dV_i - ad*_{V_i} I_i V_i - F_i^ext)`` of Zhang,
   Lecture 9, with ``J_i`` from ``body_jacobian`` and ``V_i``, ``dV_i`` from the kinematics;
@@ -20,7 +20,7 @@ from liedyn.inertia import spatial_inertia, transform_inertia
 from liedyn.kinematics import body_accelerations, body_jacobian, body_velocities, forward_kinematics
 from liedyn.lie import Ad_star, ad_star, inverse, make_transform
 from liedyn.model import Model
-from liedyn.rnea import gravity_acceleration, rnea, rnea_pass
+from liedyn.inverse_dynamics import gravity_acceleration, rnea, rnea_pass
 from liedyn.robots import (JOINT_TYPES, pendulum, planar_arm, random_tree, serial_chain,
                            two_link_arm)
 from strategies import seeds

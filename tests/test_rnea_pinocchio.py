@@ -12,7 +12,7 @@ import pinocchio as pin
 import pytest
 
 from liedyn.kinematics import body_jacobian, forward_kinematics
-from liedyn.rnea import rnea
+from liedyn.inverse_dynamics import rnea
 from liedyn.robots import random_tree
 
 from pinocchio_bridge import (P, forces_to_pin, state_to_pin, to_pinocchio, velocity_map)

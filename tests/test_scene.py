@@ -1,4 +1,4 @@
-"""Tests of liedyn.scene: the exported HTML is decoded and its poses checked against kinematics.
+"""Tests of liedyn.teach.scene: the exported HTML is decoded and its poses checked against kinematics.
 
 The scene's data are read back from the HTML text itself (base64 msgpack commands of the MeshCat
 viewer), so these tests see what a browser sees. Poses are rebuilt from the exported position and
@@ -15,8 +15,8 @@ import umsgpack
 
 from liedyn.kinematics import forward_kinematics
 from liedyn.robots import double_pendulum, four_bar
-from liedyn.scene import Scene, inertia_box, scene
-from liedyn.simulate import simulate
+from liedyn.teach.scene import Scene, inertia_box, scene
+from liedyn.simulation import simulate
 from liedyn.urdf import load_robot, load_urdf
 
 

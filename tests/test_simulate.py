@@ -1,4 +1,4 @@
-"""Tests of liedyn.simulate: orders of convergence, conservation laws, the manifold, bad input.
+"""Tests of liedyn.simulation: orders of convergence, conservation laws, the manifold, bad input.
 
 * with no torque and no damping the energy error of each method shrinks with its order when the
   step is halved (explicit and symplectic Euler 1, RK4 4; RKMK4 4 also on SO(3)), on a
@@ -14,13 +14,13 @@ import numpy as np
 import pytest
 
 from liedyn import joints as J
-from liedyn.aba import aba
+from liedyn.forward_dynamics import aba
 from liedyn.crba import momentum
 from liedyn.inertia import spatial_inertia
 from liedyn.lie import exp_quat
 from liedyn.model import Model
 from liedyn.robots import double_pendulum, pendulum
-from liedyn.simulate import METHODS, Trajectory, simulate
+from liedyn.simulation import METHODS, Trajectory, simulate
 
 
 def energy_error(model, q0, dq0, dt, duration, method):

@@ -17,7 +17,7 @@ import pytest
 from liedyn import lie
 from liedyn.body import newton_euler
 from liedyn.derivatives import hybrid_derivative
-from liedyn.hybrid import hybrid
+from liedyn.hybrid_dynamics import hybrid
 from liedyn.inertia import spatial_inertia
 from liedyn.robots import random_tree
 

@@ -26,10 +26,10 @@ import pytest
 
 from liedyn import joints as J
 from liedyn import urdf
-from liedyn.aba import aba
+from liedyn.forward_dynamics import aba
 from liedyn.crba import mass_matrix
 
-from liedyn.rnea import rnea
+from liedyn.inverse_dynamics import rnea
 
 from pinocchio_urdf import PinMap
 

@@ -10,7 +10,7 @@
 * `book/_static/page-toc.js`: the page's contents (the secondary sidebar) highlight the section
   being read after any scroll or jump, keep it in view on long chapters, and open from the
   article header's button on narrow screens (the theme's drawer listens to a hidden button).
-* `book/_static/scene-lazy.js`: a 3D scene (liedyn.scene, an iframe whose srcdoc is a whole
+* `book/_static/scene-lazy.js`: a 3D scene (liedyn.teach.scene, an iframe whose srcdoc is a whole
   document with the viewer's script) starts when it comes near the screen: its srcdoc moves to
   data-srcdoc here, so a page with several scenes loads without parsing and starting them all.
   In Jupyter the scenes keep their srcdoc (no script runs in an untrusted notebook's output).

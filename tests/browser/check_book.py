@@ -26,7 +26,7 @@ and the search page fails when a result snippet shows raw TeX.
 Every numbered chapter's page contents (the "Contents" sidebar) are checked too, see
 check_page_toc: visible at 1400 px with every section, a followed entry scrolls to its heading,
 the highlight follows a jump, and at a phone's width the header button opens them.
-Every 3D scene (an `iframe.liedyn-scene`, liedyn.scene) is checked on the page that holds it, see
+Every 3D scene (an `iframe.liedyn-scene`, liedyn.teach.scene) is checked on the page that holds it, see
 check_scene: its viewer starts, the canvas draws the model, pressing play advances the displayed
 time and changes the pixels; the time to such a page's `load` event is printed.
 (tests/browser/check_scenes.py runs the scene checks alone, also on saved standalone scenes.)

@@ -1,4 +1,4 @@
-"""Browser check of the 3D scenes (liedyn.scene) in the built book, or in standalone files.
+"""Browser check of the 3D scenes (liedyn.teach.scene) in the built book, or in standalone files.
 
     .venv/bin/python tests/browser/check_scenes.py [HTML_DIR] [--toc TOC]
     .venv/bin/python tests/browser/check_scenes.py --files scene.html ...

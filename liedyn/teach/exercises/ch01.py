@@ -1,10 +1,10 @@
 """Checkers for the exercises of chapter 1, "Rigid-body motion"
 (``book/01_rigid_body_motion``).
 
-Call them through :func:`liedyn.exercises.check`, e.g. ``check("ch1.ex1", answer)``.
-Each checker recognises the typical wrong answers (a transposed matrix, twists
-ordered (v, w) instead of (w, v), the inverse transform, sign errors) and says which
-one it sees.
+Call them through :func:`liedyn.teach.exercises.check`, e.g. ``check("ch1.ex1",
+answer)``. Each checker recognises the typical wrong answers (a transposed matrix,
+twists ordered (v, w) instead of (w, v), the inverse transform, sign errors) and
+says which one it sees.
 
 =======  =================================================  ========================
 id       task                                               answer
@@ -24,7 +24,7 @@ ch1.ex6  body angular velocity from exponential             ``dexp_so3(phi) @ dp
 Examples
 --------
 >>> import numpy as np
->>> from liedyn.exercises import check, WrongAnswer
+>>> from liedyn.teach.exercises import check, WrongAnswer
 >>> from liedyn.lie import Ad, make_transform
 >>> T_ab = make_transform(ROT_Z_90, [1.0, 2.0, 0.0])
 >>> check("ch1.ex1", Ad(T_ab))
@@ -38,7 +38,7 @@ ch1.ex1: this is the transpose of Ad_T, i.e. the coadjoint Ad*_T
 """
 import numpy as np
 
-from ..lie import (Ad, Ad_inv, ad, ad_star, dexp_inv_so3, dexp_so3, log_se3,
+from ...lie import (Ad, Ad_inv, ad, ad_star, dexp_inv_so3, dexp_so3, log_se3,
                    make_transform)
 from . import WrongAnswer, expect_close, expect_shape
 

@@ -1,7 +1,7 @@
 """Checkers for the book's exercises: ``check("ch1.ex2", answer)``.
 
-Each chapter ``N`` has a module ``liedyn.exercises.chNN`` with one function per
-exercise, ``ex1(answer)``, ``ex2(answer)``, ... A checker returns ``True`` for a
+Each chapter ``N`` has a module ``liedyn.teach.exercises.chNN`` with one function
+per exercise, ``ex1(answer)``, ``ex2(answer)``, ... A checker returns ``True`` for a
 right answer and raises :class:`WrongAnswer` with an explanation of what is wrong
 otherwise (so a notebook cell shows the explanation, and a test can assert on it).
 
@@ -13,7 +13,7 @@ raises nor claims success.
 
 Examples
 --------
->>> from liedyn.exercises import check, expect_close, WrongAnswer
+>>> from liedyn.teach.exercises import check, expect_close, WrongAnswer
 >>> check("ch1.ex1", ...)
 ch1.ex1: not attempted yet. Write your answer in the cell above (answer = ...) and
 run both cells.
@@ -25,8 +25,7 @@ ValueError: argument 'exercise': chapter 99 has no exercises
 ...              hint="check the sign")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-liedyn.exercises.WrongAnswer: your answer is off by 0.5 (largest entry error; ...).
-Hint: ...
+liedyn.teach.exercises.WrongAnswer: your answer is off by 0.5 (largest ...
 """
 import importlib
 import re
@@ -55,7 +54,7 @@ def check(exercise, answer):
                          f"got {exercise!r}")
     chapter, number = int(m.group(1)), int(m.group(2))
     try:
-        module = importlib.import_module(f"liedyn.exercises.ch{chapter:02d}")
+        module = importlib.import_module(f"liedyn.teach.exercises.ch{chapter:02d}")
     except ModuleNotFoundError:
         raise ValueError("argument 'exercise': chapter "
                          f"{chapter} has no exercises") from None

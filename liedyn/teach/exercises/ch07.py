@@ -1,9 +1,9 @@
 """Checkers for the exercises of :ref:`sec-forward-dynamics` (chapter 7, forward
 dynamics).
 
-Call them through :func:`liedyn.exercises.check`, e.g. ``check("ch7.ex1", answer)``.
-The expected answers are written out here in closed form with plain numpy (the
-double pendulum's textbook mass matrix and gravity, the momentum of a floating
+Call them through :func:`liedyn.teach.exercises.check`, e.g. ``check("ch7.ex1",
+answer)``. The expected answers are written out here in closed form with plain numpy
+(the double pendulum's textbook mass matrix and gravity, the momentum of a floating
 two-body system, the stability region of the symplectic Euler method), so they do
 not depend on the liedyn code that the notebook uses. Typical wrong answers get a
 hint of their own.
@@ -24,7 +24,7 @@ ch7.ex6  order of the naive RK4 in the configuration on       ``2``
 
 Examples
 --------
->>> from liedyn.exercises import check
+>>> from liedyn.teach.exercises import check
 >>> check("ch7.ex6", 2.0)
 ch7.ex6: correct.
 True
@@ -120,7 +120,7 @@ def ex2(answer):
         raise WrongAnswer("M^-1 tau leaves out b(q, dq): "
                           "gravity and the velocity terms.")
     expect_close(a, expected, "ddq", tol=1e-8,
-                 hint="liedyn.aba.aba(model, Q, DQ, "
+                 hint="liedyn.forward_dynamics.aba(model, Q, DQ, "
                       "TAU) with the model of PENDULUM.")
 
 
@@ -145,7 +145,7 @@ def ex3(answer):
                           "diagonal; choose the positive one, W_ii = +sqrt(D_i).")
     expect_close(a, expected, "W", tol=1e-8,
                  hint="W_ii = sqrt(D_i) and W_12 = S_1^T Ad*_{T_12^-1} I_hat_2 S_2 "
-                      "/ sqrt(D_2); or liedyn.aba.mass_matrix_factor.")
+                      "/ sqrt(D_2); or liedyn.forward_dynamics.mass_matrix_factor.")
 
 
 FLOATING = {"base_mass": 3.0, "base_com": np.array([0.1, 0.0, 0.0]),

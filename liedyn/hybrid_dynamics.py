@@ -15,13 +15,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _checks, _exec
+from . import _checks
+from .engine import dispatch as _exec
 from ._spatial import Ad_inv_matrix, Ad_inv_mul, ad_star_mul, matvec
-from .aba import _inv
+from .forward_dynamics import _inv
 from .crba import mass_matrix
 from .kinematics import ForwardPass, forward_pass
 from .model import state
-from .rnea import gravity_acceleration, rnea
+from .inverse_dynamics import gravity_acceleration, rnea
 
 __all__ = ["HybridPass", "hybrid", "hybrid_pass", "hybrid_direct",
            "check_prescribed"]

@@ -44,7 +44,7 @@ import numpy as np
 
 from . import _checks, joints
 from ._spatial import matvec
-from .aba import aba
+from .forward_dynamics import aba
 from .crba import kinetic_energy, potential_energy
 from .kinematics import forward_kinematics
 from .lie import dexp_inv, dexp_inv_so3

@@ -17,7 +17,7 @@ import re
 
 import numpy as np
 
-from .kinematics import forward_kinematics
+from ..kinematics import forward_kinematics
 
 __all__ = ["draw", "animate", "plot_energy"]
 
@@ -213,7 +213,7 @@ def _animation_class():
 
 
 def animate(model, trajectory, stride=None, ax=None, frames=True, max_frames=50):
-    """Animate a simulated :class:`~liedyn.simulate.Trajectory` of ``model`` as a
+    """Animate a simulated :class:`~liedyn.simulation.Trajectory` of ``model`` as a
     stick figure.
 
     Every ``stride``-th sample becomes a frame (default: at most ``max_frames``
@@ -225,7 +225,7 @@ def animate(model, trajectory, stride=None, ax=None, frames=True, max_frames=50)
     Parameters
     ----------
     model : liedyn.model.Model
-    trajectory : liedyn.simulate.Trajectory
+    trajectory : liedyn.simulation.Trajectory
         with ``q`` of shape (steps + 1, nq) (one initial state; select one from a
         batch first)
     stride : int, optional
@@ -248,7 +248,7 @@ def animate(model, trajectory, stride=None, ax=None, frames=True, max_frames=50)
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> from liedyn.robots import pendulum
-    >>> from liedyn.simulate import simulate
+    >>> from liedyn.simulation import simulate
     >>> model = pendulum()
     >>> traj = simulate(model, [1.0], [0.0], dt=0.01, steps=100)
     >>> anim = animate(model, traj, stride=50)                 # 3 frames
@@ -287,7 +287,8 @@ def animate(model, trajectory, stride=None, ax=None, frames=True, max_frames=50)
 
 
 def plot_energy(trajectory, ax=None, drift=True, label=None):
-    """Plot the total energy of a :class:`~liedyn.simulate.Trajectory` against time.
+    """Plot the total energy of a :class:`~liedyn.simulation.Trajectory` against
+    time.
 
     The energy is kinetic plus potential, Kim (2012), eq. (15) plus the gravity
     potential; with no torques, damping or external wrenches it is constant, so
@@ -295,7 +296,7 @@ def plot_energy(trajectory, ax=None, drift=True, label=None):
 
     Parameters
     ----------
-    trajectory : liedyn.simulate.Trajectory
+    trajectory : liedyn.simulation.Trajectory
         a batch of initial states gives one line each
     ax : matplotlib axes, optional
     drift : bool
@@ -312,7 +313,7 @@ def plot_energy(trajectory, ax=None, drift=True, label=None):
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> from liedyn.robots import pendulum
-    >>> from liedyn.simulate import simulate
+    >>> from liedyn.simulation import simulate
     >>> ax = plot_energy(simulate(pendulum(), [1.0], [0.0], dt=0.05, steps=20))
     >>> ax.get_xlabel()
     'time t (s)'

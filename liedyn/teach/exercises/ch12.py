@@ -1,6 +1,6 @@
 """Checkers for the exercises of :ref:`sec-control` (chapter 12, control).
 
-Call them through :func:`liedyn.exercises.check`, e.g.
+Call them through :func:`liedyn.teach.exercises.check`, e.g.
 ``check("ch12.ex1", answer)``. The expected answers are written out here in closed
 form with plain numpy for the double pendulum of chapter 7 (the textbook ``M``, the
 Christoffel ``C`` of Murray, Li and Sastry's planar arm, gravity, the tip Jacobian),
@@ -20,7 +20,7 @@ ch12.ex6  computed-torque error at time ``T_EX6``         closed form of the ODE
 
 Examples
 --------
->>> from liedyn.exercises import check
+>>> from liedyn.teach.exercises import check
 >>> check("ch12.ex6", [0.0398297, -0.0074681])
 ch12.ex6: correct.
 True

@@ -1,9 +1,9 @@
 """Exact zeros and ones: constant folding for the plain batched executor.
 
 Run without the compiler on a batch, every scalar operation of the kernels of
-:mod:`liedyn._kernels` is one numpy operation over all the states. Many of those
-operations multiply by a constant of the model that is exactly 0 or 1: a joint axis
-``(0, 0, 1)``, a placement without rotation, an inertia given in its principal
+:mod:`liedyn.engine.kernels` is one numpy operation over all the states. Many of
+those operations multiply by a constant of the model that is exactly 0 or 1: a joint
+axis ``(0, 0, 1)``, a placement without rotation, an inertia given in its principal
 frame, the columns of ``S``. ``0 * x`` and ``1 * x`` are still passes over the whole
 batch (when this module was added, folding them made the batched rnea and aba of
 chapter 11's robots 30-37 % faster).

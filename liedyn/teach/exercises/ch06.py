@@ -176,8 +176,8 @@ def ex4(answer):
     if _same(answer, C.T):
         raise WrongAnswer("transposed: C_ij = sum_k Gamma_ijk dq_k, i is the row.")
     try:
-        from ..closed_form import closed_form_matrices
-        from ..robots import planar_arm
+        from ...closed_form import closed_form_matrices
+        from ...robots import planar_arm
         murray = closed_form_matrices(planar_arm(2), Q_EX4, DQ_EX4).C
     except Exception:                                 # pragma: no cover - hint only
         murray = None

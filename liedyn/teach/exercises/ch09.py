@@ -28,7 +28,7 @@ ch9.ex6  five-bar, crank held still, the rest released           ``(tau_1, ddq_3
 
 Examples
 --------
->>> from liedyn.exercises import check, WrongAnswer
+>>> from liedyn.teach.exercises import check, WrongAnswer
 >>> try:
 ...     check("ch9.ex2", 0.0)
 ... except WrongAnswer as err:

@@ -65,7 +65,7 @@ def trajectory(t):
 
 @functools.lru_cache(maxsize=None)
 def _robot(name, floating=False, locked=()):
-    from ..urdf import load_robot
+    from ...urdf import load_robot
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return load_robot(name, floating_base=floating,
@@ -81,7 +81,7 @@ def panda_arm():
 def _link_masses(name):
     """Mass of every link of a robot's URDF, and the links welded to the root by
     fixed joints."""
-    from ..urdf import robot_path
+    from ...urdf import robot_path
     root = ET.parse(robot_path(name)).getroot()
     mass = {}
     for link in root.findall("link"):
@@ -109,10 +109,10 @@ def _gradient(f, q, h=1e-20):
 
 
 def _potential(model, q, payload=None):
-    from ..crba import potential_energy
+    from ...crba import potential_energy
     U = potential_energy(model, q)
     if payload is not None:
-        from ..urdf import link_placement
+        from ...urdf import link_placement
         T = link_placement(model, q, payload["link"])
         x = (T[..., :3, :3] @ payload["point"]) + T[..., :3, 3]
         U = U - payload["mass"] * (x @ model.gravity)
@@ -206,7 +206,7 @@ def ex4(answer):
 def ex5(answer):
     """First six entries of ``rnea`` for Solo12 (floating base) at rest at
     :data:`Q_EX5`."""
-    from ..kinematics import forward_kinematics
+    from ...kinematics import forward_kinematics
     model = _robot("solo12", True)
     Tw = forward_kinematics(model, Q_EX5).T_world
     Tw = np.linalg.inv(Tw[1]) @ Tw                     # poses in the base frame {1}
@@ -240,7 +240,7 @@ def ex5(answer):
 def ex6(answer):
     """Work (J) of the motors of :func:`panda_arm` along :data:`TRAJECTORY`, 0 <= t
     <= T_EX6."""
-    from ..crba import kinetic_energy, potential_energy
+    from ...crba import kinetic_energy, potential_energy
     model = panda_arm()
     q, dq, _ = trajectory(np.array([0.0, T_EX6]))
     E = kinetic_energy(model, q, dq) + potential_energy(model, q)

@@ -1,15 +1,16 @@
-"""The three executors of the per-state kernels in :mod:`liedyn._kernels`.
+"""The three executors of the per-state kernels in :mod:`liedyn.engine.kernels`.
 
-The public functions (:func:`liedyn.rnea.rnea`, :func:`liedyn.crba.mass_matrix`,
-:func:`liedyn.aba.aba`) call the functions here, which pick how to run the one
-source:
+The public functions (:func:`liedyn.inverse_dynamics.rnea`,
+:func:`liedyn.crba.mass_matrix`, :func:`liedyn.forward_dynamics.aba`) call the
+functions here, which pick how to run the one source:
 
 * float64 / complex128 input and numba available: the compiled drivers, looping over
   the leading batch dimensions flattened into one;
-* other numeric input, or numba absent or disabled (:data:`liedyn._jit.ENABLED`):
+* other numeric input, or numba absent or disabled
+(:data:`liedyn.engine.jit.ENABLED`):
   plain Python, on numpy arrays holding one component over the whole batch (batch on
-  the last axis; the model's exact zeros and ones fold away, :mod:`liedyn._exact`),
-  or on Python numbers for a single state;
+  the last axis; the model's exact zeros and ones fold away,
+  :mod:`liedyn.engine.exact`), or on Python numbers for a single state;
 * sympy (object) input: plain Python on the expressions.
 
 Each returns ``None`` when it cannot handle a case (a joint type the kernels do not
@@ -22,10 +23,11 @@ import math
 
 import numpy as np
 
-from . import _checks, _exact, _jit
-from . import _kernels as K
-from . import joints as J
-from .model import state
+from .. import _checks
+from . import exact as _exact, jit as _jit
+from . import kernels as K
+from .. import joints as J
+from ..model import state
 
 __all__ = ["flat_model", "use_kernels", "rnea", "mass_matrix", "aba", "hybrid",
            "inverse_mass_matrix", "rnea_partials", "aba_partials"]
@@ -125,9 +127,9 @@ def _single(model, q, x, y):
     """The flattened model if it is cached and ``q``, ``x``, ``y`` look like one
     state of float64 vectors, else ``None``: the compiled driver is then called on
     them as they are, and numba's test of their types (C-contiguous, writable)
-    refuses anything else with a ``TypeError`` (:func:`liedyn._jit.compiled`).
+    refuses anything else with a ``TypeError`` (:func:`liedyn.engine.jit.compiled`).
     Their lengths and values are checked in compiled code
-    (:func:`liedyn._kernels.bad_input`). The fast path of every call: it costs
+    (:func:`liedyn.engine.kernels.bad_input`). The fast path of every call: it costs
     about 0.2 us (issue 16)."""
     if (_jit.ENABLED and _KERNELS[0] and q.ndim == x.ndim == y.ndim == 1
             and q.dtype is x.dtype is y.dtype is _F64):
@@ -192,7 +194,7 @@ def _plain(run, model, arrays, ws_shapes, out_len, batch, dtype, no_f_ext=False)
     One state: on Python numbers (or sympy expressions). A batch: on numpy arrays
     holding one component over the whole batch, with the model's constants, the
     workspaces and, when ``no_f_ext``, the external wrenches (the last input) as
-    exact constants that fold away (:mod:`liedyn._exact`)."""
+    exact constants that fold away (:mod:`liedyn.engine.exact`)."""
     body = flat_model(model)[1]
     if batch == ():
         arrays = [np.asarray(x).astype(object) for x in arrays]
@@ -216,7 +218,8 @@ def _plain(run, model, arrays, ws_shapes, out_len, batch, dtype, no_f_ext=False)
 
 
 def _shapes(*workspaces):
-    """The shapes of the kernels' own workspaces (``liedyn._kernels.*_workspace``),
+    """The shapes of the kernels' own workspaces
+    (``liedyn.engine.kernels.*_workspace``),
     for :func:`_plain`, which makes them of its own kind."""
     return tuple(w.shape for ws in workspaces for w in ws)
 
@@ -424,7 +427,7 @@ def inverse_mass_matrix(model, q):
 def rnea_partials(model, q, dq, ddq, f_ext=None):
     """``(dtau/dq, dtau/d(dq), M)`` by the kernels: Kim (2012), Table 5 along the
     ``nv`` unit directions of ``q`` and of ``dq`` at once, in the ground frame
-    (:func:`liedyn._kernels.rnea_partials_state`), and ``M``. ``None``: some
+    (:func:`liedyn.engine.kernels.rnea_partials_state`), and ``M``. ``None``: some
     joint's ``S`` depends on ``q``, or symbolic input (Table 5 on numpy arrays
     then runs, whose expressions chapter 10 prints)."""
     flat = flat_model(model)
@@ -487,7 +490,7 @@ def aba_partials(model, q, dq, tau, f_ext=None):
     ``ddq`` by ABA (Kim (2012), Table 3), the Table 5 partials of ``tau`` and ``M``
     at it (:func:`rnea_partials`), then per state ``M^-1`` by a Cholesky
     factorisation and ``d ddq/dx = -M^-1 dtau/dx``, all in one compiled call
-    (``liedyn._kernels.aba_partials_loop``)."""
+    (``liedyn.engine.kernels.aba_partials_loop``)."""
     flat = flat_model(model)
     if flat is None or not _jit.ENABLED:
         return None

@@ -1,7 +1,7 @@
 """Interactive 3D scenes of a model's motion, offline: in the book, Jupyter, a file.
 
-:func:`scene` turns a model and a motion (a :class:`~liedyn.simulate.Trajectory` or
-any sequence of configurations) into a :class:`Scene`: the poses of the bodies by
+:func:`scene` turns a model and a motion (a :class:`~liedyn.simulation.Trajectory`
+or any sequence of configurations) into a :class:`Scene`: the poses of the bodies by
 forward kinematics, ``T_{0,i} = T_{0,lambda(i)} T_{lambda(i),i}`` (Kim (2012),
 Section 2.1), at every frame, played back by the `MeshCat
 <https://github.com/meshcat-dev/meshcat>`_ viewer (three.js inside). A
@@ -38,8 +38,8 @@ import os
 
 import numpy as np
 
-from .kinematics import forward_kinematics
-from .lie import exp_so3
+from ..kinematics import forward_kinematics
+from ..lie import exp_so3
 
 __all__ = ["Scene", "scene", "inertia_box", "viewer_script"]
 
@@ -56,8 +56,8 @@ def viewer_script():
     # found, not imported: no zmq, server
     spec = importlib.util.find_spec("meshcat")
     if spec is None or not spec.submodule_search_locations:
-        raise ModuleNotFoundError("liedyn.scene needs the viewer of the meshcat "
-                                  "package (pip install meshcat)")
+        raise ModuleNotFoundError("liedyn.teach.scene needs the viewer of the "
+                                  "meshcat package (pip install meshcat)")
     folder = spec.submodule_search_locations[0]
     path = os.path.join(folder, "viewer", "dist", "main.min.js")
     with open(path, encoding="utf-8") as f:
@@ -383,7 +383,7 @@ def _up_rotation(gravity):
 
 def _quaternions(R):
     """Unit quaternions (x, y, z, w) (three.js order) of rotations (..., 3, 3)."""
-    from .lie import log_so3
+    from ..lie import log_so3
     w = log_so3(R)
     angle = np.linalg.norm(w, axis=-1, keepdims=True)
     axis = np.divide(w, angle, out=np.zeros_like(w), where=angle > 1e-300)
@@ -485,8 +485,8 @@ def scene(model, q, times=None, frames=False, max_frames=300, max_faces=2000,
     model : liedyn.model.Model
         a :class:`~liedyn.urdf.URDFModel` shows its links' ``<visual>`` shapes
     q : Trajectory or (K, nq) array or (nq,) array
-        the motion: a :class:`~liedyn.simulate.Trajectory` of one initial state (its
-        ``t`` and ``q``), configurations at ``times``, or one configuration (a
+        the motion: a :class:`~liedyn.simulation.Trajectory` of one initial state
+        (its ``t`` and ``q``), configurations at ``times``, or one configuration (a
         still)
     times : (K,) array, optional
         increasing times (s) of the configurations (default 30 frames per second)
@@ -514,7 +514,7 @@ def scene(model, q, times=None, frames=False, max_frames=300, max_faces=2000,
     Examples
     --------
     >>> from liedyn.robots import double_pendulum
-    >>> from liedyn.simulate import simulate
+    >>> from liedyn.simulation import simulate
     >>> model = double_pendulum()
     >>> traj = simulate(model, [1.0, 0.0], [0.0, 0.0], dt=0.01, steps=100)
     >>> s = scene(model, traj)

@@ -1,6 +1,6 @@
 """The tiny dispatch layer that lets one source run compiled, batched or symbolic.
 
-The per-state kernels of :mod:`liedyn._kernels` are ordinary Python functions.
+The per-state kernels of :mod:`liedyn.engine.kernels` are ordinary Python functions.
 Decorated with :func:`kernel` they stay ordinary Python (a plain call runs them on
 floats, on numpy arrays holding one component over a whole batch, or on sympy
 expressions), and numba compiles them when a compiled driver calls them. The
@@ -18,7 +18,7 @@ import warnings
 
 import numpy as np
 
-from . import _math, lie
+from .. import _math, lie
 
 try:
     import numba

@@ -15,11 +15,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _checks, _exec
+from . import _checks
+from .engine import dispatch as _exec
 from ._spatial import Ad_inv_matrix, Ad_inv_mul, ad_star_mul, matvec
 from .kinematics import ForwardPass, forward_pass
 from .model import state
-from .rnea import gravity_acceleration
+from .inverse_dynamics import gravity_acceleration
 
 __all__ = ["ABAPass", "aba", "aba_pass", "inverse_mass_matrix",
            "mass_matrix_factor"]
@@ -157,7 +158,8 @@ def aba(model, q, dq, tau, f_ext=None):
     >>> round(float(aba(model, [np.pi / 2], [0.0], [0.0])[0]), 12)    # -g/l sin(q)
     -10.0
     """
-    ddq = _exec.aba(model, q, dq, tau, f_ext)       # the kernels of liedyn._kernels
+    # the kernels of liedyn.engine.kernels
+    ddq = _exec.aba(model, q, dq, tau, f_ext)
     if ddq is not None:                                 # checked there, finite
         return ddq
     if model._charts:                       # the reference path and its errors,
@@ -193,7 +195,8 @@ def inverse_mass_matrix(model, q):
     >>> float(inverse_mass_matrix(model, [0.1])[0, 0])    # 1/(m l^2)
     2.0
     """
-    Minv = _exec.inverse_mass_matrix(model, q)      # the kernels of liedyn._kernels
+    # the kernels of liedyn.engine.kernels
+    Minv = _exec.inverse_mass_matrix(model, q)
     if Minv is not None:
         return Minv
     q = model.check_q(q)

@@ -1,34 +1,33 @@
 """The recursive algorithms written once, per state, on 3-vectors and 3x3 blocks.
 
-This is the single source of the fast paths of :func:`liedyn.rnea.rnea`,
-:func:`liedyn.crba.mass_matrix` and :func:`liedyn.aba.aba`. Every function here
-handles one state: a twist is a pair ``(w, v)`` of 3-tuples, a rotation a 3-tuple of
-rows, a generalized inertia the blocks ``(A, B, C)`` of ``[[A, B], [B^T, C]]``.
-Because only ``+``, ``-``, ``*``, ``/``, indexing and the functions of
-:mod:`liedyn._jit` are used, the same code runs
+This is the single source of the fast paths of :func:`liedyn.inverse_dynamics.rnea`,
+:func:`liedyn.crba.mass_matrix` and :func:`liedyn.forward_dynamics.aba`. Every
+function here handles one state: a twist is a pair ``(w, v)`` of 3-tuples, a
+rotation a 3-tuple of rows, a generalized inertia the blocks ``(A, B, C)`` of ``[[A,
+B], [B^T, C]]``. Because only ``+``, ``-``, ``*``, ``/``, indexing and the functions
+of :mod:`liedyn.engine.jit` are used, the same code runs
 
 * compiled by numba, on float64 or complex128 numbers (the drivers in
-  :mod:`liedyn._exec` loop over a flattened batch),
+  :mod:`liedyn.engine.dispatch` loop over a flattened batch),
 * in plain Python on numpy arrays holding one component over a whole batch (batch
-  last), the model's exact zeros and ones folded away (:mod:`liedyn._exact`),
+  last), the model's exact zeros and ones folded away (:mod:`liedyn.engine.exact`),
 * in plain Python on sympy expressions.
 
-The model arrives flattened (:func:`liedyn._exec.flat_model`): ``topo[i]`` holds the
-parent, joint code, and the offsets and sizes of body ``i``'s coordinates
+The model arrives flattened (:func:`liedyn.engine.dispatch.flat_model`): ``topo[i]``
+holds the parent, joint code, and the offsets and sizes of body ``i``'s coordinates
 (``topo[0, QI]``, ``topo[0, VI]``: the offsets past the last body, ``nq`` and
 ``nv``); ``body[i]`` its joint parameters, placement ``X_i`` and inertia ``I_i``;
-``body[0, :6]`` is the ground acceleration ``dV_0 = (0, -g)`` (Kim (2012),
-footnote 6). Results go into workspaces: ``R[i], p[i]`` (``T_{lambda(i),i}``),
-``S[k], dS[k]`` (one row per velocity coordinate ``k``), ``V[i]``, ``dV[i]``,
-``F[i]`` etc.; row 0 of ``V`` is the ground's twist, zero, and also serves as the
-zero of the right type (float, complex, batch array or sympy) wherever one is
-needed.
+``body[0, :6]`` is the ground acceleration ``dV_0 = (0, -g)`` (Kim (2012), footnote
+6). Results go into workspaces: ``R[i], p[i]`` (``T_{lambda(i),i}``), ``S[k],
+dS[k]`` (one row per velocity coordinate ``k``), ``V[i]``, ``dV[i]``, ``F[i]`` etc.;
+row 0 of ``V`` is the ground's twist, zero, and also serves as the zero of the right
+type (float, complex, batch array or sympy) wherever one is needed.
 """
 import numpy as np
 
-from ._jit import (compiled, cos, exp_coefficients, kernel, normalise_quaternion,
+from .jit import (compiled, cos, exp_coefficients, kernel, normalise_quaternion,
                    sin, sqrt)
-from .joints import CHART_TOL, QUAT_TOL
+from ..joints import CHART_TOL, QUAT_TOL
 
 # topo columns
 PARENT, JOINT, QI, VI, NV = 0, 1, 2, 3, 4
@@ -155,7 +154,7 @@ def quaternion_rotation(w, x, y, z):
 def so3_polynomial(c0, c1, c2, x):
     """``c0 1 + c1 [x] + c2 [x]^2``, with ``[x]^2 = x x^T - |x|^2 1``: the
     exponential of SO(3) and its Jacobians in closed form
-    (:func:`liedyn._jit.exp_coefficients`)."""
+    (:func:`liedyn.engine.jit.exp_coefficients`)."""
     x0, x1, x2 = x
     d = c0 - c2 * dot(x, x)
     return ((d + c2 * x0 * x0, c2 * x0 * x1 - c1 * x2, c2 * x0 * x2 + c1 * x1),
@@ -760,8 +759,8 @@ def joint_acceleration(S, I_hat, B_hat, Psi, u, i, v, n, a, tau, ddq, zero):
 
 @kernel
 def aba_state(topo, body, q, dq, tau, f_ext, dV0, ws, ddq):
-    """Kim (2012), Table 3 (corrected, see :mod:`liedyn.aba`): forward dynamics of
-    one state.
+    """Kim (2012), Table 3 (corrected, see :mod:`liedyn.forward_dynamics`): forward
+    dynamics of one state.
 
     Backward: ``I_hat_i = I_i + sum Ad*_{T^-1} Pi_k Ad_{T^-1}``,
     ``B_hat_i = -ad*_{V_i} I_i V_i

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _checks, _exec
+from . import _checks
+from .engine import dispatch as _exec
 from ._spatial import Ad_star_inv_mul, ad_star_mul, matvec
 from .kinematics import ForwardPass, forward_pass
 from .model import state
@@ -103,7 +104,8 @@ def rnea(model, q, dq, ddq, f_ext=None):
     >>> float(rnea(model, [0.0], [0.0], [1.0])[0])   # tau = m l^2 ddq
     1.0
     """
-    tau = _exec.rnea(model, q, dq, ddq, f_ext)      # the kernels of liedyn._kernels
+    # the kernels of liedyn.engine.kernels
+    tau = _exec.rnea(model, q, dq, ddq, f_ext)
     if tau is not None:                                 # checked there, finite
         return tau
     tau = rnea_pass(model, q, dq, ddq, f_ext).tau   # the reference path, its errors

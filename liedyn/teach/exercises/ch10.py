@@ -1,7 +1,7 @@
 """Checkers for the exercises of :ref:`sec-derivatives` (chapter 10, "Derivatives of
 the dynamics").
 
-Call them through :func:`liedyn.exercises.check`, e.g.
+Call them through :func:`liedyn.teach.exercises.check`, e.g.
 ``check("ch10.ex1", answer)``. The expected answers do not use
 :mod:`liedyn.derivatives`: matrix derivatives are taken by complex step of the plain
 definitions, and the double pendulum and the planar arm are written out in closed
@@ -24,14 +24,14 @@ ch10.ex6  the link masses of a planar arm from torque data              (2,) arr
 
 Examples
 --------
->>> from liedyn.exercises import check
+>>> from liedyn.teach.exercises import check
 >>> check("ch10.ex3", 54)
 ch10.ex3: correct.
 True
 """
 import numpy as np
 
-from ..lie import Ad, Ad_inv, ad, exp_se3, exp_so3, make_transform
+from ...lie import Ad, Ad_inv, ad, exp_se3, exp_so3, make_transform
 from . import WrongAnswer, expect_close, expect_shape
 
 __all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "T0", "XI", "P0",
