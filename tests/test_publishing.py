@@ -12,18 +12,18 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_deploy_workflow_builds_with_make_book_and_deploys_the_html():
+def test_deploy_workflow_tests_before_it_deploys_the_html():
     wf = yaml.safe_load((ROOT / ".github" / "workflows" / "deploy-book.yml").read_text())
     on = wf[True] if True in wf else wf["on"]  # YAML 1.1 reads the key `on` as True
     assert "main" in on["push"]["branches"]
-    build = wf["jobs"]["build"]["steps"]
-    assert any(s.get("run", "").strip() == "make book" for s in build)
-    upload = [s for s in build if s.get("uses", "").startswith("actions/upload-pages-artifact")]
+    test = wf["jobs"]["test"]["steps"]
+    assert any(s.get("run", "").strip() == "make test" for s in test)  # builds the book too
+    upload = [s for s in test if s.get("uses", "").startswith("actions/upload-pages-artifact")]
     assert upload and upload[0]["with"]["path"] == "_build/html"
     deploy = wf["jobs"]["deploy"]
-    assert deploy["needs"] == "build"
+    assert deploy["needs"] == "test"              # only a run whose tests passed deploys
     assert any(s.get("uses", "").startswith("actions/deploy-pages") for s in deploy["steps"])
-    assert wf["permissions"]["pages"] == "write" and wf["permissions"]["id-token"] == "write"
+    assert deploy["permissions"] == {"pages": "write", "id-token": "write"}
 
 
 def test_make_pdf_and_pdf_test_targets_exist_outside_make_test():
