@@ -43,7 +43,8 @@ TOL = 1e-8
 """Largest error accepted, relative to ``max(1, |liedyn's value|)``."""
 
 FORBIDDEN = {
-    "forward kinematics": ["kinematics.forward_kinematics", "kinematics.forward_pass",
+    "forward kinematics": ["kinematics.forward_kinematics",
+                           "kinematics.forward_pass",
                            "kinematics.joint_transforms", "kinematics.world_poses"],
     "rnea": ["inverse_dynamics.rnea", "inverse_dynamics.rnea_pass",
              "kinematics.forward_pass", "kinematics.body_velocities",
@@ -83,7 +84,7 @@ def _states(model, rng):
             rng.normal(size=model.nv))
 
 
-# --- running the reader's function with liedyn's own algorithm switched off ---------
+# --- the reader's function, with liedyn's own algorithm switched off ---
 @contextlib.contextmanager
 def _forbidden(student, job):
     """Within this block the algorithms of ``FORBIDDEN[job]`` raise
@@ -91,7 +92,8 @@ def _forbidden(student, job):
     banned = {}
     for name in FORBIDDEN[job]:
         module, attr = name.rsplit(".", 1)
-        banned[id(getattr(sys.modules["liedyn." + module], attr))] = "liedyn." + name
+        original = getattr(sys.modules["liedyn." + module], attr)
+        banned[id(original)] = "liedyn." + name
     namespaces = [vars(m) for n, m in list(sys.modules.items())
                   if n == "liedyn" or n.startswith("liedyn.")]
     namespaces.append(getattr(student, "__globals__", {}))
@@ -120,7 +122,7 @@ def _run(student, job, *args):
         return student(*args)
 
 
-# --- comparing, in the order the algorithm computes ---------------------------------
+# --- comparing, in the order the algorithm computes ---
 def _body(model, i):
     joint = type(model.joints[i]).__name__
     return f"body {i} (a {joint} joint, parent {model.parent[i]})"
@@ -178,7 +180,7 @@ def _try_all(student, job, run_one, kinds=None):
     return True
 
 
-# --- the exercises -------------------------------------------------------------------
+# --- the exercises ---
 def check_forward_kinematics(student):
     """Check ``student(model, q) -> T``: the N+1 poses ``T_{0,i}`` (4x4, entry 0
     the identity), ``T_{0,i} = T_{0,lambda(i)} X_i J_i(q_i)`` (Kim (2012), Section
@@ -210,7 +212,8 @@ def check_rnea(student):
             (f"{_body(model, i)}: dV_{i}", dV[i], ref.forward.dV[i]))]
         steps += [s for i in range(N, 0, -1) for s in (
             (f"{_body(model, i)}: F_{i}", F[i], ref.F[i]),
-            (f"{_body(model, i)}: tau_{i}", np.asarray(tau)[vs[i]], ref.tau[vs[i]]))]
+            (f"{_body(model, i)}: tau_{i}", np.asarray(tau)[vs[i]],
+             ref.tau[vs[i]]))]
         _compare(where, steps)
     return _try_all(student, "rnea", one)
 
@@ -262,9 +265,10 @@ VECTOR_JOINTS = ["revolute", "prismatic", "helical"]
 
 
 def check_complex_step(student):
-    """Check ``student(rnea, model, q, dq, ddq) -> dtau/dq`` (nv, nv), a complex-step
-    derivative of the given ``rnea`` (``Im rnea(q + i h e_k) / h``), against Kim
-    (2012), Table 5 (:func:`liedyn.derivatives.rnea_partials`), column by column."""
+    """Check ``student(rnea, model, q, dq, ddq) -> dtau/dq`` (nv, nv), a
+    complex-step derivative of the given ``rnea`` (``Im rnea(q + i h e_k) / h``),
+    against Kim (2012), Table 5 (:func:`liedyn.derivatives.rnea_partials`), column
+    by column."""
     def one(student, model, rng, where):
         q, dq, ddq = _states(model, rng)
         complex_calls = []
@@ -279,8 +283,8 @@ def check_complex_step(student):
         ref = rnea_partials(model, q, dq, ddq)[0]
         D, vs = np.asarray(D), model.v_slice
         if D.shape != ref.shape:
-            raise WrongAnswer(f"{where}: dtau/dq should have shape {ref.shape}, got "
-                              f"{D.shape}")
+            raise WrongAnswer(f"{where}: dtau/dq should have shape {ref.shape}, "
+                              f"got {D.shape}")
         _compare(where, [(f"{_body(model, i)}: dtau/dq_{i}", D[:, vs[i]],
                           ref[:, vs[i]]) for i in range(1, model.nbodies + 1)])
     return _try_all(student, "complex-step derivative", one, VECTOR_JOINTS)
