@@ -17,10 +17,10 @@ FILTER := grep -v 'is ignored: it is neither a file nor a directory' || true
 
 .PHONY: book html test unit nojit notebooks check-book check-scenes check-lab package chromium lab notebook pdf pdf-test bench clean
 
-# The venv: uv (from PyPI) installs the pinned requirements in seconds from its cache; pip is
-# the fallback when uv cannot run. --compile-bytecode, as pip does: without the .pyc files every
-# process compiles the modules it imports, and in fresh clones chapter 1's kernel stalled for
-# two minutes at its widgets or was reported dead by nbclient in 3 of 5 runs (none of 4 with them).
+# The venv: uv (from PyPI) installs the pinned requirements from its cache; pip is the
+# fallback when uv cannot run. --compile-bytecode, as pip does: without the .pyc files every
+# process compiles the modules it imports, and a chapter's kernel, slow to start at its
+# widgets, can be reported dead by nbclient.
 UV_VERSION := 0.13.9
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -59,7 +59,7 @@ unit: $(STAMP)
 	$(PY) -m pytest -q --ignore=tests/test_packaging.py
 
 # the core algorithm tests again with the same kernels uncompiled; not the tests of sympy
-# input alone, which never reaches the compiler (they would repeat themselves: 9 s of 31 s)
+# input alone, which never reaches the compiler (they would only repeat themselves)
 nojit: $(STAMP)
 	LIEDYN_DISABLE_JIT=1 $(PY) -m pytest -q -p no:cacheprovider tests/test_kernels.py \
 		tests/test_rnea.py tests/test_aba.py tests/test_crba.py tests/test_hybrid.py \
@@ -94,13 +94,11 @@ check-lab: $(STAMP) chromium
 # part of make test: the same execution). The 3D scenes are checked by check-book, on its
 # page loads; make test checks the pages in two halves, one browser each.
 # The chains are written as prerequisites (t-unit after t-check-book-2, ...), because make -j2
-# left to itself starts whatever is ready: it ran the two short pieces first, during the 2 s
-# warm-up of a warm cache, and the pages' second half last (6 min 41 s and 6 min 54 s on
-# fresh clones after make book). Measured on the chains, after make book (6 min 42 s):
-#   core 1: Lab check 257 s, pages (first half) 103 s, package 22 s
-#   core 2: the book (built only if make book has not), pages (second half) 168 s, unit
-#           194 s, nojit 38 s
-# Without a fresh make book the book (152 s) is built beside the Lab check.
+# left to itself starts whatever is ready: the two short pieces first, during the warm-up of
+# a warm cache, and the pages' second half last. The chains:
+#   core 1: the Lab check, the pages (first half), the package
+#   core 2: the book (built only if make book has not), the pages (second half), unit, nojit
+# Without a fresh make book the book is built beside the Lab check.
 TEST_PIECES := t-check-lab t-check-book-2 t-unit t-check-book-1 t-nojit t-package
 test: $(STAMP) _vendor/.stamp chromium
 	$(MAKE) -j2 --output-sync=target $(TEST_PIECES)

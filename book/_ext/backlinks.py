@@ -35,7 +35,8 @@ def setup(app):
             return
         if not cache:
             cache.update(chapters_of_functions())
-        docs = cache.get(name)
+        # a public name (liedyn.rnea) is found by its home (inverse_dynamics.rnea)
+        docs = cache.get(name) or cache.get(f"{obj.__module__}.{obj.__qualname__}")
         if docs:
             lines += ["", "Derived in " + ", ".join(f":doc:`/{d}`" for d in docs) + "."]
 
