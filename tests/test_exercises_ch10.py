@@ -152,3 +152,78 @@ def test_ex6_data_is_deterministic_and_consistent():
     a, b = ex.ex6_data(), ex.ex6_data()
     assert all(np.array_equal(x, y) for x, y in zip(a, b))
     assert all(x.shape == (ex.ARM_EX6["samples"], 2) for x in a)
+
+
+# exercise 7 (Implement a complex-step derivative): the book's solution passes, bugs are named
+def book_complex_step(rnea, model, q, dq, ddq, h=1e-30):
+    D = np.zeros((model.nv, model.nv))
+    for k in range(model.nv):
+        e = np.zeros(model.nv)
+        e[k] = h
+        D[:, k] = rnea(model, q + 1j * e, dq, ddq).imag / h
+    return D
+
+
+def test_ex7_the_books_complex_step_passes(capsys):
+    assert check("ch10.ex7", book_complex_step) is True
+    out = capsys.readouterr().out
+    assert "agrees with liedyn on" in out and "ch10.ex7: correct." in out
+
+
+@pytest.mark.parametrize("student, message", [
+    (lambda rnea, model, q, dq, ddq: book_complex_step(rnea, model, q, dq, ddq, h=1e-3),
+     r"body 1 .*dtau/dq_1 differs"),                                  # a step far too large
+    (lambda rnea, model, q, dq, ddq: book_complex_step(rnea, model, q, dq, ddq).T,
+     r"body \d+ .*dtau/dq_\d+ differs"),                              # rows for columns
+    (lambda rnea, model, q, dq, ddq: np.stack(                         # finite differences
+        [(rnea(model, q + 1e-6 * e, dq, ddq) - rnea(model, q, dq, ddq)) / 1e-6
+         for e in np.eye(model.nv)], axis=-1), r"never passed a complex q"),
+    (lambda rnea, model, q, dq, ddq: (rnea(model, q.astype(complex), dq, ddq),
+                                      rnea_partials(model, q, dq, ddq)[0])[1],
+     r"called liedyn.*rnea_partials"),
+    (3.0, "give your function"),
+])
+def test_ex7_a_planted_bug_is_reported(student, message):
+    with pytest.raises(WrongAnswer, match=message):
+        check("ch10.ex7", student)
+
+
+# exercise 8 (Derive dtau/dq_1 of planar_arm(2) by hand): the book's answer, typical slips
+G, M1R1_M2L1, M2R2 = 9.81, 1.5, 0.5          # planar_arm(2): m_i = 1, l_1 = 1, r_i = 1/2
+
+
+def dtau_dq1(q, dq, ddq):
+    s1, s12 = np.sin(q[0]), np.sin(q[0] + q[1])
+    return -G * np.array([M1R1_M2L1 * s1 + M2R2 * s12, M2R2 * s12])
+
+
+def test_ex8_the_books_answer_passes_and_is_liedyns_column(capsys):
+    assert check("ch10.ex8", dtau_dq1) is True
+    assert "correct" in capsys.readouterr().out
+    rng = np.random.default_rng(80)
+    for q, dq, ddq in rng.normal(size=(5, 3, 2)):
+        np.testing.assert_allclose(dtau_dq1(q, dq, ddq),
+                                   rnea_partials(planar_arm(2), q, dq, ddq)[0][:, 0],
+                                   atol=1e-12)
+
+
+def dtau_dq2(q, dq, ddq):
+    return rnea_partials(planar_arm(2), q, dq, ddq)[0][:, 1]
+
+
+@pytest.mark.parametrize("answer, message", [
+    (lambda q, dq, ddq: -dtau_dq1(q, dq, ddq), "sign"),
+    (dtau_dq2, "second joint."),
+    (lambda q, dq, ddq: dtau_dq1(q, dq, ddq) + 0.1 * ddq, "dq or ddq"),
+    (lambda q, dq, ddq: dtau_dq2(q, 0 * dq, 0 * ddq), "gravity part of dtau/dq_2"),
+    (lambda q, dq, ddq: dtau_dq1(q, dq, ddq) + [G * np.sin(q[0]), 0.0], "tip of link 1"),
+    (lambda q, dq, ddq: dtau_dq1(q, dq, ddq) * [1.0, 0.0], "tau_2 changes too"),
+    (lambda q, dq, ddq: G * np.array([1.5 * np.cos(q[0]) + 0.5 * np.cos(q[0] + q[1]),
+                                      0.5 * np.cos(q[0] + q[1])]), "gravity torques"),
+    (lambda q, dq, ddq: dtau_dq1(q, dq, ddq) + 0.01, "off by"),
+    (lambda q, dq, ddq: np.zeros(3), "shape"),
+    (0.0, "give a function"),
+])
+def test_ex8_typical_slips_are_explained(answer, message):
+    with pytest.raises(WrongAnswer, match=re.escape(message)):
+        check("ch10.ex8", answer)

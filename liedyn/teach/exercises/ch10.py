@@ -3,9 +3,11 @@ the dynamics").
 
 Call them through :func:`liedyn.teach.exercises.check`, e.g.
 ``check("ch10.ex1", answer)``. The expected answers do not use
-:mod:`liedyn.derivatives`: matrix derivatives are taken by complex step of the plain
-definitions, and the double pendulum and the planar arm are written out in closed
-form (Lagrange's equations) with numpy. Typical wrong answers (a sign, the factors
+:mod:`liedyn.derivatives` (except exercise 7, whose checker,
+:func:`liedyn.teach.implement.check_complex_step`, compares with Table 5):
+matrix derivatives are taken by complex step of the plain definitions, and the
+double pendulum and the planar arm are written out in closed form (Lagrange's
+equations) with numpy. Typical wrong answers (a sign, the factors
 of a product in the wrong order, the spatial twist ``dT T^-1`` where the body twist
 ``T^-1 dT`` belongs, Kim's eq. (88) as printed, a forgotten term of Kim eq. (92),
 ``ddq = 0`` instead of the actual acceleration) get a hint of their own.
@@ -20,6 +22,8 @@ ch10.ex3  structural non-zeros of ``dtau/dq`` on a small tree           int
 ch10.ex4  ``dtau/dl_1`` of the double pendulum (Kim eq. (92))           (2,) array
 ch10.ex5  ``d ddq/dq`` of the double pendulum (Table 6)                 (2, 2) array
 ch10.ex6  the link masses of a planar arm from torque data              (2,) array
+ch10.ex7  Implement ``dtau/dq`` by complex step of a given ``rnea``     function
+ch10.ex8  Derive ``dtau/dq_1`` of ``planar_arm(2)`` by hand             function
 ========  ============================================================  ============
 
 Examples
@@ -32,9 +36,10 @@ True
 import numpy as np
 
 from ...lie import Ad, Ad_inv, ad, exp_se3, exp_so3, make_transform
+from .. import implement
 from . import WrongAnswer, expect_close, expect_shape
 
-__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "T0", "XI", "P0",
+__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7", "ex8", "T0", "XI", "P0",
            "EX3_PARENTS", "EX3_JOINTS", "EX3_DOFS", "PENDULUM", "Q_EX4", "DQ_EX4",
            "DDQ_EX4", "Q_EX5", "DQ_EX5", "TAU_EX5", "ARM_EX6", "ex6_data"]
 
@@ -360,3 +365,68 @@ def ex6(answer):
                      "link k at unit mass, tau = m_1 Y_1 pi_1 + m_2 Y_2 pi_2; "
                      "solve by least squares over all samples.",
                      tol=1e-6)
+
+
+# ----------------------------------------------------------------------------------
+def ex7(answer):
+    """Implement: ``answer(rnea, model, q, dq, ddq) -> dtau/dq`` (nv, nv) by complex
+    step of the given ``rnea``, run by
+    :func:`liedyn.teach.implement.check_complex_step` on models the reader has not
+    seen."""
+    if not callable(answer):
+        raise WrongAnswer("give your function, e.g. answer = my_complex_step, "
+                          f"not a {type(answer).__name__}")
+    return implement.check_complex_step(answer)
+
+
+_MASSES_EX8 = (1.0, 1.0)                      # planar_arm(2): the arm of _arm_tau
+
+
+def _arm_dtau_dq(q, dq, ddq, k):
+    """Column ``k`` of ``dtau/dq`` of ``planar_arm(2)``: complex step of the closed
+    form."""
+    e = np.eye(2)[k]
+    return _complex_step(lambda x: _arm_tau(q + x * e, dq, ddq, _MASSES_EX8), 0.0)
+
+
+def ex8(answer):
+    """``dtau/dq_1`` of ``planar_arm(2)`` as a function ``answer(q, dq, ddq) ->
+    (2,)``, evaluated at states of the checker's own."""
+    if not callable(answer):
+        raise WrongAnswer("give a function dtau_dq1(q, dq, ddq) that returns "
+                          "(dtau_1/dq_1, dtau_2/dq_1), not a "
+                          f"{type(answer).__name__}")
+    g = ARM_EX6["gravity"]
+    rng = np.random.default_rng(8)
+    for q in rng.uniform(-np.pi, np.pi, (4, 2)):
+        dq, ddq = rng.normal(size=(2, 2))
+        a = expect_shape(answer(q.copy(), dq.copy(), ddq.copy()), (2,), "dtau/dq_1")
+        still = expect_shape(answer(q.copy(), 0 * dq, 0 * ddq), (2,), "dtau/dq_1")
+        if _same(a, _arm_dtau_dq(q, dq, ddq, 1)):
+            raise WrongAnswer("this is dtau/dq_2, the derivative along the second "
+                              "joint.")
+        if not _same(a, still):
+            raise WrongAnswer("your expression changes with dq or ddq, and "
+                              "dtau/dq_1 does not: M(q) and C(q, dq) contain q_2 "
+                              "only (turning joint 1 does not change the arm's "
+                              "shape).")
+        right = _arm_dtau_dq(q, dq, ddq, 0)
+        c1, c12 = np.cos(q[0]), np.cos(q[0] + q[1])
+        wrong = [
+            (_arm_dtau_dq(q, 0 * dq, 0 * ddq, 1), "you differentiated G with "
+             "respect to q_2: this is the gravity part of dtau/dq_2."),
+            (-right, "sign error: d/dq cos(q) = -sin(q)."),
+            (right + g * np.sin(q[0]) * np.array([1.0, 0.0]),
+             "link 2 hangs from the tip of link 1: its weight acts at l_1 c_1 + "
+             "r_2 c_12, so tau_1 carries the term m_2 g l_1 c_1 too."),
+            (np.array([right[0], 0.0]), "tau_2 changes too: its gravity term "
+                                        "m_2 g r_2 cos(q_1 + q_2) contains q_1."),
+            (g * np.array([1.5 * c1 + 0.5 * c12, 0.5 * c12]),
+             "this is G(q), the gravity torques themselves: differentiate them "
+             "with respect to q_1."),
+        ]
+        _diagnose(a, right, wrong, "dtau/dq_1",
+                  "M(q) and C(q, dq) contain q_2 only, so dtau/dq_1 = dG/dq_1 with "
+                  "G = g ((m_1 r_1 + m_2 l_1) cos q_1 + m_2 r_2 cos(q_1 + q_2), "
+                  "m_2 r_2 cos(q_1 + q_2)).")
+    return True
