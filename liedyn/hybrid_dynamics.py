@@ -28,7 +28,8 @@ __all__ = ["HybridPass", "hybrid", "hybrid_pass", "hybrid_direct",
            "check_prescribed"]
 
 
-def _T(A):
+def tr(A):
+    """``A^T`` for a matrix or a stack of them (the last two axes swapped)."""
     return np.swapaxes(A, -1, -2)
 
 
@@ -59,58 +60,85 @@ class HybridPass:
     ddq: np.ndarray
 
 
-def hybrid_pass(model, q, dq, ddq, tau, prescribed, f_ext=None, dV0=None):
-    """Kim (2012), Table 4, with every intermediate kept (see :class:`HybridPass`).
+class _Given:
+    """The given inputs of Table 4 per body ``i = 1..N`` (entry 0 unused):
+    ``f_ext[i]`` and the joint's entries ``ddq[i]``, ``tau[i]``."""
 
-    Arguments as in :func:`hybrid`; ``dV0`` overrides the ground acceleration
-    ``(0, -g)``.
-    """
+    def __init__(self, model, batch, dtype, ddq, tau, f_ext):
+        shape, bodies = batch + (model.nv,), range(1, model.nbodies + 1)
+        self._batch, self._slices = batch, [model.v_slice[i] for i in bodies]
+        self._ddq = np.array(np.broadcast_to(ddq, shape), dtype=dtype)
+        self._tau = np.array(np.broadcast_to(tau, shape), dtype=dtype)
+        self.ddq = [None] + [self._ddq[..., s] for s in self._slices]
+        self.tau = [None] + [self._tau[..., s] for s in self._slices]
+        self.f_ext = [None] + [f_ext[..., i - 1, :] for i in bodies]
+
+    def batched(self, I):
+        """``I`` once per state of the batch (a read-only view)."""
+        return np.broadcast_to(I, self._batch + I.shape)
+
+    def joined(self, ddq, tau):
+        """The full vectors ``(tau, ddq)`` from per-body lists."""
+        for i, s in enumerate(self._slices, start=1):
+            self._ddq[..., s], self._tau[..., s] = ddq[i], tau[i]
+        return self._tau, self._ddq
+
+
+def _first_recursion(model, q, dq, ddq, tau, prescribed, f_ext, dV0):
+    """The checks, and Table 4's first forward recursion: ``T``, ``V`` and
+    ``eta``, with ``A[i] = Ad_{T_{lambda(i),i}^-1}``."""
     u = check_prescribed(model, prescribed)
     batch, dtype, q, dq, ddq, tau, f_ext = state(
         model, q, dq, ddq, tau, f_ext=f_ext, names=("dq", "ddq", "tau"))
     model.check_chart(q, bodies=~u)     # S is inverted where tau is given
     dV0 = gravity_acceleration(model) if dV0 is None else dV0
     fw = forward_pass(model, q, dq, None, dV0)
-    N = model.nbodies
-    A = [None] + [Ad_inv_matrix(fw.R[i], fw.p[i])
-                  for i in range(1, N + 1)]
-    eta = [None] + [fw.dV[i] - Ad_inv_mul(fw.R[i], fw.p[i],
-                                          fw.dV[model.parent[i]])
-                    for i in range(1, N + 1)]
+    bodies = range(1, model.nbodies + 1)
+    A = [None] + [Ad_inv_matrix(fw.R[i], fw.p[i]) for i in bodies]
+    eta = [None] + [fw.dV[i] - Ad_inv_mul(fw.R[i], fw.p[i], fw.dV[model.parent[i]])
+                    for i in bodies]
+    return u, fw, A, eta, _Given(model, batch, dtype, ddq, tau, f_ext)
+
+
+def hybrid_pass(model, q, dq, ddq, tau, prescribed, f_ext=None, dV0=None):
+    """Kim (2012), Table 4, with every intermediate kept (see :class:`HybridPass`).
+
+    Arguments as in :func:`hybrid`; ``dV0`` overrides the ground acceleration
+    ``(0, -g)``.
+    """
+    u, fw, A, eta, given = _first_recursion(model, q, dq, ddq, tau, prescribed,
+                                            f_ext, dV0)
+    N, S, V = model.nbodies, fw.S, fw.V
     I_hat, B_hat, Psi, Pi, beta = ([None] * (N + 1) for _ in range(5))
-    for i in range(N, 0, -1):           # backward recursion, (51)-(52)
-        I, V, S = model.inertias[i], fw.V[i], fw.S[i]
-        vi = model.v_slice[i]
-        Ih = np.broadcast_to(I, batch + (6, 6))
-        Bh = -ad_star_mul(V, matvec(I, V)) - f_ext[..., i - 1, :]
+    for i in range(N, 0, -1):           # backward recursion, (51)-(53)
+        I = model.inertias[i]
+        I_hat[i] = given.batched(I)
+        B_hat[i] = -ad_star_mul(V[i], matvec(I, V[i])) - given.f_ext[i]
         for k in model.children[i]:
-            Ih = Ih + _T(A[k]) @ Pi[k] @ A[k]
-            Bh = Bh + matvec(_T(A[k]), beta[k])
+            I_hat[i] = I_hat[i] + tr(A[k]) @ Pi[k] @ A[k]
+            B_hat[i] = B_hat[i] + matvec(tr(A[k]), beta[k])
         if u[i]:                        # acceleration prescribed
-            Pi[i] = Ih
-            beta[i] = Bh + matvec(Ih, eta[i] + matvec(S, ddq[..., vi]))
+            Pi[i] = I_hat[i]
+            beta[i] = B_hat[i] + matvec(I_hat[i],
+                                        eta[i] + matvec(S[i], given.ddq[i]))
         else:                           # torque given
-            IS = Ih @ S
-            Psi[i] = _inv(_T(S) @ IS, model, i)
-            Pi[i] = Ih - IS @ Psi[i] @ _T(IS)
-            r = tau[..., vi] - matvec(_T(S), matvec(Ih, eta[i]) + Bh)
-            beta[i] = Bh + matvec(Ih, eta[i] + matvec(S @ Psi[i], r))
-        I_hat[i], B_hat[i] = Ih, Bh
-    shape = batch + (model.nv,)
-    tau_out = np.array(np.broadcast_to(tau, shape), dtype=dtype)
-    ddq_out = np.array(np.broadcast_to(ddq, shape), dtype=dtype)
+            IS = I_hat[i] @ S[i]
+            Psi[i] = _inv(tr(S[i]) @ IS, model, i)
+            Pi[i] = I_hat[i] - IS @ Psi[i] @ tr(IS)
+            r = given.tau[i] - matvec(tr(S[i]), matvec(I_hat[i], eta[i]) + B_hat[i])
+            beta[i] = B_hat[i] + matvec(I_hat[i], eta[i] + matvec(S[i] @ Psi[i], r))
+    ddq, tau = list(given.ddq), list(given.tau)
     dV, F = [fw.dV[0]] + [None] * N, [None] * (N + 1)
-    for i in range(1, N + 1):           # forward recursion
-        S, vi = fw.S[i], model.v_slice[i]
+    for i in range(1, N + 1):           # second forward recursion
         a = matvec(A[i], dV[model.parent[i]]) + eta[i]
-        if not u[i]:
-            Fa = matvec(I_hat[i], a) + B_hat[i]
-            r = tau[..., vi] - matvec(_T(S), Fa)
-            ddq_out[..., vi] = matvec(Psi[i], r)
-        dV[i] = a + matvec(S, ddq_out[..., vi])
+        if not u[i]:                    # (45)
+            r = tau[i] - matvec(tr(S[i]), matvec(I_hat[i], a) + B_hat[i])
+            ddq[i] = matvec(Psi[i], r)
+        dV[i] = a + matvec(S[i], ddq[i])
         F[i] = matvec(I_hat[i], dV[i]) + B_hat[i]
         if u[i]:
-            tau_out[..., vi] = matvec(_T(S), F[i])
+            tau[i] = matvec(tr(S[i]), F[i])
+    tau_out, ddq_out = given.joined(ddq, tau)
     return HybridPass(fw, u[1:], eta, I_hat, B_hat, Psi, Pi, beta, dV, F,
                       tau_out, ddq_out)
 

@@ -10,10 +10,10 @@ import pytest
 from liedyn import joints as J
 from liedyn import lie
 from liedyn.forward_dynamics import aba
-from liedyn.crba import bias_force, mass_matrix, momentum
+from liedyn.crba import bias_force, composite_inertias, mass_matrix, momentum
 from liedyn.teach.exercises import WrongAnswer, check
 from liedyn.teach.exercises import ch08 as ex
-from liedyn.hybrid_dynamics import hybrid
+from liedyn.hybrid_dynamics import hybrid, hybrid_pass
 from liedyn.inertia import rod_inertia, spatial_inertia
 from liedyn.model import Model
 from liedyn.robots import planar_arm
@@ -153,3 +153,21 @@ def test_ex4_to_ex6_hints():
           "static weight")
     _hint("ch8.ex6", [0, 0, 0, 0, r["rod_mass"] / 4 * ex.GRAVITY, 0], "own weight")
     _hint("ch8.ex6", -wrench, "wrong sign")
+
+
+def test_ex7_the_composite_inertia():
+    model = planar_arm(2, length=ex.ARM["length"], mass=ex.ARM["mass"], gravity=ex.GRAVITY)
+    I_hat_1 = hybrid_pass(model, ex.Q_ARM, ex.DQ_ARM, [0.0, 0.0], [0.0, 0.0],
+                          [True, True]).I_hat[1]
+    assert check("ch8.ex7", I_hat_1)
+    assert check("ch8.ex7", composite_inertias(model, ex.Q_ARM)[0][1])
+    I1, I2 = model.inertias[1], model.inertias[2]
+    T12 = model.placements[2] @ model.joints[2].transform(ex.Q_ARM[1:])
+    S = model.joints[2].S(ex.Q_ARM[1:])
+    A = lie.Ad(lie.inverse(T12))
+    _hint("ch8.ex7", I1, "body 1 alone")
+    _hint("ch8.ex7", I1 + I2, "expressed in frame 2")
+    Pi = I2 - I2 @ S @ np.linalg.inv(S.T @ I2 @ S) @ S.T @ I2
+    _hint("ch8.ex7", I1 + A.T @ Pi @ A, "torque-given")
+    _hint("ch8.ex7", I1 + lie.Ad(T12).T @ I2 @ lie.Ad(T12), "other way")
+    _hint("ch8.ex7", 1.001 * I_hat_1, "off by")

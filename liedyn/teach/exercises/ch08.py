@@ -11,8 +11,8 @@ import numpy as np
 
 from . import WrongAnswer, expect_close, expect_shape
 
-__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ARM", "Q_ARM", "DQ_ARM",
-           "DDQ1_EX1", "DDQ2_EX2", "BODY_EX3", "SPACE_EX4", "GRAVITY",
+__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7", "ARM", "Q_ARM",
+           "DQ_ARM", "DDQ1_EX1", "DDQ2_EX2", "BODY_EX3", "SPACE_EX4", "GRAVITY",
            "RELEASE_EX6"]
 
 GRAVITY = 9.81
@@ -223,3 +223,49 @@ def ex6(answer):
     expect_close(a, expected, "tau_base", tol=1e-6,
                  hint="the rod swings about the pivot "
                       "with angular acceleration 3g/(2l).")
+
+
+def _arm_inertia():
+    """Spatial inertia of one link of the arm in its body frame (the joint at the
+    origin, the link along +x)."""
+    m, l = ARM["mass"], ARM["length"]
+    P = _skew([l / 2, 0.0, 0.0])
+    I_com = np.diag([0.0, 1.0, 1.0]) * m * l ** 2 / 12        # thin rod along x
+    return np.block([[I_com + m * P.T @ P, m * P], [m * P.T, m * np.eye(3)]])
+
+
+def _Ad(R, p):
+    """``Ad_T`` of ``T = (R, p)``, twists ordered ``(w, v)``."""
+    return np.block([[R, np.zeros((3, 3))], [_skew(p) @ R, R]])
+
+
+def ex7(answer):
+    """``I_hat_1`` (6x6, body frame 1) of the arm at ``Q_ARM`` with every joint
+    prescribed: the composite inertia of both links."""
+    a = expect_shape(answer, (6, 6), "I_hat_1")
+    I = _arm_inertia()
+    c, s = np.cos(Q_ARM[1]), np.sin(Q_ARM[1])
+    R = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])     # J_2(q_2)
+    p = np.array([ARM["length"], 0.0, 0.0])
+    A = _Ad(R.T, -R.T @ p)                          # Ad_{T_12^-1}, T_12 = X_2 J_2
+    S = np.array([0.0, 0.0, 1.0, 0.0, 0.0, 0.0])[:, None]
+    Pi_v = I - I @ S @ np.linalg.inv(S.T @ I @ S) @ S.T @ I     # joint 2 given
+    if _same(a, I):
+        raise WrongAnswer("this is body 1 alone. With joint 2 prescribed, body 2 "
+                          "passes its whole inertia (Pi_2 = I_hat_2 = I_2): add "
+                          "it, moved into frame 1.")
+    if _same(a, 2 * I):
+        raise WrongAnswer("I_2 is expressed in frame 2: move it into frame 1 with "
+                          "Ad_{T_12^-1}^T I_2 Ad_{T_12^-1} before adding it.")
+    if _same(a, I + A.T @ Pi_v @ A):
+        raise WrongAnswer("this Pi_2 is the torque-given one, with the inertia "
+                          "along joint 2 projected out; a prescribed joint passes "
+                          "I_hat_2 itself.")
+    B = _Ad(R, p)                                              # Ad_{T_12}
+    if _same(a, I + B.T @ I @ B):
+        raise WrongAnswer("the transform goes the other way: Ad_{T_12^-1} maps "
+                          "a twist of body 1 into frame 2, and I_2 is moved with "
+                          "Ad_{T_12^-1}^T I_2 Ad_{T_12^-1}.")
+    expect_close(a, I + A.T @ I @ A, "I_hat_1",
+                 hint="I_hat_1 = I_1 + Ad_{T_12^-1}^T I_2 Ad_{T_12^-1}, with "
+                      "T_12 = X_2 J_2(q_2).")
