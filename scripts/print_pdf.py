@@ -11,7 +11,7 @@ for paper and prints it with Chromium's PDF backend (`_build/pdf/liedyn.pdf` by 
   page of each comes from the named destination Chromium writes for a link target, checked
   against the text of the page; pypdf writes the outline);
 * a report of what the printed page showed, next to the PDF (`liedyn.json`: MathJax errors,
-  raw TeX, equation and figure numbers, solutions), which tests/browser/check_pdf.py reads;
+  raw TeX, equation and figure numbers, solutions), which tests/browser/test_pdf.py reads;
 * equations and figures keep the numbers Sphinx gave them, e.g. (5.3) and Fig. 7.2, and every
   cross-reference is a link inside the PDF;
 * the solutions of the exercises move to a last part, "Solutions to the exercises", grouped by
@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
-from check_book import ARGS, CHROMIUM, LOCAL_HOSTS, serve, toc_pages  # noqa: E402
+from helpers import ARGS, CHROMIUM, LOCAL_HOSTS, serve, toc_pages  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT_MS = 900_000
@@ -167,7 +167,7 @@ PREPARE_JS = r"""() => {
       scaled += 1;
     }
   });
-  // What the PDF will show, for tests/browser/check_pdf.py: math errors, raw TeX outside code
+  // What the PDF will show, for tests/browser/test_pdf.py: math errors, raw TeX outside code
   // and math, math left untypeset, the equation and figure numbers, solutions left in chapters.
   const skip = 'pre, code, script, style, textarea, mjx-container, .highlight, .math, .pdf-hide';
   const raw = [];
@@ -241,7 +241,7 @@ def lead(title):
 
 def normal(text):
     """Lower case, one space, straight apostrophes, no ligatures or soft hyphens (as pypdf
-    extracts them): for substring tests (also used by tests/browser/check_pdf.py)."""
+    extracts them): for substring tests (also used by tests/browser/test_pdf.py)."""
     for a, b in (("\u2019", "'"), ("\u00ad", ""), ("\ufb00", "ff"), ("\ufb01", "fi"),
                  ("\ufb02", "fl"), ("\ufb03", "ffi"), ("\ufb04", "ffl")):
         text = text.replace(a, b)
@@ -349,7 +349,7 @@ def print_book(html_dir, pdf):
                                  '<span class="pageNumber"></span></div>',
                  margin={"top": "16mm", "bottom": "18mm", "left": "16mm", "right": "16mm"})
         browser.close()
-    # what the page showed when printed, for tests/browser/check_pdf.py
+    # what the page showed when printed, for tests/browser/test_pdf.py
     pdf.with_suffix(".json").write_text(json.dumps(
         {"entries": info["entries"], "moved": info["moved"], **info["check"]}, indent=1))
     add_bookmarks(pdf, info["entries"])

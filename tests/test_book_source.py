@@ -6,7 +6,7 @@ a heading or a block quote: the paragraph ends there, the math is cut in two, an
 paragraph pairs its `$` signs wrongly (raw TeX and raw `{cite}` roles in the HTML). A `$` left
 without a partner in a paragraph is printed as a dollar sign. Both are caught here, on the markdown
 cells of every notebook of `_toc.yml` and on every `.md` file of the table of contents (and the
-`.md` files they `{include}`), without building the book. `tests/browser/check_book.py` checks
+`.md` files they `{include}`), without building the book. `tests/browser/test_book_pages.py` checks
 the rendered pages for what gets through.
 
 Mirrors the parser where it matters: fenced code and literal directives (`{math}`,
@@ -232,7 +232,7 @@ def test_inline_math_survives_markdown(path):
 def test_labels_are_lowercase(path):
     """MyST in JupyterLab lowercases the id of a labelled equation or target (Sphinx
     does too, for its references): a label with capitals is then not found by what
-    links to it, nor by tests/browser/check_lab.py. Keep labels lowercase."""
+    links to it, nor by tests/browser/test_lab.py. Keep labels lowercase."""
     text = path.read_text()
     labels = re.findall(r":label: (\S+?)(?:\\n|\"|\s|$)", text, re.M)
     labels += re.findall(r"\((\S+?)\)=", text)

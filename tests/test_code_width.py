@@ -5,10 +5,10 @@ library listing 89, a few cells 86); WIDTH leaves a margin. Checked here, withou
 * every line of the library `liedyn/` (code, comments and docstrings: the listings show the
   code, the API page the docstrings);
 * every line of a notebook code cell, unless the cell carries the tag `scroll-wide`
-  (intentionally wide; tests/browser/check_book.py exempts the same cells);
+  (intentionally wide; tests/browser/test_book_pages.py exempts the same cells);
 * every line of fenced code in a markdown cell: the library listings written by
   scripts/listings.py and any other code block (directives such as `{math}` are prose).
-tests/browser/check_book.py measures the built pages themselves (code beside a table or an
+tests/browser/test_book_pages.py measures the built pages themselves (code beside a table or an
 equation has a narrower column).
 """
 import json

@@ -1,6 +1,6 @@
 """The chapter notebooks read the same in the HTML book, JupyterLab, Notebook 7 and Colab.
 
-Source rules, checked without a browser (tests/browser/check_lab.py checks the rendering):
+Source rules, checked without a browser (tests/browser/test_lab.py checks the rendering):
 * no directive that only Sphinx can render (`literalinclude`, `include`, `eval-rst`, autodoc);
 * library listings are written out ("**Listing** `liedyn.x.f`" + a python block) and agree with
   the library source (scripts/listings.py rewrites them);

@@ -1,52 +1,38 @@
-"""Browser check of the chapters in JupyterLab, as a reader opens them after `make lab`.
+"""The chapters in JupyterLab, as a reader opens them after `make lab`.
 
-    .venv/bin/python tests/browser/check_lab.py [--run NOTEBOOK ...] [--toc TOC]
+    .venv/bin/pytest -n 2 --dist loadscope -m browser tests/browser
 
-Starts JupyterLab (with jupyterlab-myst) headless on 127.0.0.1 with a token of its own, opens
-every chapter notebook of `_toc.yml` in Debian's chromium through playwright and checks the
-rendered markdown of each:
+JupyterLab (with jupyterlab-myst) runs headless on 127.0.0.1 with a token of its own (the
+`lab` fixture of conftest.py); one page of Debian's chromium opens every chapter notebook of
+`_toc.yml` in it, test_chapter[book/01_rigid_body_motion], and checks its rendered markdown:
 * every markdown cell is rendered by MyST, with no raw directive or role text left visible
   (`:label:`, `:pyobject:`, a ```` ```{ ```` fence, `{eq}`, `{cite}`, ...) and no math error;
 * every labelled equation of the source is displayed with its number, every exercise as an
   exercise block, every proof-type block as one, every "**Listing**" caption with its code;
 * no request leaves 127.0.0.1 and no uncaught error is raised.
-The notebooks named by --run (default: chapters 1 and 7) are then run with "Run All Cells": every
-code cell must finish with an execution count and no error output. In chapter 1 the check moves
-a slider of the twist explorer and requires the plotted figure to change.
-The server and its kernels are stopped at the end. Installs nothing.
+The notebooks of RUN are then run with "Run All Cells": every code cell must finish with an
+execution count and no error output. In chapter 1 the test moves a slider of the twist
+explorer and requires the plotted figure to change. The kernels are stopped after each chapter.
+The tests share the server and the page (under pytest-xdist, `--dist loadscope` keeps them on
+one worker).
 """
-import argparse
 import json
-import os
 import re
-import secrets
-import shutil
-import socket
-import subprocess
-import sys
-import tempfile
 import time
 import urllib.request
 from pathlib import Path
-from urllib.parse import urlsplit
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from check_book import ARGS, CHROMIUM, LOCAL_HOSTS, ROOT, toc_pages  # noqa: E402
+import pytest
 
-RUN = ["book/01_rigid_body_motion.ipynb", "book/07_forward_dynamics.ipynb"]
+from .helpers import Watch, fail_with
+
+pytestmark = pytest.mark.browser
+
+RUN = ("book/01_rigid_body_motion", "book/07_forward_dynamics")
 RAW = [":label:", ":pyobject:", ":class:", "```{", "{eq}`", "{cite", "{numref}`", "{ref}`",
        "{doc}`", "{prf:", "{exercise}", "{solution}", "{math}", "{index}", "{figure}", ":::"]
 RENDER_TIMEOUT_MS = 300_000
 RUN_TIMEOUT_S = 240
-START_TIMEOUT_S = 180
-SETTINGS = {  # render every cell (no windowing), no news pop-up, never save
-    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
-    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {"fetchNews": "false"},
-    "@jupyterlab/docmanager-extension/plugin.jupyterlab-settings": {"autosave": False},
-}
-# What the server sees: copies of these, so that nothing the check does reaches the repository
-# (the chapters read ../benchmarks/results.*).
-SERVED = ["book", "benchmarks"]
 
 # Per rendered markdown cell: its visible text and what MyST made of it.
 CELLS_JS = r"""() => Array.from(document.querySelectorAll('.jp-MarkdownCell')).map(c => {
@@ -69,6 +55,42 @@ CELLS_JS = r"""() => Array.from(document.querySelectorAll('.jp-MarkdownCell')).m
 })"""
 
 
+@pytest.fixture(scope="session")
+def lab_page(browser, lab):
+    """JupyterLab loaded once in a page of its own (chapters are opened inside it, no reload
+    per chapter), watched for uncaught errors and non-local requests."""
+    base, token = lab
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    watch = Watch(page, console=False, http=False)
+    open_lab(page, base, token)
+    yield page, watch
+    context.close()
+
+
+def test_chapter(chapter, lab, lab_page, pytestconfig, note):
+    """One chapter: its rendering, and for RUN its cells run (chapter 1: the slider)."""
+    page, watch = lab_page
+    since = watch.mark()
+    notebook = chapter + ".ipynb"
+    want = expected(Path(pytestconfig.getoption("book_dir")).resolve().parent / notebook)
+    try:
+        open_notebook(page, notebook, want)
+        failures = check_rendering(page.evaluate(CELLS_JS), want)
+        if chapter in RUN:
+            failures += run_all(page, want)
+            if chapter == "book/01_rigid_body_motion" and not failures:
+                failures += move_slider(page)
+    finally:
+        close_notebooks(page)      # the page lets go of the kernel before the server stops it
+        time.sleep(0.5)
+        stop_kernels(*lab)
+    note(f"{want['cells']} markdown cells, {len(want['labels'])} equations, "
+         f"{want['exercises']} exercises, {len(want['listings'])} listings"
+         + (", ran" if chapter in RUN else ""))
+    fail_with(failures + watch.failures(since), notebook)
+
+
 def expected(notebook):
     """What the markdown of a notebook asks for: labels, exercises, proofs, listings."""
     cells = json.loads(Path(notebook).read_text())["cells"]
@@ -81,47 +103,6 @@ def expected(notebook):
         "proofs": len(re.findall(r"^`{3,}\{prf:(?!ref)[a-z]+\}", text, re.M)),
         "listings": re.findall(r"^\*\*Listing\*\* `([\w.]+)`", text, re.M),
     }
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_lab(tmp):
-    """Start JupyterLab on 127.0.0.1; return (process, base URL, token)."""
-    for name, value in SETTINGS.items():
-        path = Path(tmp, "settings", name)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(value))
-    for name in SERVED:
-        shutil.copytree(ROOT / name, Path(tmp, "root", name),
-                        ignore=shutil.ignore_patterns("_build", ".ipynb_checkpoints"))
-    port, token = free_port(), secrets.token_hex(16)
-    env = dict(os.environ, JUPYTERLAB_SETTINGS_DIR=str(Path(tmp, "settings")),
-               JUPYTERLAB_WORKSPACES_DIR=str(Path(tmp, "workspaces")),
-               JUPYTER_RUNTIME_DIR=str(Path(tmp, "runtime")))
-    cmd = [str(Path(sys.executable).with_name("jupyter")), "lab", "--no-browser",
-           "--ip=127.0.0.1", f"--port={port}", f"--IdentityProvider.token={token}",
-           f"--ServerApp.root_dir={Path(tmp, 'root')}", "--LabApp.expose_app_in_browser=True",
-]
-    if os.geteuid() == 0:
-        cmd.append("--allow-root")
-    log = open(Path(tmp, "lab.log"), "w")
-    proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.time() + START_TIMEOUT_S
-    while time.time() < deadline:
-        try:
-            urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
-            return proc, base, token
-        except OSError:
-            if proc.poll() is not None:
-                break
-            time.sleep(0.5)
-    proc.terminate()
-    sys.exit(f"JupyterLab did not start; log:\n{Path(tmp, 'lab.log').read_text()[-3000:]}")
 
 
 def api(base, token, path, method="GET"):
@@ -259,82 +240,3 @@ def move_slider(page):
     return ["moving a slider of the twist explorer did not change the figure"]
 
 
-def check_chapter(page, base, token, notebook, run):
-    want = expected(ROOT / notebook)
-    open_notebook(page, notebook, want)
-    failures = check_rendering(page.evaluate(CELLS_JS), want)
-    if run:
-        failures += run_all(page, want)
-        if notebook.endswith("01_rigid_body_motion.ipynb") and not failures:
-            failures += move_slider(page)
-    close_notebooks(page)          # the page lets go of the kernel before the server stops it
-    time.sleep(0.5)
-    stop_kernels(base, token)
-    return failures, (f"{want['cells']} markdown cells, {len(want['labels'])} equations, "
-                      f"{want['exercises']} exercises, {len(want['listings'])} listings"
-                      + (", ran" if run else ""))
-
-
-def watch(page):
-    """Record uncaught errors and block (and record) every request off this machine."""
-    problems = []
-    page.on("pageerror", lambda e: problems.append(f"uncaught: {e}"))
-
-    def route(r):
-        url = urlsplit(r.request.url)
-        if url.scheme in ("http", "https", "ws", "wss") and url.hostname not in LOCAL_HOSTS:
-            problems.append(f"request to a non-local address (aborted): {r.request.url}")
-            return r.abort()
-        return r.continue_()
-    page.route("**/*", route)
-    return problems
-
-
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--toc", default=str(ROOT / "_toc.yml"))
-    parser.add_argument("--run", nargs="*", default=RUN, help="notebooks to run all cells of")
-    parser.add_argument("--only", nargs="*", help="check only these notebooks")
-    args = parser.parse_args()
-    if not CHROMIUM.exists():
-        sys.exit(f"{CHROMIUM} not found: `apt-get install -y chromium`")
-    notebooks = args.only or [p + ".ipynb" for p in toc_pages(args.toc)
-                              if (ROOT / (p + ".ipynb")).is_file()]
-    from playwright.sync_api import sync_playwright
-    passed = failed = 0
-    start = time.perf_counter()
-    with tempfile.TemporaryDirectory() as tmp:
-        proc, base, token = start_lab(tmp)
-        try:
-            with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-                context = browser.new_context(viewport={"width": 1400, "height": 1000})
-                page = context.new_page()
-                problems = watch(page)
-                open_lab(page, base, token)
-                for nb in notebooks:
-                    t0, seen = time.perf_counter(), len(problems)
-                    try:
-                        failures, summary = check_chapter(page, base, token, nb, nb in args.run)
-                    except Exception as e:  # noqa: BLE001 - a hang or crash is a failure
-                        failures, summary = [f"check crashed: {str(e).splitlines()[0]}"], ""
-                    failures += problems[seen:]
-                    print(f"{'FAIL' if failures else 'ok  '} {nb}: {summary} "
-                          f"({time.perf_counter() - t0:.1f} s)")
-                    for f in failures[:12]:
-                        print(f"       - {f}")
-                    passed, failed = passed + (not failures), failed + bool(failures)
-                browser.close()
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-    print(f"JupyterLab check: {time.perf_counter() - start:.0f} s")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Browser tests of the built book, its 3D scenes, the chapters in JupyterLab and the PDF."""
