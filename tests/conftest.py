@@ -2,6 +2,9 @@
 
 Hypothesis runs derandomized: the same examples on every run, so CI cannot turn red by chance;
 a failure found once is found again. ``HYPOTHESIS_PROFILE=explore`` draws fresh random examples.
+
+``pytest --no-jit`` runs the selected tests without the compiled engine: every public function
+then takes its reference implementation (what a machine without numba runs).
 """
 import os
 
@@ -10,3 +13,13 @@ from hypothesis import settings
 settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
 settings.register_profile("explore", deadline=None, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def pytest_addoption(parser):
+    parser.addoption("--no-jit", action="store_true",
+                     help="run liedyn without its compiled engine (the reference path)")
+
+
+def pytest_configure(config):
+    if config.getoption("--no-jit"):
+        os.environ["LIEDYN_DISABLE_JIT"] = "1"     # read when liedyn.engine is imported
