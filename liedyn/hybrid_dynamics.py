@@ -125,7 +125,8 @@ def hybrid_pass(model, q, dq, ddq, tau, prescribed, f_ext=None, dV0=None):
             IS = I_hat[i] @ S[i]
             Psi[i] = _inv(tr(S[i]) @ IS, model, i)
             Pi[i] = I_hat[i] - IS @ Psi[i] @ tr(IS)
-            r = given.tau[i] - matvec(tr(S[i]), matvec(I_hat[i], eta[i]) + B_hat[i])
+            bias = matvec(I_hat[i], eta[i]) + B_hat[i]
+            r = given.tau[i] - matvec(tr(S[i]), bias)
             beta[i] = B_hat[i] + matvec(I_hat[i], eta[i] + matvec(S[i] @ Psi[i], r))
     ddq, tau = list(given.ddq), list(given.tau)
     dV, F = [fw.dV[0]] + [None] * N, [None] * (N + 1)

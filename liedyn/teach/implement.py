@@ -219,9 +219,11 @@ def check_rnea(student):
 
 
 def check_crba(student):
-    """Check ``student(model, q) -> (Ic, M)``: the composite inertias ``Ic`` (N+1
-    6x6 matrices in the body frames, entry 0 unused) and the mass matrix (nv, nv),
-    compared ``Ic_i`` for ``i = N..1``, then ``M``'s columns joint by joint."""
+    """Check ``student(model, q) -> (Ic, M)`` against the composite-rigid-body
+    algorithm (Featherstone (2008), Table 6.2, in Kim's notation): the composite
+    inertias ``Ic`` (N+1 6x6 matrices in the body frames, entry 0 unused) and the
+    mass matrix (nv, nv), compared ``Ic_i`` for ``i = N..1``, then ``M``'s columns
+    joint by joint."""
     def one(student, model, rng, where):
         q = model.random_configuration(rng)
         Ic, M = _unpack(_run(student, "crba", model, q), ("Ic", "M"), where)
