@@ -107,3 +107,56 @@ def test_ex6_hints():
     _hint("ch6.ex6", 20, "not all 20")
     _hint("ch6.ex6", 4, "without gravity")
     _hint("ch6.ex6", 10, "not the rank")
+
+
+# exercise 7 (Implement the composite-rigid-body algorithm): the checker of
+# teach.implement
+from test_implement import my_crba  # noqa: E402  (a right implementation, a planted bug)
+
+
+def test_ex7_a_right_crba_passes_and_a_planted_bug_is_reported(capsys):
+    assert check("ch6.ex7", my_crba) is True
+    assert "agrees with liedyn on" in capsys.readouterr().out
+    with pytest.raises(WrongAnswer, match=r"body \d+ .*: Ic_\d+ differs"):
+        check("ch6.ex7", lambda model, q: my_crba(model, q, bug=True))
+    with pytest.raises(WrongAnswer, match="give your function"):
+        check("ch6.ex7", 1.0)
+
+
+# exercise 8 (Derive the arm's mass matrix with the CRBA): I^c_1 in the plane
+PLANE = np.ix_([2, 3, 4], [2, 3, 4])                 # (w_z, v_x, v_y) of (w, v)
+
+
+def Ic1(q2):
+    c2, s2 = np.cos(q2), np.sin(q2)
+    return np.array([[5 / 3 + c2, -s2 / 2, 3 / 2 + c2 / 2],
+                     [-s2 / 2, 2.0, 0.0],
+                     [3 / 2 + c2 / 2, 0.0, 2.0]])
+
+
+def test_ex8_the_books_composite_inertia_is_liedyns_and_passes():
+    from liedyn.crba import composite_inertias
+    for q2 in (0.2, -2.0, 3.0):
+        Ic = composite_inertias(ARM, np.array([0.0, q2]))[0]
+        np.testing.assert_allclose(Ic1(q2), Ic[1][PLANE], atol=1e-12)
+        assert np.isclose(Ic1(q2)[0, 0], mass_matrix(ARM, [0.0, q2])[0, 0])
+    assert check("ch6.ex8", Ic1)
+
+
+def planar_A(q2):
+    c, s = np.cos(q2), np.sin(q2)
+    return np.array([[1.0, 0.0, 0.0], [s, c, s], [c, -s, c]])
+
+
+@pytest.mark.parametrize("answer, message", [
+    (lambda q2: 2 * ARM.inertias[1][PLANE], "depends on q2"),
+    (lambda q2: ARM.inertias[1][PLANE]
+     + planar_A(q2) @ ARM.inertias[2][PLANE] @ planar_A(q2).T, "comes back with A^T"),
+    (lambda q2: Ic1(q2) + np.diag([0.1, 0.0, 0.0]), "moment of inertia about joint 1"),
+    (lambda q2: Ic1(q2) + np.diag([0.0, 0.1, 0.0]), "off by"),
+    (np.eye(3), "give a function"),
+])
+def test_ex8_typical_slips_are_explained(answer, message):
+    import re
+    with pytest.raises(WrongAnswer, match=re.escape(message)):
+        check("ch6.ex8", answer)

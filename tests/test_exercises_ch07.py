@@ -126,3 +126,50 @@ def test_ex6_hints_and_the_measured_order():
     err = [np.linalg.norm(m.difference(ref, simulate(m, q0, dq0, dt, duration=0.4,
                                                      method="rk4").q[-1])) for dt in (0.02, 0.01)]
     assert check("ch7.ex6", np.log2(err[0] / err[1]))
+
+
+# exercise 7 (Implement the articulated-body algorithm): the checker of teach.implement
+from test_implement import my_aba  # noqa: E402  (a right implementation, planted bugs)
+
+
+def test_ex7_a_right_aba_passes(capsys):
+    assert check("ch7.ex7", my_aba) is True
+    out = capsys.readouterr().out
+    assert "agrees with liedyn on" in out and "ch7.ex7: correct." in out
+
+
+def test_ex7_a_planted_bug_is_reported_and_a_value_refused():
+    with pytest.raises(WrongAnswer, match=r"body \d+ .*: I_hat_\d+ differs"):
+        check("ch7.ex7", lambda *args: my_aba(*args, bug_body=4))
+    with pytest.raises(WrongAnswer, match="give your function"):
+        check("ch7.ex7", np.zeros(3))
+
+
+# exercise 8 (Show that Pi S = 0): the rod's Pi in the plane, from liedyn's sweep
+PLANE = np.ix_([2, 3, 4], [2, 3, 4])                 # (w_z, v_x, v_y) of (w, v)
+
+
+def rod_model():
+    rod = ex.ROD
+    m = Model(gravity=(0.0, 0.0, 0.0))
+    m.add_body("rod", 0, J.Revolute([0, 0, 1]),
+               inertia=spatial_inertia(rod["mass"], [rod["com"], 0.0, 0.0],
+                                       np.diag([0.0, rod["I_zz"], rod["I_zz"]])))
+    return m
+
+
+def test_ex8_liedyns_pi_passes_and_vanishes_along_the_joint():
+    Pi = aba_pass(rod_model(), [0.0], [0.0], [0.0], dV0=np.zeros(6)).Pi[1][PLANE]
+    assert np.allclose(Pi[0], 0.0) and np.allclose(Pi[:, 0], 0.0)       # Pi S = 0
+    assert check("ch7.ex8", Pi)
+
+
+def test_ex8_hints():
+    Pi = aba_pass(rod_model(), [0.0], [0.0], [0.0], dV0=np.zeros(6)).Pi[1][PLANE]
+    m = ex.ROD["mass"]
+    _hint("ch7.ex8", rod_model().inertias[1][PLANE], "own inertia")
+    _hint("ch7.ex8", Pi + 0.1 * np.eye(3), r"Pi S = 0")
+    _hint("ch7.ex8", np.diag([0.0, m, m]), "swings")
+    _hint("ch7.ex8", np.diag([0.0, m, 0.0]), "point mass")
+    _hint("ch7.ex8", 1.1 * Pi, "off by")
+    _hint("ch7.ex8", np.zeros(3), "shape")

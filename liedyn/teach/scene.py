@@ -1,31 +1,21 @@
 """Interactive 3D scenes of a model's motion, offline: in the book, Jupyter, a file.
 
 :func:`scene` turns a model and a motion (a :class:`~liedyn.simulation.Trajectory`
-or any sequence of configurations) into a :class:`Scene`: the poses of the bodies by
-forward kinematics, ``T_{0,i} = T_{0,lambda(i)} T_{lambda(i),i}`` (Kim (2012),
-Section 2.1), at every frame, played back by the `MeshCat
-<https://github.com/meshcat-dev/meshcat>`_ viewer (three.js inside). A
-:class:`Scene` is a complete HTML document: the viewer's script (from the
-``meshcat`` wheel on PyPI), the shapes and the animation, with no request to any
-server. A notebook shows it in an ``<iframe srcdoc=...>`` (JupyterLab, Notebook and
-the static book alike, no kernel extension); :meth:`Scene.save` writes it to a file.
+or configurations) into a :class:`Scene`: the body poses by forward kinematics,
+``T_{0,i} = T_{0,lambda(i)} T_{lambda(i),i}`` (Kim (2012), Section 2.1), at every
+frame, played by the `MeshCat <https://github.com/meshcat-dev/meshcat>`_ viewer
+(three.js inside). A :class:`Scene` is one HTML document (the viewer's script from
+the ``meshcat`` wheel, the shapes, the animation; no request to any server), shown
+in a notebook as an ``<iframe srcdoc=...>`` and written by :meth:`Scene.save`.
 
-What is drawn:
-
-* a model loaded from URDF (:func:`liedyn.urdf.load_urdf`) shows the ``<visual>``
-  shapes of its links: meshes (STL, OBJ, DAE; read with trimesh and decimated, once
-  per file, to at most ``max_faces`` triangles), boxes, cylinders and spheres;
-* any other body (or a URDF link with no visual) is drawn from its inertia: the box
-  with the same mass and rotational inertia (:func:`inertia_box`, in the principal
-  axes at the centre of mass), a ball at a point mass, thin rods from the body's
-  joint to its centre of mass and to its children's joints, and a ball at each
-  joint;
-* ``frames=True`` adds the body frames ``{i}`` as red-green-blue (x-y-z) triads.
-
-The viewer's world is z-up: a model whose gravity points along another axis is
-turned so that gravity points down (``Scene.root``); a grid is drawn under the
-lowest body frame. Below the picture: play/pause, a time slider, the time and a
-checkbox for the frames. Drag to orbit, scroll to zoom, right-drag to pan.
+What is drawn: the ``<visual>`` shapes of a URDF model's links (meshes read with
+trimesh and decimated to ``max_faces`` triangles per file, boxes, cylinders,
+spheres); any other body from its inertia (:func:`inertia_box` at the centre of
+mass, a ball for a point mass, rods from its joint to its centre of mass and to
+its children's joints, a ball at the joint); with ``frames=True`` the body frames
+as red-green-blue (x-y-z) triads. The viewer's world is z-up: the model is turned
+so that its gravity points down (``Scene.root``), over a grid under the lowest
+body. Below the picture: play/pause, a time slider and a checkbox for the frames.
 
 Derived in :ref:`sec-forward-dynamics`.
 """
@@ -33,52 +23,40 @@ import base64
 import functools
 import html
 import importlib.util
+import itertools
 import json
-import os
+import pathlib
 
 import numpy as np
 
+from .. import _checks
 from ..kinematics import forward_kinematics
-from ..lie import exp_so3
+from ..lie import exp_so3, rot_to_quat, skew
 
 __all__ = ["Scene", "scene", "inertia_box", "viewer_script"]
 
 _PALETTE = (0x4C72B0, 0xDD8452, 0x55A868, 0xC44E52, 0x8172B3, 0x937860, 0xDA8BC3,
             0x8C8C8C, 0xCCB974, 0x64B5CD)
-_GREY = 0xB4B4B4
+_GREY, _ROD, _JOINT = 0xB4B4B4, 0x707070, 0x404040
 _FLOAT32, _UINT16, _UINT32 = 0x17, 0x14, 0x16    # msgpack ext codes of typed arrays
 
 
 @functools.lru_cache(maxsize=1)
 def viewer_script():
-    """The MeshCat viewer: ``main.min.js`` of the ``meshcat`` wheel, three.js
-    inside."""
-    # found, not imported: no zmq, server
-    spec = importlib.util.find_spec("meshcat")
+    """The MeshCat viewer (three.js inside): ``main.min.js`` of ``meshcat``.
+
+    >>> "exports.MeshCat" in viewer_script()
+    True
+    """
+    spec = importlib.util.find_spec("meshcat")     # found, not imported (no zmq)
     if spec is None or not spec.submodule_search_locations:
         raise ModuleNotFoundError("liedyn.teach.scene needs the viewer of the "
                                   "meshcat package (pip install meshcat)")
-    folder = spec.submodule_search_locations[0]
-    path = os.path.join(folder, "viewer", "dist", "main.min.js")
-    with open(path, encoding="utf-8") as f:
-        return f.read()
+    folder = pathlib.Path(spec.submodule_search_locations[0])
+    return (folder / "viewer" / "dist" / "main.min.js").read_text(encoding="utf-8")
 
 
-# ----------------------------------------------------------------------------------
-# three.js objects in the JSON form of THREE.ObjectLoader, as MeshCat's set_object
-# takes
-# ----------------------------------------------------------------------------------
-
-class _Ids:
-    """Deterministic uuids, so that the same call writes the same file."""
-
-    def __init__(self):
-        self.n = 0
-
-    def __call__(self):
-        self.n += 1
-        return f"00000000-0000-4000-8000-{self.n:012d}"
-
+# --- three.js objects in the JSON form of THREE.ObjectLoader (MeshCat's set_object)
 
 def _typed(x, code):
     import umsgpack
@@ -91,24 +69,30 @@ def _attribute(x):
             "array": _typed(np.asarray(x, dtype=np.float32), _FLOAT32)}
 
 
+def _lines(vertices, colours=None):
+    """A BufferGeometry of line segments between vertex pairs (2 k, 2 k + 1)."""
+    attributes = {"position": _attribute(vertices)}
+    if colours is not None:
+        attributes["color"] = _attribute(colours)
+    return {"type": "BufferGeometry", "data": {"attributes": attributes}}
+
+
 def _buffer(vertices, faces):
-    """A BufferGeometry: (V, 3) positions, (F, 3) indices (the viewer adds
-    normals)."""
+    """A BufferGeometry of (V, 3) positions, (F, 3) triangles (no normals)."""
     small = len(vertices) < 65536
-    index = np.asarray(faces, dtype=np.uint16 if small else np.uint32)
-    return {"type": "BufferGeometry",
-            "data": {"attributes": {"position": _attribute(vertices)},
-                     "index": {"itemSize": 1,
-                               "type": "Uint16Array" if small else "Uint32Array",
-                               "array": _typed(index.ravel(),
-                                               _UINT16 if small else _UINT32)}}}
+    index = np.asarray(faces, dtype=np.uint16 if small else np.uint32).ravel()
+    geometry = _lines(vertices)
+    kind, code = ("Uint16Array", _UINT16) if small else ("Uint32Array", _UINT32)
+    geometry["data"]["index"] = {"itemSize": 1, "type": kind,
+                                 "array": _typed(index, code)}
+    return geometry
 
 
 def _object(ids, geometry, material, kind="Mesh", matrix=None):
     """The set_object payload for one geometry and material (dicts without uuid)."""
-    g, m = dict(geometry, uuid=ids()), dict(material, uuid=ids())
+    g, m = dict(geometry, uuid=next(ids)), dict(material, uuid=next(ids))
     T = np.eye(4) if matrix is None else np.asarray(matrix)
-    obj = {"uuid": ids(), "type": kind, "geometry": g["uuid"],
+    obj = {"uuid": next(ids), "type": kind, "geometry": g["uuid"],
            "material": m["uuid"],
            "matrix": T.T.ravel().tolist()}  # three.js matrices are column-major
     return {"metadata": {"version": 4.5, "type": "Object"}, "geometries": [g],
@@ -129,27 +113,33 @@ def _rgba(rgba, default):
     return (r << 16) | (g << 8) | b, float(rgba[3])
 
 
-def _rotate_y_to_z():
-    """three.js cylinders run along y; URDF cylinders and our rods along z."""
-    T = np.eye(4)
-    T[:3, :3] = exp_so3([np.pi / 2, 0.0, 0.0])
-    return T
-
-
-def _box(size):
-    return {"type": "BoxGeometry", "width": float(size[0]),
-            "height": float(size[1]), "depth": float(size[2])}
-
-
-def _sphere(radius):
-    return {"type": "SphereGeometry", "radius": float(radius), "widthSegments": 20,
-            "heightSegments": 12}
-
-
-def _cylinder(radius, length):
-    return {"type": "CylinderGeometry", "radiusTop": float(radius),
-            "radiusBottom": float(radius), "height": float(length),
+def _solid(kind, size):
+    """The three.js geometry of a "box" (sides), "sphere" (radius,) or "cylinder"
+    (radius, length; along y, see :data:`_Y_TO_Z`)."""
+    if kind == "box":
+        return {"type": "BoxGeometry", "width": float(size[0]),
+                "height": float(size[1]), "depth": float(size[2])}
+    if kind == "sphere":
+        return {"type": "SphereGeometry", "radius": float(size[0]),
+                "widthSegments": 20, "heightSegments": 12}
+    return {"type": "CylinderGeometry", "radiusTop": float(size[0]),
+            "radiusBottom": float(size[0]), "height": float(size[1]),
             "radialSegments": 16}
+
+
+def _turn(a, b):
+    """The rotation (3, 3) taking the unit vector ``a`` to ``b`` about ``a x b`` (a
+    half turn about x if they are opposite; one of them is the z axis)."""
+    axis = np.cross(a, b)
+    s, c = np.linalg.norm(axis), float(np.dot(a, b))
+    if s > 1e-12:
+        return exp_so3(axis / s * np.arctan2(s, c))
+    return np.diag([1.0, np.sign(c), np.sign(c)])
+
+
+_Y_TO_Z = np.eye(4)
+_Y_TO_Z[:3, :3] = exp_so3([np.pi / 2, 0.0, 0.0])
+"""three.js cylinders run along y; URDF cylinders and our rods along z."""
 
 
 def _triad(length):
@@ -157,11 +147,8 @@ def _triad(length):
     v = np.zeros((6, 3))
     v[1], v[3, 1], v[5, 2] = (length, 0, 0), length, length
     c = np.array([[1, 0, 0]] * 2 + [[0, 0.7, 0]] * 2 + [[0, 0, 1]] * 2, dtype=float)
-    geometry = {"type": "BufferGeometry",
-                "data": {"attributes": {"position": _attribute(v),
-                                        "color": _attribute(c)}}}
     material = {"type": "LineBasicMaterial", "vertexColors": True, "linewidth": 2}
-    return geometry, material
+    return _lines(v, c), material
 
 
 def _grid(poses, root, scale):
@@ -172,33 +159,27 @@ def _grid(poses, root, scale):
     unit = 10.0 ** np.floor(np.log10(raw))
     step = unit * next(m for m in (1, 2, 5, 10) if m * unit >= raw)
     half = step * np.ceil(1.5 * max(hi[0] - lo[0], hi[1] - lo[1], scale) / step)
-    ticks = np.arange(-half, half + step / 2, step)
-    ends = []
-    for u in ticks:
-        ends += [(u, -half), (u, half), (-half, u), (half, u)]
+    u = np.arange(-half, half + step / 2, step)
+    h = np.full_like(u, half)            # per tick: (u, -h) (u, h) (-h, u) (h, u)
+    ends = np.stack([u, -h, u, h, -h, u, h, u], axis=-1).reshape(-1, 2)
     v = np.zeros((len(ends), 3))
-    v[:, :2] = np.array(ends) + (lo[:2] + hi[:2]) / 2
+    v[:, :2] = ends + (lo[:2] + hi[:2]) / 2
     v[:, 2] = lo[2]
-    geometry = {"type": "BufferGeometry",
-                "data": {"attributes": {"position": _attribute(v)}}}
     material = {"type": "LineBasicMaterial", "color": 0x9A9A9A, "transparent": True,
                 "opacity": 0.7}
-    return geometry, material
+    return _lines(v), material
 
 
-# ----------------------------------------------------------------------------------
-# meshes from files, decimated, cached per (file, max_faces)
-# ----------------------------------------------------------------------------------
+# --- meshes from files, decimated, cached per (file, max_faces) -------------------
 
 def _colour_of(mesh):
     """The diffuse colour of a trimesh mesh as 0xRRGGBB (None: the default grey)."""
-    visual = mesh.visual
+    visual, rgba = mesh.visual, None
     material = getattr(visual, "material", None)
-    rgba = None
     if material is not None:
-        rgba = getattr(material, "diffuse", None)
-        if rgba is None:
-            rgba = getattr(material, "main_color", None)
+        rgba = next((c for c in (getattr(material, "diffuse", None),
+                                 getattr(material, "main_color", None))
+                     if c is not None), None)
     elif getattr(visual, "kind", None) in ("face", "vertex"):
         rgba = visual.main_color
     if rgba is None:
@@ -210,12 +191,8 @@ def _colour_of(mesh):
 @functools.lru_cache(maxsize=256)
 def _mesh_parts(filename, max_faces):
     """[(vertices (V, 3), faces (F, 3), colour or None)] of a mesh file, in its
-    frame.
-
-    A file with several parts (a COLLADA scene) keeps one part per material colour;
-    the triangle budget ``max_faces`` is shared among the parts in proportion to
-    their size.
-    """
+    frame: one part per material colour (a COLLADA scene has several), sharing the
+    triangle budget ``max_faces`` in proportion to their size."""
     import trimesh
 
     loaded = trimesh.load(filename, force=None)
@@ -237,20 +214,7 @@ def _mesh_parts(filename, max_faces):
     return parts
 
 
-# ----------------------------------------------------------------------------------
-# shapes of a body: URDF visuals, or boxes, balls and rods from the inertias
-# ----------------------------------------------------------------------------------
-
-def _centre_of_mass(I):
-    """Mass, centre of mass and rotational inertia there, from Kim (2012), eq.
-    (22)."""
-    m = float(I[3, 3])
-    if m <= 0:
-        return 0.0, np.zeros(3), np.zeros((3, 3))
-    c = np.array([I[2, 4], I[0, 5], I[1, 3]]) / m
-    C = np.array([[0, -c[2], c[1]], [c[2], 0, -c[0]], [-c[1], c[0], 0]])
-    return m, c, I[:3, :3] - m * C @ C.T
-
+# --- shapes of a body: URDF visuals, or boxes, balls and rods from the inertias ---
 
 def inertia_box(mass, I_com):
     """Sides and axes of the uniform box with the given mass and rotational inertia.
@@ -269,7 +233,7 @@ def inertia_box(mass, I_com):
 
     Returns
     -------
-    sides : (3,) array, R : (3, 3) array (columns: the box's axes)
+    sides : (3,) array, R : (3, 3) array (columns: the box's axes, a rotation)
 
     Examples
     --------
@@ -278,117 +242,83 @@ def inertia_box(mass, I_com):
     [3.0, 2.0, 1.0]
     """
     moments, R = np.linalg.eigh(np.asarray(I_com, dtype=float))
-    s = moments.sum()
-    sides = np.sqrt(np.clip(6.0 * (s - 2 * moments) / mass, 0.0, None))
+    sides = np.sqrt(np.clip(6.0 * (moments.sum() - 2 * moments) / mass, 0.0, None))
     if np.linalg.det(R) < 0:
-        R = R[:, [1, 0, 2]]
-        sides = sides[[1, 0, 2]]
+        R, sides = R[:, [1, 0, 2]], sides[[1, 0, 2]]
     return sides, R
 
 
-def _rod(a, b, radius):
-    """(geometry, matrix) of a cylinder from ``a`` to ``b`` (None if too short)."""
-    d = np.asarray(b, float) - np.asarray(a, float)
-    length = float(np.linalg.norm(d))
-    if length < 1e-9:
-        return None
-    z = d / length
-    axis = np.cross([0.0, 0.0, 1.0], z)
-    s, c = np.linalg.norm(axis), z[2]
-    if s > 1e-12:
-        R = exp_so3(axis / s * np.arctan2(s, c))
-    else:
-        R = np.diag([1.0, np.sign(c), np.sign(c)])
-    T = np.eye(4)
-    T[:3, :3], T[:3, 3] = R, (np.asarray(a, float) + np.asarray(b, float)) / 2
-    return _cylinder(radius, length), T @ _rotate_y_to_z()
+def _rods(ends, radius):
+    """[(geometry, material, matrix)]: grey cylinders from the frame's origin to
+    each point of ``ends`` (points too close to the origin are skipped)."""
+    shapes = []
+    for e in ends:
+        length = float(np.linalg.norm(e))
+        if length >= 1e-9:
+            T = np.eye(4)
+            T[:3, :3], T[:3, 3] = _turn([0.0, 0.0, 1.0], e / length), e / 2
+            shapes.append((_solid("cylinder", (radius, length)), _material(_ROD),
+                           T @ _Y_TO_Z))
+    return shapes
 
 
 def _inertia_shapes(model, i, scale):
     """[(geometry, material, matrix)] drawing body ``i`` from its inertia and
-    joints."""
-    colour = _PALETTE[(i - 1) % len(_PALETTE)]
-    m, c, Ic = _centre_of_mass(model.inertias[i])
-    thin, joint = 0.015 * scale, 0.035 * scale
-    shapes = [(_sphere(joint), _material(0x404040), np.eye(4))]
-    ends = [model.placements[k][:3, 3] for k in range(1, model.nbodies + 1)
-            if model.parent[k] == i]
-    if m > 0:
+    joints (body 0, the ground: rods to the joints on it)."""
+    ends = [np.asarray(model.placements[k][:3, 3], dtype=float)
+            for k in range(1, model.nbodies + 1) if model.parent[k] == i]
+    if i == 0:
+        return _rods(ends, 0.015 * scale)
+    I, colour = model.inertias[i], _PALETTE[(i - 1) % len(_PALETTE)]
+    thin, joint, m = 0.015 * scale, 0.035 * scale, float(I[3, 3])
+    shapes = [(_solid("sphere", [joint]), _material(_JOINT), np.eye(4))]
+    if m > 0:                         # centre of mass c and I_com: Kim eq. (22)
+        c = np.array([I[2, 4], I[0, 5], I[1, 3]]) / m
         ends.append(c)
-        sides, R = inertia_box(m, Ic)
+        sides, R = inertia_box(m, I[:3, :3] - m * skew(c) @ skew(c).T)
         T = np.eye(4)
         T[:3, :3], T[:3, 3] = R, c
-        if sides.max() < 2 * joint:
-            shapes.append((_sphere(0.06 * scale), _material(colour), T))
-        else:
-            shapes.append((_box(np.maximum(sides, 2 * thin)), _material(colour), T))
-    for e in ends:
-        rod = _rod(np.zeros(3), e, thin)
-        if rod is not None:
-            shapes.append((rod[0], _material(0x707070), rod[1]))
-    return shapes
-
-
-def _ground_shapes(model, scale):
-    """Rods from the world origin to the joints of the bodies hanging from it."""
-    shapes = []
-    for k in range(1, model.nbodies + 1):
-        if model.parent[k] == 0:
-            rod = _rod(np.zeros(3), model.placements[k][:3, 3], 0.015 * scale)
-            if rod is not None:
-                shapes.append((rod[0], _material(0x707070), rod[1]))
-    return shapes
+        shape = (_solid("sphere", [0.06 * scale]) if sides.max() < 2 * joint
+                 else _solid("box", np.maximum(sides, 2 * thin)))
+        shapes.append((shape, _material(colour), T))
+    return shapes + _rods(ends, thin)
 
 
 def _visual_shapes(visual, max_faces):
     """[(geometry, material, matrix)] of one URDF :class:`~liedyn.urdf.Visual`."""
     colour, opacity = _rgba(visual.rgba, _GREY)
     T = np.asarray(visual.T, dtype=float)
-    if visual.kind == "box":
-        return [(_box(visual.size), _material(colour, opacity), T)]
-    if visual.kind == "sphere":
-        return [(_sphere(visual.size[0]), _material(colour, opacity), T)]
-    if visual.kind == "cylinder":
-        return [(_cylinder(*visual.size), _material(colour, opacity),
-                 T @ _rotate_y_to_z())]
-    shapes = []
-    for vertices, faces, own in _mesh_parts(visual.filename, max_faces):
-        S = T @ np.diag(list(visual.size) + [1.0])
-        part_colour = own if (own is not None and visual.rgba is None) else colour
-        shapes.append(
-            (_buffer(vertices, faces), _material(part_colour, opacity), S))
+    if visual.kind != "mesh":
+        return [(_solid(visual.kind, visual.size), _material(colour, opacity),
+                 T @ _Y_TO_Z if visual.kind == "cylinder" else T)]
+    S = T @ np.diag(list(visual.size) + [1.0])
+    return [(_buffer(vertices, faces),
+             _material(own if own is not None and visual.rgba is None else colour,
+                       opacity), S)
+            for vertices, faces, own in _mesh_parts(visual.filename, max_faces)]
+
+
+def _body_shapes(model, visuals, scale, max_faces):
+    """{body i: [(geometry, material, matrix)]}: the URDF visuals of a body, or its
+    inertia box and rods; the ground's rods when no body has visuals."""
+    visuals = list(getattr(model, "visuals", None) or [] if visuals is None
+                   else visuals)
+    for v in visuals:
+        if not 0 <= getattr(v, "body", -1) <= model.nbodies:
+            raise ValueError("argument 'visuals': expected liedyn.urdf.Visual "
+                             f"records on bodies 0..{model.nbodies}, got {v!r}")
+    shown = [v for v in visuals if v.kind != "mesh" or v.filename is not None]
+    shapes = {i: [] for i in range(model.nbodies + 1)}
+    for v in shown:
+        shapes[v.body] += _visual_shapes(v, max_faces)
+    drawn = {v.body for v in shown}
+    for i in range(0 if not visuals else 1, model.nbodies + 1):
+        if i not in drawn:
+            shapes[i] += _inertia_shapes(model, i, scale)
     return shapes
 
 
-# ----------------------------------------------------------------------------------
-# the scene
-# ----------------------------------------------------------------------------------
-
-def _up_rotation(gravity):
-    """A rotation taking ``-gravity`` to +z (identity without gravity)."""
-    g = np.asarray(gravity, dtype=float)
-    n = np.linalg.norm(g)
-    T = np.eye(4)
-    if n == 0:
-        return T
-    up = -g / n
-    axis = np.cross(up, [0.0, 0.0, 1.0])
-    s, c = np.linalg.norm(axis), up[2]
-    if s > 1e-12:
-        T[:3, :3] = exp_so3(axis / s * np.arctan2(s, c))
-    elif c < 0:
-        T[:3, :3] = np.diag([1.0, -1.0, -1.0])
-    return T
-
-
-def _quaternions(R):
-    """Unit quaternions (x, y, z, w) (three.js order) of rotations (..., 3, 3)."""
-    from ..lie import log_so3
-    w = log_so3(R)
-    angle = np.linalg.norm(w, axis=-1, keepdims=True)
-    axis = np.divide(w, angle, out=np.zeros_like(w), where=angle > 1e-300)
-    return np.concatenate([axis * np.sin(angle / 2), np.cos(angle / 2)], axis=-1)
-
+# --- the scene ------------------------------------------------------------------
 
 def _frames(model, q, times, max_frames):
     """Validated (times, Q) with at most ``max_frames`` samples (evenly strided)."""
@@ -398,28 +328,20 @@ def _frames(model, q, times, max_frames):
             raise ValueError("argument 'times': give times only with an array of "
                              "configurations (a Trajectory has its own)")
     else:
-        Q = np.asarray(model.check_q(q), dtype=float)
-        if Q.ndim == 1:
-            Q = Q[None]
+        Q = np.atleast_2d(np.asarray(model.check_q(q), dtype=float))
         t = None if times is None else np.asarray(times, dtype=float)
     if Q.ndim != 2 or Q.shape[-1] != model.nq:
         raise ValueError(f"argument 'q': expected configurations of shape (frames, "
                          f"{model.nq}) (one motion; select one from a batch "
                          f"first), got {Q.shape}")
-    if t is None:
-        t = np.arange(len(Q)) / 30.0
+    t = np.arange(len(Q)) / 30.0 if t is None else t
     if (t.shape != (len(Q),) or not np.all(np.isfinite(t))
             or np.any(np.diff(t) <= 0)):
         raise ValueError(f"argument 'times': expected {len(Q)} increasing finite "
                          f"times, got shape {t.shape}")
-    if not np.all(np.isfinite(Q)):
-        raise ValueError("argument 'q': the configurations contain NaN or inf")
-    if (isinstance(max_frames, bool) or int(max_frames) != max_frames
-            or max_frames < 1):
-        raise ValueError(f"argument 'max_frames': expected a positive integer, got "
-                         f"{max_frames!r}")
-    stride = max(1, int(np.ceil(len(Q) / int(max_frames))))
-    idx = np.arange(0, len(Q), stride)
+    _checks.finite("q", Q)
+    _checks.scalar("max_frames", max_frames, positive=True, integer=True)
+    idx = np.arange(0, len(Q), max(1, int(np.ceil(len(Q) / max_frames))))
     return t[idx] - t[0], Q[idx]
 
 
@@ -433,11 +355,9 @@ class Scene:
     model : the model drawn
     times : (K,) array, the frame times (s), starting at 0
     q : (K, nq) array, the configuration at each frame
-    poses : (K, N+1, 4, 4) array, ``T_{0,i}`` of every body at every frame, as
-        exported
+    poses : (K, N+1, 4, 4) array, ``T_{0,i}`` of every body at every frame
     root : (4, 4) array, the pose of the model's world in the viewer's z-up world
-    commands : list of dict, the MeshCat commands (set_object, set_transform,
-        set_animation)
+    commands : list of dict, the MeshCat commands (set_object, set_transform, ...)
     """
 
     def __init__(self, model, times, q, poses, root, commands, height, title):
@@ -450,8 +370,7 @@ class Scene:
         return _document(self)
 
     def save(self, path):
-        """Write :meth:`html` to ``path`` (opens offline in a browser); return
-        it."""
+        """Write :meth:`html` to ``path`` (opens offline); return ``path``."""
         with open(path, "w", encoding="utf-8") as f:
             f.write(self.html())
         return path
@@ -491,11 +410,9 @@ def scene(model, q, times=None, frames=False, max_frames=300, max_faces=2000,
     times : (K,) array, optional
         increasing times (s) of the configurations (default 30 frames per second)
     frames : bool
-        draw the body frames as red-green-blue (x-y-z) triads (a checkbox toggles
-        them)
+        draw the body frames as x-y-z triads (a checkbox toggles them)
     max_frames : int
-        keep at most this many frames (every k-th configuration), to bound the file
-        size
+        keep at most this many frames (every k-th), to bound the file size
     max_faces : int
         triangles per mesh file after decimation
     height : int
@@ -524,63 +441,52 @@ def scene(model, q, times=None, frames=False, max_frames=300, max_faces=2000,
     True
     """
     times, Q = _frames(model, q, times, max_frames)
-    if isinstance(max_faces, bool) or int(max_faces) != max_faces or max_faces < 12:
+    if _checks.scalar("max_faces", max_faces, integer=True) < 12:
         raise ValueError(f"argument 'max_faces': expected an integer >= 12, got "
                          f"{max_faces!r}")
-    # (K,N+1,4,4)
     poses = np.asarray(forward_kinematics(model, Q).T_world, dtype=float)
-    root = _up_rotation(model.gravity)
+    root = np.eye(4)                              # the model's gravity points down
+    g = np.asarray(model.gravity, dtype=float)
+    if np.linalg.norm(g) > 0:
+        root[:3, :3] = _turn(-g / np.linalg.norm(g), [0.0, 0.0, 1.0])
     pts = poses[..., :3, 3].reshape(-1, 3)
     scale = max(float(np.ptp(pts, axis=0).max()) if len(pts) > 1 else 0.0, 0.2)
+    shapes = _body_shapes(model, visuals, scale, int(max_faces))
+    commands = _commands(model, shapes, poses, root, scale, frames) + [
+        _animation(model, times, poses)]
     title = model.name if title is None else str(title)
-
-    ids = _Ids()
-    commands = [{"type": "set_transform", "path": "/liedyn",
-                 "matrix": root.T.ravel().tolist()}]
-    shapes = {i: [] for i in range(model.nbodies + 1)}
-    if visuals is None:
-        visuals = getattr(model, "visuals", None) or []
-    visuals = list(visuals)
-    for v in visuals:
-        if not 0 <= getattr(v, "body", -1) <= model.nbodies:
-            raise ValueError("argument 'visuals': expected liedyn.urdf.Visual "
-                             f"records on bodies 0..{model.nbodies}, got {v!r}")
-    for v in visuals:
-        if v.kind != "mesh" or v.filename is not None:
-            shapes[v.body] += _visual_shapes(v, int(max_faces))
-    drawn = {v.body for v in visuals if v.kind != "mesh" or v.filename is not None}
-    for i in range(1, model.nbodies + 1):
-        if i not in drawn:
-            shapes[i] += _inertia_shapes(model, i, scale)
-    if not visuals:
-        shapes[0] += _ground_shapes(model, scale)
-    for i, body in shapes.items():
-        for k, (geometry, material, T) in enumerate(body):
-            commands.append({"type": "set_object",
-                             "path": f"/liedyn/body{i}/shape{k}",
-                             "object": _object(ids, geometry, material, matrix=T)})
-    geometry, material = _grid(poses, root, scale)
-    commands.append(
-        {"type": "set_object", "path": "/floor",
-         "object": _object(ids, geometry, material, kind="LineSegments")}
-    )
-    if frames:
-        for i in range(model.nbodies + 1):
-            geometry, material = _triad(0.12 * scale)
-            commands.append({"type": "set_object", "path": f"/liedyn/body{i}/frame",
-                             "object": _object(ids, geometry, material,
-                                               kind="LineSegments")})
-    for i in range(1, model.nbodies + 1):
-        commands.append({"type": "set_transform", "path": f"/liedyn/body{i}",
-                         "matrix": poses[0, i].T.ravel().tolist()})
-    commands.append(_animation(model, times, poses))
     return Scene(model, times, Q, poses, root, commands, height, title)
 
 
+def _commands(model, shapes, poses, root, scale, frames):
+    """The MeshCat commands that build the scene: the root turn, every shape, the
+    floor, the frames if asked, and the bodies at their first poses."""
+    ids = (f"00000000-0000-4000-8000-{n:012d}" for n in itertools.count(1))  # uuids
+
+    def put(path, geometry, material, matrix=None, kind="Mesh"):
+        return {"type": "set_object", "path": path,
+                "object": _object(ids, geometry, material, kind, matrix)}
+    commands = [{"type": "set_transform", "path": "/liedyn",
+                 "matrix": root.T.ravel().tolist()}]
+    commands += [put(f"/liedyn/body{i}/shape{k}", *shape)
+                 for i, body in shapes.items() for k, shape in enumerate(body)]
+    commands.append(put("/floor", *_grid(poses, root, scale), kind="LineSegments"))
+    if frames:
+        commands += [put(f"/liedyn/body{i}/frame", *_triad(0.12 * scale),
+                         kind="LineSegments") for i in range(model.nbodies + 1)]
+    return commands + [{"type": "set_transform", "path": f"/liedyn/body{i}",
+                        "matrix": poses[0, i].T.ravel().tolist()}
+                       for i in range(1, model.nbodies + 1)]
+
+
 def _animation(model, times, poses):
-    """One clip per body: position and quaternion tracks at the frame times."""
+    """One clip per body: position and quaternion tracks at the frame times; the
+    quaternions (x, y, z, w), three.js's order, flipped to stay in one hemisphere
+    from frame to frame."""
     positions = poses[..., :3, 3]
-    quats = _continuous(_quaternions(poses[..., :3, :3]))
+    quats = np.roll(rot_to_quat(poses[..., :3, :3]), -1, axis=-1)
+    for k in range(1, len(quats)):
+        quats[k][np.sum(quats[k] * quats[k - 1], axis=-1) < 0] *= -1
     animations = []
     for i in range(1, model.nbodies + 1):
         tracks = [{"name": ".position", "type": "vector3",
@@ -589,23 +495,11 @@ def _animation(model, times, poses):
                   {"name": ".quaternion", "type": "quaternion",
                    "keys": [{"time": float(t), "value": x.tolist()}
                             for t, x in zip(times, quats[:, i])]}]
-        animations.append(
-            {"path": f"/liedyn/body{i}",
-             "clip": {"fps": 1.0, "name": "default", "tracks": tracks}}
-        )
+        clip = {"fps": 1.0, "name": "default", "tracks": tracks}
+        animations.append({"path": f"/liedyn/body{i}", "clip": clip})
     return {"type": "set_animation", "path": "", "animations": animations,
             "options": {"play": False, "repetitions": float("inf"),
                         "clampWhenFinished": False}}
-
-
-def _continuous(quats):
-    """Flip signs so that consecutive quaternions of a body lie in one
-    hemisphere."""
-    quats = np.array(quats)
-    for k in range(1, len(quats)):
-        flip = np.sum(quats[k] * quats[k - 1], axis=-1) < 0
-        quats[k][flip] *= -1
-    return quats
 
 
 def _pack(command):
@@ -630,9 +524,8 @@ html, body { margin: 0; height: 100%; overflow: hidden;
 _CONTROLS = """
 (function () {
   const a = viewer.animator, play = document.getElementById("play");
-  const slider = document.getElementById("scrub");
-  const label = document.getElementById("time");
-  const frames = document.getElementById("frames");
+  const [slider, label, frames] = ["scrub", "time", "frames"].map(
+    id => document.getElementById(id));
   a.folder.domElement.style.display = "none";  // our own controls replace these
   a.actions.forEach(x => { x.play(); x.paused = true; });
   slider.max = a.duration; slider.step = a.duration / 1000 || 0.001;
@@ -647,15 +540,10 @@ _CONTROLS = """
     else { a.actions.forEach(x => { x.paused = false; }); a.play(); }
     show();
   };
-  slider.oninput = () => {
-    if (a.playing) play.onclick();
-    seek(parseFloat(slider.value));
-  };
-  const tick = () => { if (a.playing) show(); requestAnimationFrame(tick); };
-  tick();
+  slider.oninput = () => { if (a.playing) play.onclick(); seek(+slider.value); };
+  (function tick() { if (a.playing) show(); requestAnimationFrame(tick); })();
   frames.onchange = () => {
-    for (const node of FRAME_PATHS)
-      viewer.set_property(node, "visible", frames.checked);
+    FRAME_PATHS.forEach(p => viewer.set_property(p, "visible", frames.checked));
     viewer.set_dirty();
   };
   if (!FRAME_PATHS.length) frames.parentElement.style.display = "none";
@@ -669,8 +557,7 @@ _CONTROLS = """
   viewer.controls.target.copy(local(centre));
   viewer.controls.update();
   seek(0);
-  window.liedynScene = { animator: a, duration: a.duration,
-                         show: show, seek: seek };
+  window.liedynScene = { animator: a, duration: a.duration, show, seek };
 })();
 """
 
@@ -682,9 +569,8 @@ def _document(s):
     centre = (lo + hi) / 2
     radius = max(float(np.linalg.norm(hi - lo)) / 2, 0.3)
     eye = centre + radius * np.array([1.3, -1.9, 1.3])
-    frame_paths = [c["path"].strip("/").split("/") for c in s.commands
-                   if c["type"] == "set_object" and c["path"].endswith("/frame")]
-    frame_paths = [p + ["<object>"] for p in frame_paths]
+    frame_paths = [c["path"].strip("/").split("/") + ["<object>"]
+                   for c in s.commands if c["path"].endswith("/frame")]
     controls = (_CONTROLS.replace("FRAME_PATHS", json.dumps(frame_paths))
                 .replace("CENTRE", json.dumps(np.round(centre, 4).tolist()))
                 .replace("EYE", json.dumps(np.round(eye, 4).tolist()))

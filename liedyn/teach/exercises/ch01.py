@@ -1,34 +1,16 @@
 """Checkers for the exercises of chapter 1, "Rigid-body motion"
 (``book/01_rigid_body_motion``).
 
-Call them through :func:`liedyn.teach.exercises.check`, e.g. ``check("ch1.ex1",
-answer)``. Each checker recognises the typical wrong answers (a transposed matrix,
-twists ordered (v, w) instead of (w, v), the inverse transform, sign errors) and
-says which one it sees.
-
-=======  =================================================  ========================
-id       task                                               answer
-=======  =================================================  ========================
-ch1.ex1  the 6x6 adjoint of ``T_ab`` (Kim eq. (7))          ``Ad(T_ab)``
-ch1.ex2  body twist of a frame on a turntable (Kim eqs.     ``Ad_inv(T_sb) @ V_s``
-         (6), (11))
-ch1.ex3  wrench of a tool force seen by a sensor (Kim eq.   ``Ad_inv(T_sg).T @ F_g``
-         (13))
-ch1.ex4  the twist of a screw motion (log of SE(3))         ``log_se3(T)``
-ch1.ex5  a space-fixed wrench seen from a moving body       ``ad_star(V) @ Y``
-         (Lemma 2)
-ch1.ex6  body angular velocity from exponential             ``dexp_so3(phi) @ dphi``
-         coordinates
-=======  =================================================  ========================
+Rotations, adjoints, twists, wrenches and the exponential coordinates, with
+:mod:`liedyn.lie` (chapter 1 builds it).
 
 Examples
 --------
->>> import numpy as np
 >>> from liedyn.teach.exercises import check, WrongAnswer
 >>> from liedyn.lie import Ad, make_transform
 >>> T_ab = make_transform(ROT_Z_90, [1.0, 2.0, 0.0])
 >>> check("ch1.ex1", Ad(T_ab))
-ch1.ex1: correct.
+ch1.ex1: correct. Checked: Ad_T = [[R, 0], [[p] R, R]] (Kim eq. (7)), to 1e-08.
 True
 >>> try:
 ...     check("ch1.ex1", Ad(T_ab).T)
@@ -40,7 +22,8 @@ import numpy as np
 
 from ...lie import (Ad, Ad_inv, ad, ad_star, dexp_inv_so3, dexp_so3, log_se3,
                    make_transform)
-from . import WrongAnswer, expect_close, expect_shape
+from ._closed_forms import skew
+from . import exercise
 
 __all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ROT_Z_90"]
 
@@ -55,40 +38,21 @@ _ORDER = ("liedyn and Kim (2012) put the angular part first: twists are (w, v) a
           "and From (2012).")
 
 
-def _is(a, b, tol=1e-8):
-    return a.shape == np.shape(b) and np.max(np.abs(a - np.asarray(b))) <= tol
-
-
-def _diagnose(a, right, wrong, what, hint):
-    """Raise WrongAnswer naming the first typical mistake ``a`` matches, else
-    compare to right."""
-    if _is(a, right):
-        return True
-    for candidate, message in wrong:
-        if not _is(candidate, right) and _is(a, candidate):
-            raise WrongAnswer(message)
-    expect_close(a, right, what, hint=hint)
-    return True
-
-
-# ----------------------------------------------------------------------------------
+@exercise("Ad_T", rule="[[R, 0], [[p] R, R]] (Kim eq. (7))")
 def ex1(answer):
     """Ad of ``T_ab = (R, p)`` with ``R`` = 90 degrees about z and
     ``p = (1, 2, 0)``: a (6, 6) array."""
-    a = expect_shape(answer, (6, 6), "Ad_T")
     R, p = ROT_Z_90, np.array([1.0, 2.0, 0.0])
-    T = make_transform(R, p)
+    T, P, Z = make_transform(R, p), skew(p), np.zeros((3, 3))
     right = Ad(T)
-    P = np.array([[0.0, -p[2], p[1]], [p[2], 0.0, -p[0]], [-p[1], p[0], 0.0]])
-    Z = np.zeros((3, 3))
-    wrong = [
-        (right.T, "this is the transpose of Ad_T, i.e. the coadjoint Ad*_T of "
-                  "Kim eq. (8), which acts on wrenches. Ad_T = [[R, 0], [[p] R, "
-                  "R]] has its zero block in the upper right."),
+    return right, [
+        (right.T, "this is the transpose of Ad_T, i.e. the coadjoint Ad*_T of Kim "
+                  "eq. (8), which acts on wrenches. Ad_T = [[R, 0], [[p] R, R]] "
+                  "has its zero block in the upper right."),
         (Ad_inv(T), "this is Ad of the inverse, Ad_{T^-1} = [[R^T, 0], [-R^T [p], "
                     "R^T]]. Use R and p of T itself."),
-        (_P @ right @ _P, "your blocks are in (v, w) order, "
-                          "[[R, [p] R], [0, R]]. " + _ORDER),
+        (_P @ right @ _P, "your blocks are in (v, w) order, [[R, [p] R], [0, R]]. "
+                          + _ORDER),
         (np.block([[R, Z], [R @ P, R]]), "the lower-left block is [p] R, not R "
                                          "[p]: the rotation acts first, then the "
                                          "cross product with p."),
@@ -102,43 +66,35 @@ def ex1(answer):
                                                "the orientation of {B} relative to "
                                                "{A}."),
     ]
-    return _diagnose(a, right, wrong, "Ad_T", "Ad_T = [[R, 0], [[p] "
-                                              "R, R]] (Kim eq. (7)).")
 
 
-# ----------------------------------------------------------------------------------
+@exercise("V_b", rule="Ad_{T_sb^-1} V_s with V_s = (0, 0, 2, 0, 0, 0)")
 def ex2(answer):
     """Body twist of {B} on a turntable spinning at 2 rad/s about the z axis of {S}.
 
     ``T_sb`` has ``R`` = 90 degrees about z and ``p = (0.5, 0, 0.1)``. The answer is
     ``V_b``, a 6-vector ``(w, v)``.
     """
-    a = expect_shape(answer, (6,), "V_b")
     T = make_transform(ROT_Z_90, [0.5, 0.0, 0.1])
     V_s = np.array([0.0, 0.0, 2.0, 0.0, 0.0, 0.0])
     right = Ad_inv(T) @ V_s
-    forgot_R = np.concatenate([V_s[:3], np.cross(V_s[:3], T[:3, 3])])
-    wrong = [
+    return right, [
         (Ad(T) @ V_s, "you applied Ad_{T_sb}, which maps a body twist to the "
                       "spatial one. Here the spatial twist V_s is known; V_b = "
-                      "Ad_{T_sb^-1} "
-                      "V_s."),
+                      "Ad_{T_sb^-1} V_s."),
         (_P @ right, _ORDER),
-        (right * np.array([1, 1, 1, -1, -1, -1]), "sign error in the linear part: "
-                                                  "the origin of {B} moves with w "
-                                                  "x p, not p x w."),
-        (forgot_R, "this is w x p expressed in {S}; the body twist is expressed in "
-                   "{B}, so "
-                   "rotate it by R^T."),
+        (right * [1, 1, 1, -1, -1, -1], "sign error in the linear part: the origin "
+                                        "of {B} moves with w x p, not p x w."),
+        (np.r_[V_s[:3], np.cross(V_s[:3], T[:3, 3])],
+         "this is w x p expressed in {S}; the body twist is expressed in {B}, so "
+         "rotate it by R^T."),
         (V_s, "the angular velocity is the same in every frame on the table, but "
               "the origin of {B} is 0.5 m from the axis: its velocity is not "
               "zero."),
     ]
-    return _diagnose(a, right, wrong, "V_b",
-                     "V_b = Ad_{T_sb^-1} V_s with V_s = (0, 0, 2, 0, 0, 0).")
 
 
-# ----------------------------------------------------------------------------------
+@exercise("F_s", rule="Ad*_{T_gs} F_g = Ad_{T_sg^-1}^T F_g")
 def ex3(answer):
     """Wrench measured by a sensor {S} when the force f_g = (5, 0, 0) acts at the
     tool origin.
@@ -146,31 +102,26 @@ def ex3(answer):
     ``T_sg`` has ``R`` = 90 degrees about z and ``p = (0, 0, 0.2)``; the force is
     expressed in {G}. The answer is ``F_s = (m, f)`` in {S}.
     """
-    a = expect_shape(answer, (6,), "F_s")
     T = make_transform(ROT_Z_90, [0.0, 0.0, 0.2])
     F_g = np.array([0.0, 0.0, 0.0, 5.0, 0.0, 0.0])
     right = Ad_inv(T).T @ F_g
-    f_s = right[3:]
-    wrong = [
+    return right, [
         (Ad(T).T @ F_g, "you applied Ad*_{T_sg}, which moves a wrench from {S} to "
-                        "{G} (Kim eq. (13): "
-                        "F_b = Ad*_{T_ab} F_a). From {G} to {S} use Ad*_{T_gs} = "
-                        "Ad_{T_sg^-1}^T."),
+                        "{G} (Kim eq. (13): F_b = Ad*_{T_ab} F_a). From {G} to {S} "
+                        "use Ad*_{T_gs} = Ad_{T_sg^-1}^T."),
         (_P @ right, _ORDER),
-        (np.concatenate([-right[:3], f_s]), "sign error in the moment: m = p x f "
-                                            "(lever arm first), not f x p."),
-        (np.concatenate([np.cross(T[:3, 3], F_g[3:]), F_g[3:]]),
+        (right * [-1, -1, -1, 1, 1, 1], "sign error in the moment: m = p x f "
+                                        "(lever arm first), not f x p."),
+        (np.r_[np.cross(T[:3, 3], F_g[3:]), F_g[3:]],
          "the force is expressed in {G}: rotate it into {S} with R before taking "
          "the moment."),
-        (np.concatenate([np.zeros(3), f_s]), "the moment is missing: the force "
-                                             "acts 0.2 m from the sensor's origin, "
-                                             "so it has a moment about it."),
+        (np.r_[np.zeros(3), right[3:]], "the moment is missing: the force acts 0.2 "
+                                        "m from the sensor's origin, so it has a "
+                                        "moment about it."),
     ]
-    return _diagnose(a, right, wrong, "F_s", "F_s = Ad*_{T_gs} F_g = "
-                                             "Ad_{T_sg^-1}^T F_g.")
 
 
-# ----------------------------------------------------------------------------------
+@exercise("xi", rule="log_se3(T), or v = -w x q + h w in closed form")
 def ex4(answer):
     """The twist ``xi = (w, v)`` with ``exp(xi) = T`` for the screw motion of
     exercise 4.
@@ -179,32 +130,26 @@ def ex4(answer):
     to z, with an advance of 0.5 along z, so ``R`` = 90 degrees about z and
     ``p = (1, -1, 0.5)``.
     """
-    a = expect_shape(answer, (6,), "xi")
     T = make_transform(ROT_Z_90, [1.0, -1.0, 0.5])
     right = log_se3(T)
     w = right[:3]
-    wrong = [
-        (np.concatenate([w, T[:3, 3]]), "v is not the translation p of T: the "
-                                        "translation of exp(xi) is J_l(w) v, so v "
-                                        "= J_l(w)^-1 p (or: v = -w x q + h w for a "
-                                        "screw with axis point q and pitch h)."),
+    return right, [
+        (np.r_[w, T[:3, 3]], "v is not the translation p of T: the translation of "
+                             "exp(xi) is J_l(w) v, so v = J_l(w)^-1 p (or: v = -w "
+                             "x q + h w for a screw with axis point q and pitch "
+                             "h)."),
         (_P @ right, _ORDER),
-        (np.concatenate([np.degrees(w), right[3:]]), "the angle must be in "
-                                                     "radians: |w| "
-                                                     "= pi/2, not 90."),
-        (right * np.array([1, 1, 1, -1, -1, 1]), "sign error in v: for a rotation "
-                                                 "about an axis through q, v = -w "
-                                                 "x q = q x w."),
-        (np.concatenate([w, right[3:5], -right[5:]]), "the advance along the axis "
-                                                      "is +0.5: the pitch term h w "
-                                                      "points along +w."),
+        (np.r_[np.degrees(w), right[3:]], "the angle must be in radians: |w| = "
+                                          "pi/2, not 90."),
+        (right * [1, 1, 1, -1, -1, 1], "sign error in v: for a rotation about an "
+                                       "axis through q, v = -w x q = q x w."),
+        (right * [1, 1, 1, 1, 1, -1], "the advance along the axis is +0.5: the "
+                                      "pitch term h w points along +w."),
         (-right, "this is the log of T^-1: the motion turns +90 degrees about +z."),
     ]
-    return _diagnose(a, right, wrong, "xi", "use the closed form v = "
-                                            "-w x q + h w or log_se3.")
 
 
-# ----------------------------------------------------------------------------------
+@exercise("dY", rule="ad*_V Y (Lemma 2, Kim eq. (28), with d/dt Y = 0)")
 def ex5(answer):
     """Component-wise rate of change of a space-fixed wrench Y seen from a moving
     body.
@@ -215,11 +160,10 @@ def ex5(answer):
     inertial frame, ``d/dt Y = 0``; the answer is ``dY``, the component-wise
     derivative (a 6-vector).
     """
-    a = expect_shape(answer, (6,), "dY")
     V = np.array([1.0, 0.0, 0.0, 0.0, 0.5, 0.0])
     Y = np.array([0.0, 0.0, 0.0, 0.0, 0.0, -9.81])
     right = ad_star(V) @ Y
-    wrong = [
+    return right, [
         (-right, "sign error: Lemma 2 says d/dt Y = dY - ad*_V Y, so d/dt Y = 0 "
                  "gives dY = +ad*_V Y."),
         (ad(V) @ Y, "you used ad_V, the rule of Lemma 1 for twists. Y is a wrench, "
@@ -231,29 +175,23 @@ def ex5(answer):
         (np.zeros(6), "Y is constant in the inertial frame (d/dt Y = 0), but its "
                       "components in the moving body frame change: dY = ad*_V Y."),
     ]
-    return _diagnose(a, right, wrong, "dY", "Lemma 2 (Kim eq. "
-                                            "(28)) with d/dt Y = 0.")
 
 
-# ----------------------------------------------------------------------------------
+@exercise("w", rule="J_r(phi) d(phi)/dt with J_r = dexp_so3(phi)")
 def ex6(answer):
     """Body angular velocity of ``R(t) = exp([phi(t)])`` at t = 1, phi(t) = (0.3 t,
     0.2, -0.5 t^2).
 
     The answer is ``w`` with ``[w] = R^T dR/dt``, a 3-vector.
     """
-    a = expect_shape(answer, (3,), "w")
     phi, dphi = np.array([0.3, 0.2, -0.5]), np.array([0.3, 0.0, -1.0])
-    right = dexp_so3(phi, side="right") @ dphi
-    wrong = [
+    return dexp_so3(phi, side="right") @ dphi, [
         (dexp_so3(phi, side="left") @ dphi,
          "that is the spatial angular velocity dR/dt R^T = [J_l(phi) dphi]. The "
          "body angular velocity uses the right Jacobian J_r(phi) = J_l(-phi)."),
         (dphi, "the angular velocity is not d(phi)/dt unless phi and its rate are "
                "parallel: multiply by the right Jacobian J_r(phi)."),
-        (dexp_inv_so3(phi, side="right") @ dphi, "you used the inverse Jacobian: "
-                                                 "it maps an angular velocity to "
-                                                 "d(phi)/dt, not back."),
+        (dexp_inv_so3(phi, side="right") @ dphi,
+         "you used the inverse Jacobian: it maps an angular velocity to d(phi)/dt, "
+         "not back."),
     ]
-    return _diagnose(a, right, wrong, "w", "w = J_r(phi) d(phi)/dt with J_r = "
-                                           "dexp_so3(phi).")

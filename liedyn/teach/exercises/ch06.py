@@ -1,72 +1,34 @@
-"""Checkers for the exercises of :ref:`sec-equations-of-motion` (chapter 6).
-
-The expected answers are written out here with plain numpy from closed forms: the
-planar 2R arm ``liedyn.robots.planar_arm(2)`` (links of mass 1 kg and length 1 m,
-centre of mass at 0.5 m, ``I_zz = 1/12`` kg m^2, gravity 9.81 m/s^2 along -y), whose
-mass matrix is Murray's ``[[a + 2 b c2, d + b c2], [d + b c2, d]]`` with
-``a = 5/3``, ``b = 1/2``, ``d = 1/3``, and the transforms of
-``liedyn.robots.serial_chain(3)``. Typical wrong answers (gravity left in, a dense
-or triangular count, the inverse forgotten, Murray's non-Christoffel factorization,
-the transpose, all 20 parameters) get a hint of their own.
+"""Checkers for the exercises of :ref:`sec-equations-of-motion` (chapter 6): the
+planar 2R arm ``planar_arm(2)`` (links of 1 kg and 1 m, Murray's ``M = [[a + 2 b
+c2, d + b c2], [d + b c2, d]]``, ``a = 5/3``, ``b = 1/2``, ``d = 1/3``), the
+structure of M on a tree, the transforms of ``serial_chain(3)``.
 """
 import numpy as np
 
-from . import WrongAnswer, expect_close, expect_shape
+from .. import implement
+from ._closed_forms import Ad, rot, two_link_arm
+from . import WrongAnswer, diagnose, exercise
 
-__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "Q_EX1", "PARENTS_EX2",
-           "Q_EX3", "Q_EX4", "DQ_EX4", "STATE_EX5"]
-
-_M, _L, _R, _IZZ, _G = 1.0, 1.0, 0.5, 1.0 / 12, 9.81
-_ALPHA = 2 * _IZZ + _M * _R ** 2 + _M * (_L ** 2 + _R ** 2)
-_BETA = _M * _L * _R
-_DELTA = _IZZ + _M * _R ** 2
-
-
-def _arm_M(q):
-    c2 = np.cos(q[1])
-    return np.array([[_ALPHA + 2 * _BETA * c2, _DELTA + _BETA * c2],
-                     [_DELTA + _BETA * c2, _DELTA]])
-
-
-def _arm_C(q, dq):
-    """The Christoffel Coriolis matrix of the arm (Murray's 2-DOF example)."""
-    bs = _BETA * np.sin(q[1])
-    return np.array([[-bs * dq[1], -bs * (dq[0] + dq[1])], [bs * dq[0], 0.0]])
-
-
-def _arm_g(q):
-    c1, c12 = np.cos(q[0]), np.cos(q[0] + q[1])
-    return _G * np.array([_M * _R * c1 + _M * (_L * c1 + _R * c12), _M * _R * c12])
-
-
-def _same(answer, value, tol=1e-8):
-    try:
-        a = np.asarray(answer, dtype=float)
-    except (TypeError, ValueError):
-        return False
-    return (
-        a.shape == np.shape(value) and np.max(np.abs(a - value), initial=0.0) <= tol
-    )
-
+__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7", "ex8", "Q_EX1",
+           "PARENTS_EX2", "Q_EX3", "Q_EX4", "DQ_EX4", "STATE_EX5"]
 
 Q_EX1 = np.array([0.4, 1.1])
 """Exercise 1: the configuration of the planar 2R arm."""
 
 
+@exercise("M(q)", rule="[rnea(q, 0, e_j) - rnea(q, 0, 0)]_j",
+          hint="column j of M is rnea(q, 0, e_j) - rnea(q, 0, 0).")
 def ex1(answer):
     """The mass matrix of ``planar_arm(2)`` at :data:`Q_EX1`, from n calls of the
     RNEA."""
-    M = _arm_M(Q_EX1)
-    expect_shape(answer, (2, 2), "M(q)")
-    if _same(answer, M + _arm_g(Q_EX1)[:, None]):
-        raise WrongAnswer("every column carries the gravity torque g(q): subtract "
-                          "rnea(q, 0, 0) from rnea(q, 0, "
-                          "e_j) (or switch gravity off).")
-    if _same(answer, _arm_g(Q_EX1)[:, None] * np.ones(2)):
-        raise WrongAnswer("these are gravity torques: the unit accelerations e_j "
-                          "are missing.")
-    expect_close(answer, M, "M(q)", hint="column j of M is rnea(q, 0, e_j) - "
-                                         "rnea(q, 0, 0).")
+    M, _, grav = two_link_arm(Q_EX1, np.zeros(2))
+    return M, [
+        (M + grav[:, None], "every column carries the gravity torque g(q): "
+                            "subtract rnea(q, 0, 0) from rnea(q, 0, e_j) (or "
+                            "switch gravity off)."),
+        (grav[:, None] * np.ones(2), "these are gravity torques: the unit "
+                                     "accelerations e_j are missing."),
+    ]
 
 
 PARENTS_EX2 = (0, 1, 2, 1, 0, 5, 5)
@@ -74,90 +36,54 @@ PARENTS_EX2 = (0, 1, 2, 1, 0, 5, 5)
 joints."""
 
 
-def _depths(parents):
-    depth = [0]
-    for p in parents:
-        depth.append(depth[p] + 1)
-    return depth[1:]
-
-
+@exercise("the count", tol=0.0, checks="the count of entries (i, j) with body i on "
+          "the path from the ground to body j, or the other way round")
 def ex2(answer):
     """The number of entries of ``M`` that are not zero by the structure of the
     tree."""
-    n = len(PARENTS_EX2)
-    pairs = sum(_depths(PARENTS_EX2))               # (ancestor or self, body) pairs
-    expected = 2 * pairs - n
-    try:
-        a = float(answer)
-    except (TypeError, ValueError):
-        raise WrongAnswer("answer with a number, got "
-                          f"{type(answer).__name__}") from None
-    if a == n * n:
-        raise WrongAnswer("M_ij = 0 when neither body is an ancestor of the other: "
-                          "joint j moves no body whose inertia joint i supports.")
-    if a == pairs:
-        raise WrongAnswer("that counts the (ancestor, body) pairs that CRBA "
-                          "visits, one triangle; M is symmetric, so count the "
-                          "other triangle too.")
-    if a == n * (n + 1) / 2:
-        raise WrongAnswer("that is the lower triangle of "
-                          "a chain; the tree has branches.")
-    if a != expected:
-        raise WrongAnswer(f"{a:g} is not the count. Entry (i, j) can be non-zero "
-                          "only if body i is on the path from the ground to body "
-                          "j, or the other way round.")
+    n, depth = len(PARENTS_EX2), [0]
+    for p in PARENTS_EX2:
+        depth.append(depth[p] + 1)
+    pairs = sum(depth)                              # (ancestor or self, body) pairs
+    return 2 * pairs - n, [
+        (n * n, "M_ij = 0 when neither body is an ancestor of the other: joint j "
+                "moves no body whose inertia joint i supports."),
+        (pairs, "that counts the (ancestor, body) pairs that CRBA visits, one "
+                "triangle; M is symmetric, so count the other triangle too."),
+        (n * (n + 1) / 2, "that is the lower triangle of a chain; the tree has "
+                          "branches."),
+    ], ("{a:g} is not the count. Entry (i, j) can be non-zero only if body i is on "
+        "the path from the ground to body j, or the other way round.")
 
 
 Q_EX3 = np.array([0.3, -0.7, 1.2])
 """Exercise 3: the configuration of ``serial_chain(3)``."""
 
 
-def _skew(a):
-    return np.array([[0.0, -a[2], a[1]], [a[2], 0.0, -a[0]], [-a[1], a[0], 0.0]])
+def _chain_Ad_inv(i, q):
+    """``Ad_{T_{i-1,i}^-1}`` of ``serial_chain(3)``: ``T = Trans(0.5 x)`` (for
+    i > 1) times a rotation about z, y, x."""
+    R = rot(np.eye(3)[[2, 1, 0][i - 1]], q[i - 1])
+    p = np.array([0.5 if i > 1 else 0.0, 0.0, 0.0])
+    return Ad(R.T, -R.T @ p)
 
 
-def _rot(axis, t):
-    A = _skew(axis)
-    return np.eye(3) + np.sin(t) * A + (1 - np.cos(t)) * A @ A
-
-
-def _hom(R, p):
-    T = np.eye(4)
-    T[:3, :3], T[:3, 3] = R, p
-    return T
-
-
-def _Ad(T):
-    R, p = T[:3, :3], T[:3, 3]
-    return np.block([[R, np.zeros((3, 3))], [_skew(p) @ R, R]])
-
-
-def _chain_T(i, q):
-    """``T_{i-1,i}`` of ``serial_chain(3)``: Trans(0.5 x) (for i > 1), rotation
-    about z, y, x."""
-    axis = np.eye(3)[[2, 1, 0][i - 1]]
-    p = np.zeros(3) if i == 1 else np.array([0.5, 0.0, 0.0])
-    return _hom(np.eye(3), p) @ _hom(_rot(axis, q[i - 1]), np.zeros(3))
-
-
+@exercise("G_31", rule="Ad_{g_{2,3}^-1} Ad_{g_{1,2}^-1}",
+          hint="G_31 = Ad_{g_{2,3}^-1} Ad_{g_{1,2}^-1}.")
 def ex3(answer):
     """Block (3, 1) of ``G = (1 - Gamma)^-1`` of ``serial_chain(3)`` at
     :data:`Q_EX3`."""
-    T13 = _chain_T(2, Q_EX3) @ _chain_T(3, Q_EX3)
-    expected = _Ad(np.linalg.inv(T13))
-    expect_shape(answer, (6, 6), "G_31")
-    if _same(answer, np.zeros((6, 6))):
-        raise WrongAnswer("that is the block of Gamma; G = 1 + Gamma + Gamma^2 "
-                          "collects the product of the two transforms on the way "
-                          "from link 1 to link 3.")
-    if _same(answer, _Ad(T13)):
-        raise WrongAnswer("G maps a twist of link 1 into link 3: Ad of the "
-                          "inverse, Ad_{g_{1,3}^-1}.")
-    if _same(answer, _Ad(np.linalg.inv(_chain_T(3, Q_EX3)))):
-        raise WrongAnswer("that is only the last step Ad_{g_{2,3}^-1} (block (3, "
-                          "2)); block (3, 1) also goes through joint 2.")
-    expect_close(answer, expected, "G_31", hint="G_31 = Ad_{g_{2,3}^-1} "
-                                                "Ad_{g_{1,2}^-1}.")
+    right = _chain_Ad_inv(3, Q_EX3) @ _chain_Ad_inv(2, Q_EX3)
+    return right, [
+        (np.zeros((6, 6)), "that is the block of Gamma; G = 1 + Gamma + Gamma^2 "
+                           "collects the product of the two transforms on the way "
+                           "from link 1 to link 3."),
+        (np.linalg.inv(right), "G maps a twist of link 1 into link 3: Ad of the "
+                               "inverse, Ad_{g_{1,3}^-1}."),
+        (_chain_Ad_inv(3, Q_EX3), "that is only the last step Ad_{g_{2,3}^-1} "
+                                  "(block (3, 2)); block (3, 1) also goes through "
+                                  "joint 2."),
+    ]
 
 
 Q_EX4 = np.array([0.2, np.pi / 3])
@@ -165,29 +91,29 @@ DQ_EX4 = np.array([1.0, -0.5])
 """Exercise 4: the state of the planar 2R arm."""
 
 
+def _closed_form_C():
+    """The C of the closed form ``xi^T G^T (...) G xi`` (not Christoffel)."""
+    from ...closed_form import closed_form_matrices
+    from ...robots import planar_arm
+    return closed_form_matrices(planar_arm(2), Q_EX4, DQ_EX4).C
+
+
+@exercise("C(q, dq)", rule="sum_k Gamma_ijk dq_k (Christoffel)",
+          hint="only Gamma_112, Gamma_121, Gamma_122 = -b sin(q2) and Gamma_211 = "
+               "b sin(q2) are non-zero.")
 def ex4(answer):
     """The Christoffel Coriolis matrix of ``planar_arm(2)`` at (:data:`Q_EX4`,
     :data:`DQ_EX4`)."""
-    C = _arm_C(Q_EX4, DQ_EX4)
     if np.shape(answer) == (2,):
         raise WrongAnswer("that is a vector (perhaps C dq); the exercise asks for "
                           "the matrix C.")
-    expect_shape(answer, (2, 2), "C(q, dq)")
-    if _same(answer, C.T):
-        raise WrongAnswer("transposed: C_ij = sum_k Gamma_ijk dq_k, i is the row.")
-    try:
-        from ...closed_form import closed_form_matrices
-        from ...robots import planar_arm
-        murray = closed_form_matrices(planar_arm(2), Q_EX4, DQ_EX4).C
-    except Exception:                                 # pragma: no cover - hint only
-        murray = None
-    if murray is not None and _same(answer, murray):
-        raise WrongAnswer("that is the closed form's factorization xi^T G^T (...) "
-                          "G xi: the right C dq, but not the Christoffel matrix "
-                          "(its dM/dt - 2C is not skew).")
-    expect_close(answer, C, "C(q, dq)",
-                 hint="only Gamma_112, Gamma_121, Gamma_122 = -b sin(q2) and "
-                      "Gamma_211 = b sin(q2) are non-zero.")
+    C = two_link_arm(Q_EX4, DQ_EX4)[1]
+    return C, [
+        (C.T, "transposed: C_ij = sum_k Gamma_ijk dq_k, i is the row."),
+        (lambda a: np.allclose(a, _closed_form_C(), rtol=0, atol=1e-8),
+         "that is the closed form's factorization xi^T G^T (...) G xi: the right C "
+         "dq, but not the Christoffel matrix (its dM/dt - 2C is not skew)."),
+    ]
 
 
 STATE_EX5 = {"q": np.array([0.5, -0.8]), "dq": np.array([1.5, 0.7]),
@@ -195,44 +121,79 @@ STATE_EX5 = {"q": np.array([0.5, -0.8]), "dq": np.array([1.5, 0.7]),
 """Exercise 5: a state and acceleration of the planar 2R arm."""
 
 
+@exercise("d/dt (T + U)", rule="dq^T tau with tau = rnea(q, dq, ddq)", tol=1e-6,
+          hint="the power of the joint torques is dq^T tau, tau = rnea(q, dq, "
+               "ddq).")
 def ex5(answer):
     """``d/dt (T + U)`` of ``planar_arm(2)`` moving with ``ddq`` at the state
     :data:`STATE_EX5`."""
     q, dq, ddq = STATE_EX5["q"], STATE_EX5["dq"], STATE_EX5["ddq"]
-    tau = _arm_M(q) @ ddq + _arm_C(q, dq) @ dq + _arm_g(q)
-    expected = dq @ tau
-    try:
-        a = float(answer)
-    except (TypeError, ValueError):
-        raise WrongAnswer("answer with a number (watts), got "
-                          f"{type(answer).__name__}") from None
-    if abs(a - dq @ (tau - _arm_g(q))) < 1e-8:
-        raise WrongAnswer("that is the rate of the kinetic energy only; the "
-                          "potential energy changes too: use "
-                          "the full tau, gravity included.")
-    if abs(a - dq @ (_arm_M(q) @ ddq)) < 1e-8:
-        raise WrongAnswer("the velocity terms C dq are missing, and gravity too.")
-    expect_close(a, expected, "d/dt (T + U)", tol=1e-6,
-                 hint="the power of the joint torques is "
-                      "dq^T tau, tau = rnea(q, dq, ddq).")
+    M, C, grav = two_link_arm(q, dq)
+    return dq @ (M @ ddq + C @ dq + grav), [
+        (dq @ (M @ ddq + C @ dq), "that is the rate of the kinetic energy only; "
+                                  "the potential energy changes too: use the full "
+                                  "tau, gravity included."),
+        (dq @ M @ ddq, "the velocity terms C dq are missing, and gravity too."),
+    ]
 
 
+@exercise("the rank", tol=0.0, checks="the rank of the stacked regressor of "
+          "planar_arm(2) is 6")
 def ex6(answer):
     """The rank of the regressor of ``planar_arm(2)`` stacked over many random
     states."""
-    try:
-        a = float(answer)
-    except (TypeError, ValueError):
-        raise WrongAnswer("answer with a number, got "
-                          f"{type(answer).__name__}") from None
-    if a == 20:
-        raise WrongAnswer("not all 20 parameters change the torques: e.g. the "
-                          "inertia about x never matters in the plane. Stack Y "
-                          "over many states and take the rank.")
-    if a == 4:
-        raise WrongAnswer("that is the rank without gravity; with gravity the "
-                          "first moments of link 1 show up separately.")
-    if a != 6:
-        raise WrongAnswer(f"{a:g} is not the rank; compute np.linalg.matrix_rank "
-                          "of the stacked regressor, of "
-                          "shape (2 K, 20) for K states.")
+    return 6, [
+        (20, "not all 20 parameters change the torques: e.g. the inertia about x "
+             "never matters in the plane. Stack Y over many states and take the "
+             "rank."),
+        (4, "that is the rank without gravity; with gravity the first moments of "
+            "link 1 show up separately."),
+    ], ("{a:g} is not the rank; compute np.linalg.matrix_rank of the stacked "
+        "regressor, of shape (2 K, 20) for K states.")
+
+
+def ex7(answer):
+    """Implement: ``answer(model, q) -> (Ic, M)``, the composite-rigid-body
+    algorithm (Featherstone (2008), Table 6.2), run by
+    :func:`liedyn.teach.implement.check_crba` on models the reader has not seen."""
+    if not callable(answer):
+        raise WrongAnswer("give your function, e.g. answer = my_crba, not a "
+                          f"{type(answer).__name__}")
+    return implement.check_crba(answer)
+
+
+def _arm_planar(q2):
+    """``I_1``, ``I_2`` and ``A = Ad_{T_12^-1}`` of ``planar_arm(2)`` in the plane,
+    components ``(w_z, v_x, v_y)``: links of 1 kg and 1 m, centre of mass at 0.5 m,
+    ``I_zz = 1/12`` kg m^2."""
+    m, l, r, I_zz = 1.0, 1.0, 0.5, 1.0 / 12
+    I = np.array([[I_zz + m * r ** 2, 0.0, m * r], [0.0, m, 0.0], [m * r, 0.0, m]])
+    c, s = np.cos(q2), np.sin(q2)
+    return I, I, np.array([[1.0, 0.0, 0.0], [l * s, c, s], [l * c, -s, c]])
+
+
+def ex8(answer):
+    """The composite inertia ``I^c_1`` of ``planar_arm(2)`` in the plane as a
+    function ``answer(q2) -> (3, 3)``, evaluated at angles of the checker's own."""
+    if not callable(answer):
+        raise WrongAnswer("give a function Ic1(q2) that returns the 3x3 matrix, "
+                          f"not a {type(answer).__name__}")
+    for q2 in (0.0, 0.7, 2.0, -1.3):
+        I1, I2, A = _arm_planar(q2)
+        right = I1 + A.T @ I2 @ A
+        diagnose(answer(q2), right, [
+            (I1 + I2, "I^c_1 depends on q2: carry I_2 into frame 1 before adding "
+                      "it, A^T I_2 A with A = Ad_{T_12^-1}."),
+            (I1 + A @ I2 @ A.T, "the congruence is A^T I_2 A: the twist goes into "
+                                "frame 2 with A, the wrench comes back with A^T."),
+            (lambda a: abs(a[0, 0] - right[0, 0]) > 1e-8,
+             "the (w_z, w_z) entry is the moment of inertia about joint 1, M_11 = "
+             "alpha + 2 beta cos q2."),
+        ], what=f"I^c_1(q2 = {q2:g})",
+            hint="I^c_1 = I_1 + A^T I_2 A with the planar matrices of the "
+                 "exercise.")
+    return True
+
+
+ex8.checks = ("I^c_1(q2) = I_1 + Ad*_{T_12^-1} I_2 Ad_{T_12^-1} at four angles, "
+              "to 1e-08")

@@ -1,13 +1,9 @@
 """Checkers for the exercises of :ref:`sec-real-robots` (chapter 11).
 
-The robots come from example-robot-data through :func:`liedyn.urdf.load_robot`. The
-expected answers avoid the algorithms the exercises practise: masses are read from
-the URDF text with the standard library's XML parser, and torques are gradients of
-the potential energy computed with a complex step through the forward kinematics
-(``tau_g = dU/dq``), so a checker does not reuse ``rnea``. Typical wrong answers get
-their own hint: the base link counted in the mass of a fixed-base robot, ``nq = nv``
-for a quaternion joint, gravity torques with the wrong sign, the payload's moment
-left out, the free joint's wrench in Pinocchio's (f, m) order.
+The robots come from example-robot-data through :func:`liedyn.urdf.load_robot`.
+Masses are read from the URDF text with the standard library's XML parser, torques
+are gradients of the potential energy by complex step through the forward
+kinematics (``tau_g = dU/dq``): no checker reuses ``rnea``.
 """
 import functools
 import warnings
@@ -15,7 +11,7 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
-from . import WrongAnswer, expect_close, expect_shape
+from . import exercise
 
 __all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "FINGERS", "panda_arm",
            "TRAJECTORY", "trajectory", "Q_EX3", "Q_EX4", "PAYLOAD_EX4", "Q_EX5",
@@ -119,142 +115,129 @@ def _potential(model, q, payload=None):
     return U
 
 
-def _same(answer, value, tol=1e-6):
-    a = np.asarray(answer, dtype=float)
-    return a.shape == np.shape(value) and np.max(np.abs(a - value)) <= tol * max(
-        1.0, np.max(np.abs(value)))
+def _torques(q, payload=None):
+    """Torques holding :func:`panda_arm` at rest at ``q``: ``dU/dq``."""
+    return _gradient(lambda qs: _potential(panda_arm(), qs, payload), q)
 
 
+@exercise("the mass", tol=1e-9,
+          rule="the sum of the masses of the links not welded to the ground",
+          hint="the mass of body i is model.inertias[i][3, 3] (Kim eq. (22)).")
 def ex1(answer):
     """Total mass (kg) of the moving bodies of ``load_robot("panda")`` (fixed
     base)."""
     mass, welded = _link_masses("panda")
-    expected = sum(m for n, m in mass.items() if n not in welded)
-    a = float(expect_shape(answer, (), "the mass"))
-    if np.isclose(a, sum(mass.values()), rtol=1e-9):
-        raise WrongAnswer("this includes panda_link0, which is welded to the "
-                          "ground: with a fixed base it is part of the ground and "
-                          "its mass plays no role.")
-    if np.isclose(a, expected - mass["panda_hand"], rtol=1e-9):
-        raise WrongAnswer("the hand is missing: it is welded to link 7 (fixed "
-                          "joints panda_joint8 and panda_hand_joint), so its mass "
-                          "is merged into body 7's inertia.")
-    expect_close(a, expected, "the mass", tol=1e-9,
-                 hint="the mass of body i is "
-                      "model.inertias[i][3, 3] (Kim eq. (22)).")
+    right = sum(m for n, m in mass.items() if n not in welded)
+    return right, [
+        (sum(mass.values()), "this includes panda_link0, which is welded to the "
+                             "ground: with a fixed base it is part of the ground "
+                             "and its mass plays no role."),
+        (right - mass["panda_hand"], "the hand is missing: it is welded to link 7 "
+                                     "(fixed joints panda_joint8 and "
+                                     "panda_hand_joint), so its mass is merged "
+                                     "into body 7's inertia."),
+    ]
 
 
+@exercise("(nq, nv)", rule="(nv + 1, nv): the free joint adds 7 and 6",
+          tol=0.0, hint="")
 def ex2(answer):
     """``(nq, nv)`` of ``load_robot("talos", floating_base=True)``."""
     model = _robot("talos", True)
-    a = expect_shape(answer, (2,), "(nq, nv)")
     n = model.nv - 6
-    if tuple(a) == (n + 6, n + 6):
-        raise WrongAnswer("the free joint stores a unit quaternion: 7 numbers "
-                          "(position and (w, x, y, z)) for its 6 velocity "
-                          "coordinates, so nq = nv + 1.")
-    if tuple(a) == (n, n):
-        raise WrongAnswer("with floating_base=True a free joint is added at the "
-                          "root: it adds 7 configuration and 6 velocity "
-                          "coordinates.")
-    expect_close(a, (model.nq, model.nv), "(nq, nv)", tol=0.0)
+    return np.array([model.nq, model.nv]), [
+        ([n + 6, n + 6], "the free joint stores a unit quaternion: 7 numbers "
+                         "(position and (w, x, y, z)) for its 6 velocity "
+                         "coordinates, so nq = nv + 1."),
+        ([n, n], "with floating_base=True a free joint is added at the root: it "
+                 "adds 7 configuration and 6 velocity coordinates."),
+    ]
 
 
+@exercise("the gravity torques", rule="dU/dq (rnea at rest)", tol=1e-7,
+          hint="inverse dynamics at rest: rnea(model, q, 0, 0).")
 def ex3(answer):
     """Gravity torques of :func:`panda_arm` at :data:`Q_EX3` (7,)."""
-    model = panda_arm()
-    expected = _gradient(lambda q: _potential(model, q), Q_EX3)
-    expect_shape(answer, (model.nv,), "the gravity torques")
-    if _same(answer, -expected):
-        raise WrongAnswer("wrong sign: these torques hold the arm up, tau_g = "
-                          "dU/dq, the torque the motors must supply at rest (rnea "
-                          "with dq = ddq = 0).")
-    expect_close(answer, expected, "the gravity torques", tol=1e-7,
-                 hint="inverse dynamics at rest: rnea(model, q, 0, 0).")
+    right = _torques(Q_EX3)
+    return right, [
+        (-right, "wrong sign: these torques hold the arm up, tau_g = dU/dq, the "
+                 "torque the motors must supply at rest (rnea with dq = ddq = 0)."),
+    ]
 
 
+@exercise("the torques", rule="dU/dq with the payload's potential energy",
+          tol=1e-7, hint="rnea(model, q, 0, 0, f_ext) with one non-zero row, (r x "
+                         "f, f).")
 def ex4(answer):
     """Torques holding :func:`panda_arm` at rest at :data:`Q_EX4` with the payload
     (7,)."""
+    arm, right = _torques(Q_EX4), _torques(Q_EX4, PAYLOAD_EX4)
     model = panda_arm()
-    arm = _gradient(lambda q: _potential(model, q), Q_EX4)
-    full = _gradient(lambda q: _potential(model, q, PAYLOAD_EX4), Q_EX4)
-    expect_shape(answer, (model.nv,), "the torques")
-    if _same(answer, arm):
-        raise WrongAnswer("these hold the arm alone: add the payload's weight as "
-                          "an external wrench on the body "
-                          "that carries panda_hand (f_ext).")
-    if _same(answer, 2 * arm - full):
-        raise WrongAnswer("the payload's wrench has the wrong sign: f_ext is what "
+    body = model.names[model.link_frames[PAYLOAD_EX4["link"]][0]]
+    at_origin = dict(PAYLOAD_EX4, link=body, point=np.zeros(3))  # the body's origin
+    return right, [
+        (arm, "these hold the arm alone: add the payload's weight as an external "
+              "wrench on the body that carries panda_hand (f_ext)."),
+        (2 * arm - right, "the payload's wrench has the wrong sign: f_ext is what "
                           "the environment applies to the body; the weight m g "
                           "points down (along the model's gravity), expressed in "
-                          "the body frame.")
-    at_origin = dict(
-        PAYLOAD_EX4,
-        link=model.names[model.link_frames[PAYLOAD_EX4["link"]][0]],
-        # the same force applied at the body's origin
-        point=np.zeros(3),
-    )
-    if _same(answer, _gradient(lambda q: _potential(model, q, at_origin), Q_EX4)):
-        raise WrongAnswer("the moment is missing: the force acts at the point r of "
-                          "the body frame, so the wrench is (r x f, f).")
-    expect_close(answer, full, "the torques", tol=1e-7,
-                 hint="rnea(model, q, 0, 0, f_ext) with "
-                      "one non-zero row, (r x f, f).")
+                          "the body frame."),
+        (_torques(Q_EX4, at_origin), "the moment is missing: the force acts at the "
+                                     "point r of the body frame, so the wrench is "
+                                     "(r x f, f)."),
+    ]
 
 
-def ex5(answer):
-    """First six entries of ``rnea`` for Solo12 (floating base) at rest at
-    :data:`Q_EX5`."""
+def _holding_wrench():
+    """The wrench ``(c x f, f)`` (base frame) that holds Solo12 at :data:`Q_EX5`:
+    ``f`` against the total weight, ``c`` the centre of mass."""
     from ...kinematics import forward_kinematics
     model = _robot("solo12", True)
     Tw = forward_kinematics(model, Q_EX5).T_world
     Tw = np.linalg.inv(Tw[1]) @ Tw                     # poses in the base frame {1}
     m_total, first = 0.0, np.zeros(3)
-    for i in range(1, model.nbodies + 1):
-        I = model.inertias[i]
+    for T, I in zip(Tw[1:], model.inertias[1:]):
         m = I[3, 3]
         c = np.array([I[2, 4], I[0, 5], I[1, 3]]) / m if m > 0 else np.zeros(3)
-        m_total += m
-        first += m * (Tw[i, :3, :3] @ c + Tw[i, :3, 3])
-    com = first / m_total
-    # Tw[0] = T_{1,0}: gravity in {1}
-    f = -m_total * (Tw[0, :3, :3] @ model.gravity)
-    expected = np.concatenate([np.cross(com, f), f])
-    expect_shape(answer, (6,), "the free joint's wrench")
-    if _same(answer, np.concatenate([f, np.cross(com, f)])):
-        raise WrongAnswer("this is Pinocchio's (f, m) order; liedyn orders "
-                          "wrenches (m, f), moment first.")
-    if _same(answer, -expected):
-        raise WrongAnswer("wrong sign: the free joint must push the robot up, "
-                          "against gravity.")
-    if _same(answer, np.concatenate([np.zeros(3), f])):
-        raise WrongAnswer("the moment is missing: the centre of mass is not at the "
-                          "base frame's origin, so holding the robot at the base "
-                          "takes a moment c x f.")
-    expect_close(answer, expected, "the free joint's wrench", tol=1e-8,
-                 hint="rnea(model, q, zeros, zeros)[:6]: the wrench that holds the "
-                      "whole robot.")
+        m_total, first = m_total + m, first + m * (T[:3, :3] @ c + T[:3, 3])
+    f = -m_total * (Tw[0, :3, :3] @ model.gravity)     # Tw[0] = T_{1,0}
+    return np.cross(first / m_total, f), f
 
 
+@exercise("the free joint's wrench", rule="(c x f, f) against the total weight",
+          hint="rnea(model, q, zeros, zeros)[:6]: the wrench that holds the whole "
+               "robot.")
+def ex5(answer):
+    """First six entries of ``rnea`` for Solo12 (floating base) at rest at
+    :data:`Q_EX5`."""
+    m, f = _holding_wrench()
+    return np.r_[m, f], [
+        (np.r_[f, m], "this is Pinocchio's (f, m) order; liedyn orders wrenches "
+                      "(m, f), moment first."),
+        (-np.r_[m, f], "wrong sign: the free joint must push the robot up, against "
+                       "gravity."),
+        (np.r_[np.zeros(3), f], "the moment is missing: the centre of mass is not "
+                                "at the base frame's origin, so holding the robot "
+                                "at the base takes a moment c x f."),
+    ]
+
+
+@exercise("the work", rule="the change of kinetic plus potential energy", tol=0.0,
+          rtol=1e-4,
+          hint="integrate the power dq . tau over time (np.trapezoid on a fine "
+               "grid, one batched rnea call for all samples); it equals the change "
+               "of kinetic plus potential energy.")
 def ex6(answer):
     """Work (J) of the motors of :func:`panda_arm` along :data:`TRAJECTORY`, 0 <= t
     <= T_EX6."""
     from ...crba import kinetic_energy, potential_energy
     model = panda_arm()
     q, dq, _ = trajectory(np.array([0.0, T_EX6]))
-    E = kinetic_energy(model, q, dq) + potential_energy(model, q)
-    expected = float(E[1] - E[0])
-    dK = float(kinetic_energy(model, q, dq)[1] - kinetic_energy(model, q, dq)[0])
-    a = float(expect_shape(answer, (), "the work"))
-    tol = 1e-4 * abs(expected)
-    if abs(a + expected) < tol:
-        raise WrongAnswer("wrong sign: the motors' power "
-                          "is dq . tau, with tau from rnea.")
-    if abs(a - dK) < tol:
-        raise WrongAnswer("this is the change of kinetic energy only: the motors "
-                          "also lift the arm; keep gravity in the model's rnea.")
-    expect_close(a, expected, "the work", tol=tol,
-                 hint="integrate the power dq . tau over time (np.trapezoid on a "
-                      "fine grid, one batched rnea call for all samples); it "
-                      "equals the change of kinetic plus potential energy.")
+    K = kinetic_energy(model, q, dq)
+    E = K + potential_energy(model, q)
+    right = float(E[1] - E[0])
+    return right, [
+        (-right, "wrong sign: the motors' power is dq . tau, with tau from rnea."),
+        (K[1] - K[0], "this is the change of kinetic energy only: the motors also "
+                      "lift the arm; keep gravity in the model's rnea."),
+    ]
