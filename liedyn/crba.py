@@ -24,7 +24,8 @@ __all__ = ["mass_matrix", "composite_inertias", "bias_force", "gravity_torque",
            "coriolis_matrix", "kinetic_energy", "potential_energy", "momentum"]
 
 
-def _T(A):
+def tr(A):
+    """``A^T`` for a matrix or a stack of them (the last two axes swapped)."""
     return np.swapaxes(A, -1, -2)
 
 
@@ -41,17 +42,24 @@ def composite_inertias(model, q):
     Ic : list of (..., 6, 6) arrays (entry 0 unused), and the list of
     ``Ad_{T_{lambda(i),i}^-1}``
     """
+    q, A, S = _joint_terms(model, q)
+    Ic = [None] + [np.broadcast_to(I, q.shape[:-1] + I.shape)     # per state
+                   for I in model.inertias[1:]]
+    for i in range(model.nbodies, 0, -1):
+        for k in model.children[i]:                   # Ad*_{T_{i,k}^-1} = A_k^T
+            Ic[i] = Ic[i] + tr(A[k]) @ Ic[k] @ A[k]
+    return Ic, A, S
+
+
+def _joint_terms(model, q):
+    """``q`` checked, and ``A[i] = Ad_{T_{lambda(i),i}^-1}`` and ``S[i]`` of every
+    body (entry 0 unused), for one state or a batch."""
     q = model.check_q(q)
     R, p = joint_transforms(model, q)
     bodies = range(1, model.nbodies + 1)
     A = [None] + [Ad_inv_matrix(R[i], p[i]) for i in bodies]
     S = [None] + [model.joints[i].S(q[..., model.q_slice[i]]) for i in bodies]
-    batch = q.shape[:-1]
-    Ic = [None] + [np.broadcast_to(I, batch + (6, 6)) for I in model.inertias[1:]]
-    for i in range(model.nbodies, 0, -1):
-        for k in model.children[i]:
-            Ic[i] = Ic[i] + _T(A[k]) @ Ic[k] @ A[k]
-    return Ic, A, S
+    return q, A, S
 
 
 def mass_matrix(model, q):
@@ -82,21 +90,29 @@ def mass_matrix(model, q):
     if M is not None:
         return M
     Ic, A, S = composite_inertias(model, q)
-    q = np.asarray(q)
-    M = np.zeros(q.shape[:-1] + (model.nv, model.nv),
-                 dtype=np.result_type(q, float))
+    M = {}                                        # M[j, i]: the blocks of M
     for i in range(1, model.nbodies + 1):
-        vi = model.v_slice[i]
-        F = Ic[i] @ S[i]                                    # (..., 6, n_i)
-        M[..., vi, vi] = _T(S[i]) @ F
+        F = Ic[i] @ S[i]                  # moves the locked subtree of joint i
+        M[i, i] = tr(S[i]) @ F
         j = i
         while model.parent[j] > 0:
-            F = _T(A[j]) @ F                            # Ad*_{T_{lambda(j),j}^-1} F
+            F = tr(A[j]) @ F                            # Ad*_{T_{lambda(j),j}^-1} F
             j = model.parent[j]
-            vj = model.v_slice[j]
-            M[..., vj, vi] = _T(S[j]) @ F
-            M[..., vi, vj] = _T(M[..., vj, vi])
-    return _checks.finite_result("mass_matrix", M, q=q)
+            M[j, i] = tr(S[j]) @ F
+    q = np.asarray(q)
+    return _checks.finite_result("mass_matrix", _symmetric(model, M, q), q=q)
+
+
+def _symmetric(model, blocks, q):
+    """The symmetric (..., nv, nv) matrix with the blocks ``blocks[j, i]`` at the
+    rows of joint ``j`` and the columns of joint ``i`` and their transposes."""
+    M = np.zeros(q.shape[:-1] + (model.nv, model.nv),
+                 dtype=np.result_type(q, float))
+    for (j, i), block in blocks.items():
+        M[..., model.v_slice[j], model.v_slice[i]] = block
+        if j != i:
+            M[..., model.v_slice[i], model.v_slice[j]] = tr(block)
+    return M
 
 
 def bias_force(model, q, dq, f_ext=None):
@@ -190,8 +206,8 @@ def coriolis_matrix(model, q, dq):
             dJ[..., vj] = Ad_ij @ (_ad(fw.V[j]) @ fw.S[j] + fw.dS[j])
         dJ = dJ - _ad(fw.V[i]) @ J
         I, V = model.inertias[i], fw.V[i]
-        B = (I @ _ad(V) - _T(_ad(V)) @ I - _bar(matvec(I, V))) / 2
-        C = C + _T(J) @ (I @ dJ + B @ J)
+        B = (I @ _ad(V) - tr(_ad(V)) @ I - _bar(matvec(I, V))) / 2
+        C = C + tr(J) @ (I @ dJ + B @ J)
     return C
 
 
@@ -258,6 +274,6 @@ def momentum(model, q, dq):
     L = 0.0
     for i in range(1, model.nbodies + 1):
         # Ad*_{T_{0,i}^-1}
-        A = _T(Ad_inv_matrix(Tw[..., i, :3, :3], Tw[..., i, :3, 3]))
+        A = tr(Ad_inv_matrix(Tw[..., i, :3, :3], Tw[..., i, :3, 3]))
         L = L + matvec(A, matvec(model.inertias[i], fw.V[i]))
     return L

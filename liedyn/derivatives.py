@@ -235,9 +235,9 @@ def rnea_partials(model, q, dq, ddq, f_ext=None):
 
     Table 5 of Kim (2012) with the ``nv`` unit directions of ``q``, ``dq`` and
     ``ddq`` carried as one batch axis through the recursions (``dtau/d(ddq) = M``).
-    For joints with a constant ``S`` and numeric input, the kernels (compiled with
-    numba, plain Python without) compute the same matrices with all directions at
-    once in the ground frame (:ref:`ch10-ground-frame`,
+    For joints with a constant ``S`` and float or complex input, the compiled
+    kernels compute the same matrices with all directions at once in the ground
+    frame (:ref:`ch10-ground-frame`,
     ``liedyn.engine.kernels.rnea_partials_state``).
     Derivatives with respect to spherical/free joints are taken in their tangent
     space (right perturbation ``q exp(delta)``, as Pinocchio's

@@ -26,7 +26,8 @@ __all__ = ["ABAPass", "aba", "aba_pass", "inverse_mass_matrix",
            "mass_matrix_factor"]
 
 
-def _T(A):
+def tr(A):
+    """``A^T`` for a matrix or a stack of them (the last two axes swapped)."""
     return np.swapaxes(A, -1, -2)
 
 
@@ -74,6 +75,44 @@ def _inv(A, model, i):
                          "motion (a massless body?)") from None
 
 
+class _Given:
+    """The given inputs of Table 3 per body ``i = 1..N`` (entry 0 unused):
+    ``tau[i]`` and ``f_ext[i]``, for one state or a batch of them."""
+
+    def __init__(self, model, batch, dtype, tau, f_ext):
+        bodies = range(1, model.nbodies + 1)
+        self._model, self._batch, self._dtype = model, batch, dtype
+        self.tau = [None] + [tau[..., model.v_slice[i]] for i in bodies]
+        self.f_ext = [None] + [f_ext[..., i - 1, :] for i in bodies]
+
+    def batched(self, I):
+        """``I`` once per state of the batch (a read-only view)."""
+        return np.broadcast_to(I, self._batch + I.shape)
+
+    def joined(self, ddq):
+        """The full vector ``ddq`` (..., nv) from the per-body list."""
+        out = np.zeros(self._batch + (self._model.nv,), dtype=self._dtype)
+        for i in range(1, self._model.nbodies + 1):
+            out[..., self._model.v_slice[i]] = ddq[i]
+        return out
+
+
+def _first_sweep(model, q, dq, tau, f_ext, dV0):
+    """The checks, and Table 3's first forward sweep: ``V`` and ``S`` (in the
+    forward pass), ``A[i] = Ad_{T_{lambda(i),i}^-1}`` and
+    ``eta[i] = ad_{V_i} S_i dq_i + dS_i dq_i`` (Kim eq. (41) without ``S ddq``)."""
+    batch, dtype, q, dq, tau, f_ext = state(model, q, dq, tau, f_ext=f_ext,
+                                            names=("dq", "tau"))
+    model.check_chart(q)
+    dV0 = gravity_acceleration(model) if dV0 is None else dV0
+    fw = forward_pass(model, q, dq, None, dV0)
+    bodies = range(1, model.nbodies + 1)
+    A = [None] + [Ad_inv_matrix(fw.R[i], fw.p[i]) for i in bodies]
+    eta = [None] + [fw.dV[i] - Ad_inv_mul(fw.R[i], fw.p[i], fw.dV[model.parent[i]])
+                    for i in bodies]
+    return fw, A, eta, _Given(model, batch, dtype, tau, f_ext)
+
+
 def aba_pass(model, q, dq, tau, f_ext=None, dV0=None):
     """Kim (2012), Table 3 (corrected), with every intermediate kept (see
     :class:`ABAPass`).
@@ -81,42 +120,29 @@ def aba_pass(model, q, dq, tau, f_ext=None, dV0=None):
     Arguments as in :func:`aba`; ``dV0`` overrides the ground acceleration
     ``(0, -g)``.
     """
-    batch, dtype, q, dq, tau, f_ext = state(model, q, dq, tau, f_ext=f_ext,
-                                            names=("dq", "tau"))
-    model.check_chart(q)
-    dV0 = gravity_acceleration(model) if dV0 is None else dV0
-    fw = forward_pass(model, q, dq, None, dV0)
-    N = model.nbodies
-    A = [None] + [Ad_inv_matrix(fw.R[i], fw.p[i]) for i in range(1, N + 1)]
-    # (41) without S ddq: ad_V S dq + dS dq
-    eta = [None] + [fw.dV[i] - Ad_inv_mul(fw.R[i], fw.p[i], fw.dV[model.parent[i]])
-                    for i in range(1, N + 1)]
+    fw, A, eta, given = _first_sweep(model, q, dq, tau, f_ext, dV0)
+    N, S, V = model.nbodies, fw.S, fw.V
     I_hat, B_hat, Psi, Pi, beta = ([None] * (N + 1) for _ in range(5))
-    for i in range(N, 0, -1):                     # backward recursion, (49)-(50)
-        I, V, S = model.inertias[i], fw.V[i], fw.S[i]
-        Ih = np.broadcast_to(I, batch + (6, 6))
-        Bh = -ad_star_mul(V, matvec(I, V)) - f_ext[..., i - 1, :]
-        for k in model.children[i]:
-            # Ad*_{T_{i,k}^-1} Pi_k Ad_{T_{i,k}^-1}
-            Ih = Ih + _T(A[k]) @ Pi[k] @ A[k]
-            Bh = Bh + matvec(_T(A[k]), beta[k])        # Ad*_{T_{i,k}^-1} beta_k
-        IS = Ih @ S
-        Psi[i] = _inv(_T(S) @ IS, model, i)
-        Pi[i] = Ih - IS @ Psi[i] @ _T(IS)
-        u = tau[..., model.v_slice[i]] - matvec(_T(S), matvec(Ih, eta[i]) + Bh)
-        beta[i] = Bh + matvec(Ih, eta[i] + matvec(S @ Psi[i], u))
-        I_hat[i], B_hat[i] = Ih, Bh
-    ddq = np.zeros(batch + (model.nv,), dtype=dtype)
-    dV, F = [fw.dV[0]] + [None] * N, [None] * (N + 1)
-    for i in range(1, N + 1):                     # forward recursion, (45) and (41)
-        S = fw.S[i]
+    for i in range(N, 0, -1):                     # backward sweep, (49)-(50)
+        I = model.inertias[i]
+        I_hat[i] = given.batched(I)
+        B_hat[i] = -ad_star_mul(V[i], matvec(I, V[i])) - given.f_ext[i]
+        for k in model.children[i]:                   # Ad*_{T_{i,k}^-1} = A_k^T
+            I_hat[i] = I_hat[i] + tr(A[k]) @ Pi[k] @ A[k]
+            B_hat[i] = B_hat[i] + matvec(tr(A[k]), beta[k])
+        IS = I_hat[i] @ S[i]
+        Psi[i] = _inv(tr(S[i]) @ IS, model, i)
+        Pi[i] = I_hat[i] - IS @ Psi[i] @ tr(IS)
+        u = given.tau[i] - matvec(tr(S[i]), matvec(I_hat[i], eta[i]) + B_hat[i])
+        beta[i] = B_hat[i] + matvec(I_hat[i], eta[i] + matvec(S[i] @ Psi[i], u))
+    ddq, dV, F = [None] * (N + 1), [fw.dV[0]] + [None] * N, [None] * (N + 1)
+    for i in range(1, N + 1):                     # second forward sweep, (45), (41)
         a = matvec(A[i], dV[model.parent[i]]) + eta[i]
-        Fa = matvec(I_hat[i], a) + B_hat[i]
-        ddq_i = matvec(Psi[i], tau[..., model.v_slice[i]] - matvec(_T(S), Fa))
-        ddq[..., model.v_slice[i]] = ddq_i
-        dV[i] = a + matvec(S, ddq_i)
+        u = given.tau[i] - matvec(tr(S[i]), matvec(I_hat[i], a) + B_hat[i])
+        ddq[i] = matvec(Psi[i], u)
+        dV[i] = a + matvec(S[i], ddq[i])
         F[i] = matvec(I_hat[i], dV[i]) + B_hat[i]
-    return ABAPass(fw, eta, I_hat, B_hat, Psi, Pi, beta, ddq, dV, F)
+    return ABAPass(fw, eta, I_hat, B_hat, Psi, Pi, beta, given.joined(ddq), dV, F)
 
 
 def aba(model, q, dq, tau, f_ext=None):
@@ -203,7 +229,7 @@ def inverse_mass_matrix(model, q):
     E = np.eye(model.nv)
     cols = aba_pass(model, q[..., None, :], np.zeros(model.nv), E,
                     dV0=np.zeros(6)).ddq
-    return _T(_checks.finite_result("inverse_mass_matrix", cols, q=q))
+    return tr(_checks.finite_result("inverse_mass_matrix", cols, q=q))
 
 
 def mass_matrix_factor(model, q):
@@ -254,6 +280,23 @@ def mass_matrix_factor(model, q):
     >>> bool(np.allclose(W @ W.T, mass_matrix(model, [0.3, 0.8]))), float(W[1, 0])
     (True, 0.0)
     """
+    q, ap = _at_rest(model, q)                # Table 3 at rest, without gravity
+    S, W = ap.forward.S, {}                   # W[j, i]: the blocks of W
+    for i in range(1, model.nbodies + 1):
+        U = ap.I_hat[i] @ S[i]
+        L = _cholesky(tr(S[i]) @ U, model, i)                   # D_i = L_i L_i^T
+        F = tr(np.linalg.solve(L, tr(U)))                       # I_hat_i S_i L_i^-T
+        W[i, i], j = L, i
+        while model.parent[j] > 0:
+            F = tr(Ad_inv_matrix(ap.forward.R[j], ap.forward.p[j])) @ F  # Ad* F
+            j = model.parent[j]
+            W[j, i] = tr(S[j]) @ F
+    return _blocks(model, W, q)
+
+
+def _at_rest(model, q):
+    """``q`` checked, and :func:`aba_pass` at ``q`` with no velocity, no torque and
+    no gravity; ``model`` must be a serial chain."""
     branched = [model.names[i] for i in range(1, model.nbodies + 1)
                 if model.parent[i] != i - 1]
     if branched:
@@ -262,25 +305,23 @@ def mass_matrix_factor(model, q):
                          f"bodies {branched}")
     q = model.check_q(q)
     zero = np.zeros(model.nv)
-    ap = aba_pass(model, q, zero, zero, dV0=np.zeros(6))
-    S = ap.forward.S
-    W = np.zeros(q.shape[:-1] + (model.nv, model.nv),
-                 dtype=np.result_type(q, float))
-    for i in range(1, model.nbodies + 1):
-        vi = model.v_slice[i]
-        U = ap.I_hat[i] @ S[i]                                  # (..., 6, n_i)
-        try:
-            L = np.linalg.cholesky(_T(S[i]) @ U)                # D_i = L_i L_i^T
-        except np.linalg.LinAlgError:
-            raise ValueError(f"body {model.names[i]!r}: S^T I_hat S is not "
-                             "positive definite") \
-                from None
-        F = _T(np.linalg.solve(L, _T(U)))                       # I_hat_i S_i L_i^-T
-        W[..., vi, vi] = L
-        j = i
-        while model.parent[j] > 0:
-            # Ad*_{T^-1} F
-            F = _T(Ad_inv_matrix(ap.forward.R[j], ap.forward.p[j])) @ F
-            j = model.parent[j]
-            W[..., model.v_slice[j], vi] = _T(S[j]) @ F
-    return W
+    return q, aba_pass(model, q, zero, zero, dV0=np.zeros(6))
+
+
+def _cholesky(D, model, i):
+    """The lower Cholesky factor of body ``i``'s ``D = S^T I_hat S``."""
+    try:
+        return np.linalg.cholesky(D)
+    except np.linalg.LinAlgError:
+        raise ValueError(f"body {model.names[i]!r}: S^T I_hat S is not positive "
+                         "definite") from None
+
+
+def _blocks(model, W, q):
+    """The (..., nv, nv) matrix with the blocks ``W[j, i]`` at the rows of joint
+    ``j`` and the columns of joint ``i``, zero elsewhere."""
+    out = np.zeros(q.shape[:-1] + (model.nv, model.nv),
+                   dtype=np.result_type(q, float))
+    for (j, i), block in W.items():
+        out[..., model.v_slice[j], model.v_slice[i]] = block
+    return out

@@ -94,7 +94,6 @@ EXEMPT = {
          "liedyn.inertia.sphere_inertia", "liedyn.inertia.rod_inertia"],
     "numerical integration, not an equation of the sources":
         ["liedyn.body.lie_euler_step", "liedyn.body.simulate"],
-    "allocator setting for large batched calls, an engineering tool": ["liedyn.memory.*"],
     "the models an exercise checker tries": ["liedyn.teach.implement.unseen_models"],
     "exception types of the input checks (appendix Errors)": ["liedyn.errors.*"],
     "input conversion or validation helper":

@@ -1,24 +1,21 @@
-"""Tests of the one-source kernels (liedyn.engine.kernels) and their three executors (liedyn.engine.dispatch).
+"""Tests of the compiled engine (liedyn.engine): the kernels, the drivers, the dispatch.
 
 * each named operator against its 6x6 matrix from liedyn.lie;
-* compiled (numba) against plain Python, on 200 random trees with every joint type that has a
-  kernel, to 1e-12 relative: rnea, aba, the mass matrix and hybrid dynamics, single states
-  and batches;
-* the batched plain executor (one array per component, batch last) against single states,
-  also where it folds the model's exact zeros and ones (liedyn.engine.exact);
-* the kernels against the reference implementations (rnea_pass, aba_pass, hybrid_pass,
-  composite_inertias) and against sympy on a small chain;
+* compiled (numba) against the reference implementations (the *_pass functions, the
+  chapters' code), on 200 random trees with every joint type that has a kernel, to
+  1e-12 relative: rnea, aba, the mass matrix and hybrid dynamics, single states and
+  batches, with external wrenches; and against sympy on a small chain;
 * the compiled path keeps the input checks (NaN, non-unit quaternions, singular inertia),
-  handles complex step, and notices an edited model;
-* the compiled and plain partials of inverse dynamics (all directions at once, in the
-  ground frame) against Table 5 on numpy arrays (liedyn.derivatives), on random trees of
-  joints with constant S;
+  handles complex step, strided and read-only arrays, and notices an edited model;
+* the compiled partials of inverse dynamics (all directions at once, in the ground frame)
+  against Table 5 on numpy arrays (liedyn.derivatives), on random trees of joints with
+  constant S;
 * the kernel of exponential coordinates (SphericalExp) across the end of its Taylor
-  series, by every executor, by complex step and on sympy;
-* the drivers compile only the types the executors convert to; the branch-free finiteness
-  test against numpy.
+  series, compiled and by the reference, by complex step and on sympy;
+* the drivers compile only the types the dispatch converts to (numba's explicit
+  signatures); the branch-free finiteness test against numpy.
 
-Run once more with ``LIEDYN_DISABLE_JIT=1`` to test the package without the compiler.
+``pytest --no-jit`` runs the same tests without the compiler (the reference path).
 """
 import contextlib
 import functools
@@ -29,7 +26,7 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from liedyn.engine import dispatch as _exec, exact as _exact, jit as _jit
+from liedyn.engine import dispatch as _exec, jit as _jit
 from liedyn.engine import kernels as K
 from liedyn import joints as J
 from liedyn._checks import ChartSingularityError, NonFiniteResultError
@@ -103,21 +100,31 @@ def every_other_joint(model):
 
 def every_kernel(model, q, dq, ddq, f_ext):
     """tau, ddq, M and the two outputs of hybrid dynamics with every other joint
-    prescribed (each by the kernels, unless an executor is forced)."""
+    prescribed (each by the kernels, unless they are switched off)."""
     tau = rnea(model, q, dq, ddq, f_ext)
     return (tau, aba(model, q, dq, tau, f_ext), mass_matrix(model, q),
             *hybrid(model, q, dq, ddq, tau, every_other_joint(model), f_ext))
 
 
+@contextlib.contextmanager
+def reference():
+    """Within this block the public functions run their reference implementations."""
+    _exec.use_kernels(False)
+    try:
+        yield
+    finally:
+        _exec.use_kernels(True)
+
+
 @pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
 @pytest.mark.parametrize("start", range(0, 200, 50))
-def test_compiled_equals_plain_on_200_random_trees(start):
+def test_compiled_equals_the_reference_on_200_random_trees(start):
     for seed in range(start, start + 50):
-        model, q, dq, ddq, f_ext = random_case(seed)
+        model, q, dq, ddq, f_ext = random_case(seed, batch=(2,) if seed % 2 else ())
         compiled = every_kernel(model, q, dq, ddq, f_ext)
-        with _jit.plain():
-            plain = every_kernel(model, q, dq, ddq, f_ext)
-        for a, b in zip(compiled, plain):
+        with reference():
+            expected = every_kernel(model, q, dq, ddq, f_ext)
+        for a, b in zip(compiled, expected):
             assert relerr(a, b) <= 1e-12, f"seed {seed}"
 
 
@@ -139,67 +146,13 @@ def test_kernels_equal_the_reference_implementations(seed):
 
 
 @pytest.mark.parametrize("seed", range(5))
-def test_batched_plain_equals_single_states(seed):
+def test_compiled_batches_equal_single_states(seed):
     model, q, dq, ddq, f_ext = random_case(seed, batch=(2, 3))
-    with _jit.plain():
-        batched = every_kernel(model, q, dq, ddq, f_ext)
-        for k in np.ndindex(2, 3):
-            single = every_kernel(model, q[k], dq[k], ddq[k], f_ext[k])
-            for a, b in zip(batched, single):
-                assert relerr(a[k], b) <= 1e-12
-
-
-@pytest.mark.parametrize("joint", KERNEL_JOINTS)
-def test_batched_plain_folds_exact_constants_without_changing_results(joint):
-    """A chain's axes, placements and inertias hold exact zeros and ones, which the
-    batched plain executor folds away (liedyn.engine.exact); so do absent external
-    wrenches. The results stay those of single states, which fold nothing."""
-    model = serial_chain(3, joint=joint)
-    rng = np.random.default_rng(7)
-    q = np.stack([model.random_configuration(rng) for _ in range(4)])
-    dq, ddq = rng.normal(size=(2, 4, model.nv))
-    with _jit.plain():
-        for f_ext in (None, rng.normal(size=(4, model.nbodies, 6))):
-            fe = (None,) * 4 if f_ext is None else f_ext
-            batched = every_kernel(model, q, dq, ddq, f_ext)
-            for k in range(4):
-                single = every_kernel(model, q[k], dq[k], ddq[k], fe[k])
-                for a, b in zip(batched, single):
-                    assert a.dtype == b.dtype == float
-                    assert relerr(a[k], b) <= 1e-12, (joint, k)
-    constants = model.__dict__["_flat_constants"]                   # cached
-    row = constants.rows[1][K.INERTIA:]
-    assert row.count(_exact.ZERO) >= 18, "the chain's inertia has zero entries"
-
-
-@settings(max_examples=200, deadline=None)
-@given(x=st.floats(allow_nan=False, allow_infinity=False, width=64)
-       | st.sampled_from([0.0, -0.0, 1.0, -1.0, 5e-324]),
-       as_array=st.booleans())
-def test_exact_constants_give_the_results_of_0_and_1(x, as_array):
-    """ZERO and ONE fold (0 x = 0, 0 + x = x, 1 x = x) and otherwise compute what
-    the floats 0.0 and 1.0 compute, with numbers and with numpy arrays."""
-    Z, O = _exact.ZERO, _exact.ONE
-    y = np.array([x, 2.5]) if as_array else x
-    ops = [lambda a, b: a + b, lambda a, b: b + a, lambda a, b: a - b,
-           lambda a, b: b - a, lambda a, b: a * b, lambda a, b: b * a]
-    if np.all(y != 0):
-        ops += [lambda a, b: a / b]
-    for c, value in ((Z, 0.0), (O, 1.0)):
-        for op in ops:
-            with np.errstate(over="ignore"):
-                got, want = op(c, y), op(value, y)
-            got = float(got) if isinstance(got, _exact.Exact) else got
-            assert np.array_equal(np.broadcast_to(got, np.shape(want)), want)
-        assert float(-c) == -value and (c == value) and bool(c) == bool(value)
-    assert Z * y is Z and O * y is y and (Z + y) is y and (y * O) is y
-    c = _exact.constant(x)
-    if x == 0 or x == 1:
-        assert c is (Z if x == 0 else O)
-    else:
-        assert type(c) is float and c == x
-    with pytest.raises(ZeroDivisionError, match="exact zero"):
-        y / Z
+    batched = every_kernel(model, q, dq, ddq, f_ext)
+    for k in np.ndindex(2, 3):
+        single = every_kernel(model, q[k], dq[k], ddq[k], f_ext[k])
+        for a, b in zip(batched, single):
+            assert relerr(a[k], b) <= 1e-12
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -305,8 +258,8 @@ def exp_chain_states(rng):
 def test_exponential_coordinates_through_every_executor():
     """The SphericalExp kernel (R = exp([phi]), S = (J_r, 0), dS = (dJ_r/dt, 0) in
     closed form, by series below |phi| = 0.5) against the reference implementation,
-    which builds them with liedyn.lie's matrices; compiled, plain on single states
-    and batched."""
+    which builds them with liedyn.lie's matrices; compiled on single states and
+    batched."""
     rng = np.random.default_rng(7)
     cases = list(exp_chain_states(rng))
     for model, q, dq, ddq in cases:
@@ -315,16 +268,11 @@ def test_exponential_coordinates_through_every_executor():
         assert relerr(rnea(model, q, dq, ddq), tau) <= 1e-13
         assert relerr(mass_matrix(model, q), M) <= 1e-13
         assert relerr(aba(model, q, dq, tau), ddq) <= 1e-9
-        with _jit.plain():
-            assert relerr(rnea(model, q, dq, ddq), tau) <= 1e-13
-            assert relerr(aba(model, q, dq, tau), ddq) <= 1e-9
     model = cases[0][0]
     Q, dQ, ddQ = (np.stack([c[k] for c in cases]) for k in (1, 2, 3))
-    for executor in (contextlib.nullcontext, _jit.plain):
-        with executor():
-            tau = rnea(model, Q, dQ, ddQ)
-        for k, (_, q, dq, ddq) in enumerate(cases):
-            assert relerr(tau[k], rnea_pass(model, q, dq, ddq).tau) <= 1e-13
+    tau = rnea(model, Q, dQ, ddQ)
+    for k, (_, q, dq, ddq) in enumerate(cases):
+        assert relerr(tau[k], rnea_pass(model, q, dq, ddq).tau) <= 1e-13
 
 
 def test_exponential_coordinates_complex_step_and_sympy():
@@ -456,30 +404,10 @@ def test_compiled_rnea_partials_of_batches_equal_single_states(seed):
             assert relerr(a[k], b) <= 1e-14
 
 
-@pytest.mark.parametrize("seed", range(10))
-def test_plain_rnea_partials_equal_table5_on_numpy(seed):
-    """The ground-frame partials without the compiler: on Python numbers for one
-    state, on arrays holding one component over the batch for several, with and
-    without external wrenches (absent ones fold away as exact zeros)."""
-    model, q, dq, ddq, f_ext = partials_case(seed, batch=(2, 3))
-    for fe in (f_ext, None):
-        with _jit.plain():
-            batched = _exec.rnea_partials(model, q, dq, ddq, fe)
-            single = _exec.rnea_partials(model, q[1, 2], dq[1, 2], ddq[1, 2],
-                                         None if fe is None else fe[1, 2])
-        assert batched is not None and single is not None
-        reference = reference_partials(model, q, dq, ddq, fe)
-        for a, b, c in zip(batched, single, reference):
-            assert relerr(a, c) <= 1e-12, f"seed {seed}"
-            assert relerr(b, c[1, 2]) <= 1e-12, f"seed {seed}"
-
-
 def test_rnea_partials_of_joints_with_varying_S_use_numpy():
     model = serial_chain(2, joint="universal")
     q = np.full(model.nq, 0.3)
     assert _exec.rnea_partials(model, q, q, q) is None
-    with _jit.plain():
-        assert _exec.rnea_partials(model, q, q, q) is None
     chain = serial_chain(2)
     x = np.array(sympy.symbols("x y"))                     # symbolic: Table 5
     assert _exec.rnea_partials(chain, x, x, x) is None
@@ -587,12 +515,8 @@ def test_an_edit_drops_the_flattened_model():
     model = serial_chain(2)
     flat = _exec.flat_model(model)
     assert _exec.flat_model(model) is flat                      # cached
-    with _jit.plain():
-        rnea(model, np.zeros((3, 2)), np.zeros(2), np.zeros(2))     # batched: folds
-    assert "_flat_constants" in model.__dict__
     model.gravity = [0.0, 0.0, -1.0]
     assert _exec.flat_model(model) is not flat
-    assert "_flat_constants" not in model.__dict__
     assert _exec.flat_model(model)[1][0, 5] == 1.0              # dV_0 = (0, -g)
 
 

@@ -1,33 +1,25 @@
-"""The three executors of the per-state kernels in :mod:`liedyn.engine.kernels`.
+"""Which way an algorithm runs: the compiled engine, or the reference.
 
 The public functions (:func:`liedyn.inverse_dynamics.rnea`,
-:func:`liedyn.crba.mass_matrix`, :func:`liedyn.forward_dynamics.aba`) call the
-functions here, which pick how to run the one source:
-
-* float64 / complex128 input and numba available: the compiled drivers, looping over
-  the leading batch dimensions flattened into one;
-* other numeric input, or numba absent or disabled
-(:data:`liedyn.engine.jit.ENABLED`):
-  plain Python, on numpy arrays holding one component over the whole batch (batch on
-  the last axis; the model's exact zeros and ones fold away,
-  :mod:`liedyn.engine.exact`), or on Python numbers for a single state;
-* sympy (object) input: plain Python on the expressions.
-
-Each returns ``None`` when it cannot handle a case (a joint type the kernels do not
-know, such as a user's own subclass of a joint, or input that the compiled checks
-reject); the public function then runs its
-reference implementation, which computes the same result or raises the clear error
-naming the argument.
+:func:`liedyn.crba.mass_matrix`, :func:`liedyn.forward_dynamics.aba`,
+:func:`liedyn.hybrid_dynamics.hybrid` and the partials) call the functions here
+first. For float64 or complex128 input, with numba installed and enabled, they run
+the compiled drivers of :mod:`liedyn.engine.kernels`, looping over the leading
+batch dimensions flattened into one. Everything else returns ``None``: another dtype
+(sympy objects, integers), numba absent or disabled, a joint type without a kernel
+(a user's own subclass), a model with complex or symbolic parameters, and any input
+the compiled checks refuse. The public function then runs its reference
+implementation, which computes the same result or raises the clear error naming
+the argument: one place says each error message.
 """
 import math
 
 import numpy as np
 
 from .. import _checks
-from . import exact as _exact, jit as _jit
+from . import jit as _jit
 from . import kernels as K
 from .. import joints as J
-from ..model import state
 
 __all__ = ["flat_model", "use_kernels", "rnea", "mass_matrix", "aba", "hybrid",
            "inverse_mass_matrix", "rnea_partials", "aba_partials"]
@@ -127,10 +119,9 @@ def _single(model, q, x, y):
     """The flattened model if it is cached and ``q``, ``x``, ``y`` look like one
     state of float64 vectors, else ``None``: the compiled driver is then called on
     them as they are, and numba's test of their types (C-contiguous, writable)
-    refuses anything else with a ``TypeError`` (:func:`liedyn.engine.jit.compiled`).
+    refuses anything else with a ``TypeError`` (:class:`liedyn.engine.jit.Driver`).
     Their lengths and values are checked in compiled code
-    (:func:`liedyn.engine.kernels.bad_input`). The fast path of every call: it costs
-    about 0.2 us (issue 16)."""
+    (:func:`liedyn.engine.kernels.bad_input`). The fast path of every call."""
     if (_jit.ENABLED and _KERNELS[0] and q.ndim == x.ndim == y.ndim == 1
             and q.dtype is x.dtype is y.dtype is _F64):
         return model.__dict__.get("_flat")
@@ -187,129 +178,81 @@ def _compiled_inputs(arrays, tails):
     return _as_batches(arrays, tails, dtype)
 
 
-def _plain(run, model, arrays, ws_shapes, out_len, batch, dtype, no_f_ext=False):
-    """Run a per-state kernel in plain Python: ``run(body, inputs, workspaces,
-    out)``.
-
-    One state: on Python numbers (or sympy expressions). A batch: on numpy arrays
-    holding one component over the whole batch, with the model's constants, the
-    workspaces and, when ``no_f_ext``, the external wrenches (the last input) as
-    exact constants that fold away (:mod:`liedyn.engine.exact`)."""
-    body = flat_model(model)[1]
-    if batch == ():
-        arrays = [np.asarray(x).astype(object) for x in arrays]
-        ws = tuple(np.zeros(s, dtype=object) for s in ws_shapes)
-        out = np.zeros(out_len, dtype=object)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            run(body, arrays, ws, out)
-        return out if dtype == object else out.astype(dtype)
-    B = math.prod(batch)
-    arrays = [
-        np.moveaxis(np.asarray(x).reshape((B,) + x.shape[len(batch) :]), 0, -1)
-        for x in arrays]
-    if no_f_ext:
-        arrays[-1] = _exact.zeros(arrays[-1].shape[:-1])
-    ws = tuple(_exact.zeros(s) for s in ws_shapes)
-    out = _exact.zeros(out_len)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        run(_constants(model, body), arrays, ws, out)
-    out = _exact.numbers(out, B, dtype)
-    return np.moveaxis(out, -1, 0).reshape(batch + out_len)
-
-
-def _shapes(*workspaces):
-    """The shapes of the kernels' own workspaces
-    (``liedyn.engine.kernels.*_workspace``),
-    for :func:`_plain`, which makes them of its own kind."""
-    return tuple(w.shape for ws in workspaces for w in ws)
-
-
-_LIKE = np.zeros(0)
-
-
-def _constants(model, body):
-    """The flattened model's ``body`` as exact constants, cached on the model."""
-    view = model.__dict__.get("_flat_constants")
-    if view is None:
-        view = model.__dict__["_flat_constants"] = _exact.Constants(body)
-    return view
-
-
 # --- the algorithms -----------------------------------------------------------
 # Each returns a finite result, or None: the public function then runs its
-# reference path, which computes the same result or raises the clear error naming
-# the argument.
+# reference implementation, which computes the same result or raises the clear
+# error naming the argument.
+def _flat_and_f_ext(model, f_ext):
+    """``(topo, body, f_ext, check)`` for a driver, or ``None`` (no compiled engine,
+    or a model it cannot run)."""
+    flat = flat_model(model) if _jit.ENABLED else None
+    if flat is None:
+        return None
+    topo, body, no_f_ext = flat
+    fe, check = (no_f_ext, STATE) if f_ext is None else (f_ext, ALL)
+    return topo, body, fe, check
+
+
+def _run(driver, model, arrays, tails, outputs, *extra):
+    """``driver`` on ``arrays`` (state vectors and ``f_ext``) converted to one
+    compiled dtype and flattened into batches: ``outputs`` arrays of shape
+    ``batch + tail`` each, or ``None``."""
+    prepared = _compiled_inputs(arrays, tails)
+    if prepared is None:
+        return None
+    batch, arrays = prepared
+    B = math.prod(batch)
+    out = [np.zeros((B * tail[0],) + tail[1:], arrays[0].dtype) for tail in outputs]
+    topo, body, check = extra[0], extra[1], extra[-1]
+    if driver.run(topo, body, *arrays, *extra[2:-1], *out, check):
+        return None
+    return [x.reshape(batch + tail) for x, tail in zip(out, outputs)]
+
+
 def rnea(model, q, dq, ddq, f_ext=None):
-    """``tau`` by the kernels (Kim (2012), Table 2), or ``None``."""
+    """``tau`` by the compiled kernels (Kim (2012), Table 2), or ``None``."""
     try:                                                # the common case first
         flat = _single(model, q, dq, ddq)
         if flat is not None:
             topo, body, no_f_ext = flat
             fe, check = (no_f_ext, STATE) if f_ext is None else (f_ext, ALL)
             tau = np.empty(model.nv)
-            bad = K.rnea_loop(topo, body, q, dq, ddq, fe, tau, check)
+            bad = K.rnea_loop.fast(topo, body, q, dq, ddq, fe, tau, check)
             return None if bad else tau
     except (AttributeError, TypeError):        # not arrays, or not numba's types
         pass
-    flat = flat_model(model)
-    if flat is None:
+    prepared = _flat_and_f_ext(model, f_ext)
+    if prepared is None:
         return None
-    topo, body, no_f_ext = flat
-    fe, check = (no_f_ext, STATE) if f_ext is None else (f_ext, ALL)
-    N, nv = model.nbodies, model.nv
-    tails = ((model.nq,), (nv,), (nv,), (N, 6))
-    prepared = _compiled_inputs((q, dq, ddq, fe), tails)
-    if prepared is not None:
-        batch, (q, dq, ddq, fe) = prepared
-        tau = np.empty(math.prod(batch) * nv, q.dtype)
-        if _jit.run(K.rnea_loop, topo, body, q, dq, ddq, fe, tau, check):
-            return None
-        return tau.reshape(batch + (nv,))
-    batch, dtype, q, dq, ddq, fe = state(model, q, dq, ddq, f_ext=f_ext)
-    nb = N + 1
-    ws = _shapes(K.rnea_workspace(nb, nv, _LIKE))
-    g = body[0, :6].tolist()
-
-    def run(body, a, w, out):
-        K.rnea_state(topo, body, a[0], a[1], a[2], a[3], (g[:3], g[3:]), w, out)
-    return _finite(_plain(run, model, (q, dq, ddq, fe), ws, (nv,), batch, dtype,
-                          no_f_ext=f_ext is None))
+    topo, body, fe, check = prepared
+    nv = model.nv
+    out = _run(K.rnea_loop, model, (q, dq, ddq, fe),
+               ((model.nq,), (nv,), (nv,), (model.nbodies, 6)), [(nv,)],
+               topo, body, check)
+    return None if out is None else out[0]
 
 
 def mass_matrix(model, q):
-    """``M(q)`` by the kernels (composite-rigid-body algorithm), or ``None``."""
+    """``M(q)`` by the compiled kernels (composite-rigid-body algorithm), or
+    ``None``."""
     nv = model.nv
     try:                                                # the common case first
         flat = _single(model, q, q, q)                  # (q is the whole state)
         if flat is not None:
             M = np.zeros((nv, nv))
-            return None if K.crba_loop(flat[0], flat[1], q, M, ALL) else M
+            return None if K.crba_loop.fast(flat[0], flat[1], q, M, ALL) else M
     except (AttributeError, TypeError):        # not arrays, or not numba's types
         pass
-    flat = flat_model(model)
-    if flat is None:
+    prepared = _flat_and_f_ext(model, None)
+    if prepared is None:
         return None
-    topo, body, _ = flat
-    prepared = _compiled_inputs((q,), ((model.nq,),))
-    if prepared is not None:
-        batch, (q,) = prepared
-        M = np.zeros((math.prod(batch) * nv, nv), dtype=q.dtype)
-        if _jit.run(K.crba_loop, topo, body, q, M, ALL):
-            return None
-        return M.reshape(batch + (nv, nv))
-    q = model.check_q(q)
-    batch = q.shape[:-1]
-    dtype = np.result_type(float, q)
-    nb = model.nbodies + 1
-    ws = ((nb, 3, 3), (nb, 3), (nv, 6), (nb, 6), (nb, 6, 6))
-
-    def run(body, a, w, out):
-        K.crba_state(topo, body, a[0], w, out)
-    return _finite(_plain(run, model, (q,), ws, (nv, nv), batch, dtype))
+    out = _run(K.crba_loop, model, (q,), ((model.nq,),), [(nv, nv)],
+               prepared[0], prepared[1], ALL)
+    return None if out is None else out[0]
 
 
 def aba(model, q, dq, tau, f_ext=None):
-    """``ddq`` by the kernels (Kim (2012), Table 3), or ``None``; the compiled
+    """``ddq`` by the compiled kernels (Kim (2012), Table 3), or ``None``; the
     drivers also refuse chart singularities (:meth:`Model.check_chart`)."""
     try:                                                # the common case first
         flat = _single(model, q, dq, tau)
@@ -317,100 +260,61 @@ def aba(model, q, dq, tau, f_ext=None):
             topo, body, no_f_ext = flat
             fe, check = (no_f_ext, STATE) if f_ext is None else (f_ext, ALL)
             ddq = np.empty(model.nv)
-            bad = K.aba_loop(topo, body, q, dq, tau, fe, ddq, check)
+            bad = K.aba_loop.fast(topo, body, q, dq, tau, fe, ddq, check)
             return None if bad else ddq
     except (AttributeError, TypeError):        # not arrays, or not numba's types
         pass
-    flat = flat_model(model)
-    if flat is None:
+    prepared = _flat_and_f_ext(model, f_ext)
+    if prepared is None:
         return None
-    topo, body, no_f_ext = flat
-    fe, check = (no_f_ext, STATE) if f_ext is None else (f_ext, ALL)
-    N, nv = model.nbodies, model.nv
-    tails = ((model.nq,), (nv,), (nv,), (N, 6))
-    prepared = _compiled_inputs((q, dq, tau, fe), tails)
-    if prepared is not None:
-        batch, (q, dq, tau, fe) = prepared
-        ddq = np.empty(math.prod(batch) * nv, q.dtype)
-        if _jit.run(K.aba_loop, topo, body, q, dq, tau, fe, ddq, check):
-            return None
-        return ddq.reshape(batch + (nv,))
-    if model._charts:                                # as the public function does
-        model.check_chart(model.check_q(q))
-    batch, dtype, q, dq, tau, fe = state(model, q, dq, tau, f_ext=f_ext,
-                                         names=("dq", "tau"))
-    nb = N + 1
-    ws = _shapes(K.aba_workspace(nb, nv, _LIKE))
-    g = body[0, :6].tolist()
-
-    def run(body, a, w, out):
-        K.aba_state(topo, body, a[0], a[1], a[2], a[3], (g[:3], g[3:]), w, out)
-    return _finite(_plain(run, model, (q, dq, tau, fe), ws, (nv,), batch, dtype,
-                          no_f_ext=f_ext is None))
+    topo, body, fe, check = prepared
+    nv = model.nv
+    out = _run(K.aba_loop, model, (q, dq, tau, fe),
+               ((model.nq,), (nv,), (nv,), (model.nbodies, 6)), [(nv,)],
+               topo, body, check)
+    return None if out is None else out[0]
 
 
 def hybrid(model, q, dq, ddq, tau, prescribed, f_ext=None):
-    """``(tau_out, ddq_out)`` by the kernels (Kim (2012), Table 4), or ``None``.
-    ``prescribed`` has N booleans, one per joint (a boolean array goes to numba as
-    it is, its length checked there). The compiled drivers refuse chart
-    singularities of any joint (also prescribed ones, which the reference path
-    accepts)."""
+    """``(tau_out, ddq_out)`` by the compiled kernels (Kim (2012), Table 4), or
+    ``None``. ``prescribed`` has N booleans, one per joint. The drivers refuse
+    chart singularities of any joint (also prescribed ones, which the reference
+    path accepts)."""
     try:                                                # the common case first
         flat = _single(model, q, dq, tau)
         if flat is not None and ddq.ndim == 1 and ddq.dtype is _F64:
             topo, body, no_f_ext = flat
             fe, check = (no_f_ext, STATE) if f_ext is None else (f_ext, ALL)
             out = np.empty(model.nv), np.empty(model.nv)
-            bad = K.hybrid_loop(topo, body, q, dq, ddq, tau, fe, prescribed, *out,
-                                check)
+            bad = K.hybrid_loop.fast(topo, body, q, dq, ddq, tau, fe, prescribed,
+                                     *out, check)
             return None if bad else out
     except (AttributeError, TypeError):        # not arrays, or not numba's types
         pass
-    N, nv = model.nbodies, model.nv
-    flat = flat_model(model)
-    if flat is None:
+    prepared = _flat_and_f_ext(model, f_ext)
+    if prepared is None:
         return None
-    topo, body, no_f_ext = flat
-    mask = _checks.booleans("prescribed", prescribed, N, "one per joint")
-    fe, check = (no_f_ext, STATE) if f_ext is None else (f_ext, ALL)
-    tails = ((model.nq,), (nv,), (nv,), (nv,), (N, 6))
-    prepared = _compiled_inputs((q, dq, ddq, tau, fe), tails)
-    if prepared is not None:
-        batch, (q, dq, ddq, tau, fe) = prepared
-        out = [np.empty(math.prod(batch) * nv, q.dtype) for _ in range(2)]
-        mask = np.array(mask)                           # C-contiguous, writable
-        if _jit.run(K.hybrid_loop, topo, body, q, dq, ddq, tau, fe, mask, *out,
-                    check):
-            return None
-        return tuple(x.reshape(batch + (nv,)) for x in out)
-    bodies = np.concatenate([[True], ~mask])               # as the reference path
-    model.check_chart(model.check_q(q), bodies=bodies)
-    batch, dtype, q, dq, ddq, tau, fe = state(model, q, dq, ddq, tau, f_ext=f_ext,
-                                              names=("dq", "ddq", "tau"))
-    nb = N + 1
-    ws = _shapes(K.aba_workspace(nb, nv, _LIKE))
-    g = body[0, :6].tolist()
-
-    def run(body, a, w, out):
-        K.hybrid_state(topo, body, a[0], a[1], a[2], a[3], a[4], mask,
-                       (g[:3], g[3:]), w, out[0], out[1])
-    out = _finite(_plain(run, model, (q, dq, ddq, tau, fe), ws, (2, nv), batch,
-                         dtype, no_f_ext=f_ext is None))
-    return None if out is None else (out[..., 0, :], out[..., 1, :])
+    topo, body, fe, check = prepared
+    N, nv = model.nbodies, model.nv
+    mask = np.array(_checks.booleans("prescribed", prescribed, N, "one per joint"))
+    out = _run(K.hybrid_loop, model, (q, dq, ddq, tau, fe),
+               ((model.nq,), (nv,), (nv,), (nv,), (N, 6)), [(nv,), (nv,)],
+               topo, body, mask, check)
+    return None if out is None else tuple(out)
 
 
 def inverse_mass_matrix(model, q):
     """``M(q)^-1`` by the compiled articulated-body algorithm, or ``None``: column
     ``k`` is ``aba(q, 0, e_k)`` without gravity, the ``nv`` columns of each state a
     batch of the driver."""
-    flat = flat_model(model)
-    if flat is None or not _jit.ENABLED:
-        return None
-    topo, body, _ = flat
-    prepared = _compiled_inputs((q,), ((model.nq,),))
+    prepared = _flat_and_f_ext(model, None)
     if prepared is None:
         return None
-    batch, (q,) = prepared
+    topo, body = prepared[:2]
+    inputs = _compiled_inputs((q,), ((model.nq,),))
+    if inputs is None:
+        return None
+    batch, (q,) = inputs
     B, nv, dt = math.prod(batch), model.nv, q.dtype
     if B > 1:                                   # each state, once per column
         q = np.repeat(q.reshape(B, model.nq), nv, axis=0).reshape(-1)
@@ -418,86 +322,45 @@ def inverse_mass_matrix(model, q):
     weightless[0, :6] = 0.0                             # dV_0 = 0: no gravity
     E = np.tile(np.eye(nv, dtype=dt), (B, 1)).reshape(-1)
     cols = np.empty(B * nv * nv, dt)
-    if _jit.run(K.aba_loop, topo, weightless, q, np.zeros(nv, dt), E,
-                np.zeros((model.nbodies, 6), dt), cols, STATE):
+    if K.aba_loop.run(topo, weightless, q, np.zeros(nv, dt), E,
+                      np.zeros((model.nbodies, 6), dt), cols, STATE):
         return None
     return np.swapaxes(cols.reshape(batch + (nv, nv)), -1, -2)
 
 
 def rnea_partials(model, q, dq, ddq, f_ext=None):
-    """``(dtau/dq, dtau/d(dq), M)`` by the kernels: Kim (2012), Table 5 along the
-    ``nv`` unit directions of ``q`` and of ``dq`` at once, in the ground frame
-    (:func:`liedyn.engine.kernels.rnea_partials_state`), and ``M``. ``None``: some
-    joint's ``S`` depends on ``q``, or symbolic input (Table 5 on numpy arrays
-    then runs, whose expressions chapter 10 prints)."""
-    flat = flat_model(model)
-    if flat is None:
-        return None
-    if not _jit.ENABLED:
-        return _plain_rnea_partials(model, flat[0], q, dq, ddq, f_ext)
-    return _compiled_partials(K.rnea_partials_loop, model, flat, q, dq, ddq, f_ext)
-
-
-def _compiled_partials(driver, model, flat, q, x, y, f_ext):
-    """Three (nv, nv) matrices per state from a compiled partials driver
-    (``rnea_partials_loop``, ``aba_partials_loop``), or ``None``."""
-    topo, body, no_f_ext = flat
-    N, nv = model.nbodies, model.nv
-    fe, check = (no_f_ext, STATE) if f_ext is None else (f_ext, ALL)
-    try:                                                # the common case first
-        if _single(model, q, x, y) is not None:
-            out = [np.zeros((nv, nv)) for _ in range(3)]
-            bad = driver(topo, body, q, x, y, fe, *out, check)
-            return None if bad else tuple(out)
-    except (AttributeError, TypeError):        # not arrays, or not numba's types
-        pass
-    tails = ((model.nq,), (nv,), (nv,), (N, 6))
-    prepared = _compiled_inputs((q, x, y, fe), tails)
-    if prepared is None:
-        return None
-    batch, (q, x, y, fe) = prepared
-    shape = (math.prod(batch) * nv, nv)
-    out = [np.zeros(shape, q.dtype) for _ in range(3)]
-    if _jit.run(driver, topo, body, q, x, y, fe, *out, check):
-        return None
-    return tuple(a.reshape(batch + (nv, nv)) for a in out)
-
-
-def _plain_rnea_partials(model, topo, q, dq, ddq, f_ext):
-    """:func:`rnea_partials` by the plain executors (numbers, or batch arrays)."""
-    if not K.constant_S(topo):
-        return None
-    batch, dtype, q, dq, ddq, fe = state(model, q, dq, ddq, f_ext=f_ext)
-    if dtype == object:
-        return None
-    nb, nv = model.nbodies + 1, model.nv
-    ws = _shapes(K.rnea_workspace(nb, nv, _LIKE), (np.zeros(nv),),   # and tau
-                 K.ground_workspace(nb, nv, _LIKE))
-    g = flat_model(model)[1][0, :6].tolist()
-
-    def run(body, a, w, out):
-        K.rnea_and_partials_state(topo, body, a[0], a[1], a[2], a[3],
-                                  (g[:3], g[3:]), w[:8], w[8], w[9:],
-                                  np.zeros(nb, bool), out[0], out[1], out[2])
-    out = _finite(_plain(run, model, (q, dq, ddq, fe), ws, (3, nv, nv), batch,
-                         dtype, no_f_ext=f_ext is None))
-    return None if out is None else (out[..., 0, :, :], out[..., 1, :, :],
-                                     out[..., 2, :, :])
+    """``(dtau/dq, dtau/d(dq), M)`` by the compiled kernels: Kim (2012), Table 5
+    along the ``nv`` unit directions of ``q`` and of ``dq`` at once, in the ground
+    frame (:func:`liedyn.engine.kernels.rnea_partials_state`), and ``M``; or
+    ``None`` (and for joints whose ``S`` depends on ``q``: Table 5 on numpy
+    arrays then runs, whose expressions chapter 10 prints)."""
+    return _partials(K.rnea_partials_loop, model, q, dq, ddq, f_ext)
 
 
 def aba_partials(model, q, dq, tau, f_ext=None):
     """``(d ddq/dq, d ddq/d(dq), M^-1)`` by the compiled kernels, or ``None``:
     ``ddq`` by ABA (Kim (2012), Table 3), the Table 5 partials of ``tau`` and ``M``
     at it (:func:`rnea_partials`), then per state ``M^-1`` by a Cholesky
-    factorisation and ``d ddq/dx = -M^-1 dtau/dx``, all in one compiled call
-    (``liedyn.engine.kernels.aba_partials_loop``)."""
-    flat = flat_model(model)
-    if flat is None or not _jit.ENABLED:
+    factorisation and ``d ddq/dx = -M^-1 dtau/dx``, all in one compiled call."""
+    return _partials(K.aba_partials_loop, model, q, dq, tau, f_ext)
+
+
+def _partials(driver, model, q, x, y, f_ext):
+    """Three (nv, nv) matrices per state from a compiled partials driver, or
+    ``None``."""
+    prepared = _flat_and_f_ext(model, f_ext)
+    if prepared is None:
         return None
-    return _compiled_partials(K.aba_partials_loop, model, flat, q, dq, tau, f_ext)
-
-
-def _finite(result):
-    """``result``, or ``None`` if it has NaN or inf entries (the reference path then
-    raises the overflow error)."""
-    return result if _checks.all_finite(result) else None
+    topo, body, fe, check = prepared
+    N, nv = model.nbodies, model.nv
+    try:                                                # the common case first
+        if _single(model, q, x, y) is not None:
+            out = [np.zeros((nv, nv)) for _ in range(3)]
+            bad = driver.fast(topo, body, q, x, y, fe, *out, check)
+            return None if bad else tuple(out)
+    except (AttributeError, TypeError):        # not arrays, or not numba's types
+        pass
+    out = _run(driver, model, (q, x, y, fe),
+               ((model.nq,), (nv,), (nv,), (N, 6)), [(nv, nv)] * 3,
+               topo, body, check)
+    return None if out is None else tuple(out)

@@ -1,18 +1,16 @@
-"""The tiny dispatch layer that lets one source run compiled, batched or symbolic.
+"""How the per-state kernels of :mod:`liedyn.engine.kernels` get compiled.
 
-The per-state kernels of :mod:`liedyn.engine.kernels` are ordinary Python functions.
-Decorated with :func:`kernel` they stay ordinary Python (a plain call runs them on
-floats, on numpy arrays holding one component over a whole batch, or on sympy
-expressions), and numba compiles them when a compiled driver calls them. The
-elementary functions they need (``sin``, ``cos``, ``sqrt``) are here too, each with
-a compiled twin.
+Decorated with :func:`kernel` they stay ordinary Python functions (a plain call runs
+them on numbers, which chapter 11 uses to count their operations), and numba
+compiles them into the drivers that call them. The elementary functions they need
+(``sin``, ``cos``, ``sqrt``) are here too, each with a compiled twin.
 
 numba is optional (``pip install liedyn[fast]``). Without it, or with the
 environment variable ``LIEDYN_DISABLE_JIT=1`` (or numba's own
-``NUMBA_DISABLE_JIT=1``), :data:`ENABLED` is False and the public functions use the
-plain-Python executors.
+``NUMBA_DISABLE_JIT=1``), :data:`ENABLED` is False and every public function runs
+its reference implementation. Only numba's public API is used: ``njit`` with
+explicit signatures, ``register_jitable`` and ``overload``.
 """
-import contextlib
 import os
 import warnings
 
@@ -30,22 +28,10 @@ ENABLED = (
     numba is not None
     and os.environ.get("LIEDYN_DISABLE_JIT", "0") in ("", "0")
     and os.environ.get("NUMBA_DISABLE_JIT", "0") in ("", "0"))
-"""True when the compiled executor is available and not disabled."""
+"""True when the compiled engine is available and not disabled."""
 
-__all__ = ["ENABLED", "plain", "kernel", "compiled", "run", "sin", "cos", "sqrt",
+__all__ = ["ENABLED", "kernel", "compiled", "Driver", "sin", "cos", "sqrt",
            "normalise_quaternion", "exp_coefficients"]
-
-
-@contextlib.contextmanager
-def plain():
-    """Within this block the public functions use the plain-Python executors (for
-    tests and the benchmark's side-by-side comparison)."""
-    global ENABLED
-    saved, ENABLED = ENABLED, False
-    try:
-        yield
-    finally:
-        ENABLED = saved
 
 
 def kernel(f=None, *, inline=False):
@@ -60,68 +46,65 @@ def kernel(f=None, *, inline=False):
     return register_jitable(inline="always")(f) if inline else register_jitable(f)
 
 
-_OPTIONS = {"error_model": "numpy", "nogil": True, "fastmath": {"contract"}}
-
-
-def compiled(f):
-    """Compile a driver (the loop over a flattened batch), cached on disk; ``None``
-    if disabled.
-
-    ``error_model="numpy"`` makes a division by zero give inf/nan (as numpy does)
-    instead of raising; the drivers report non-finite results and the public
-    function re-runs the reference path, which raises the clear error.
-
-    ``fastmath={"contract"}`` lets LLVM fuse a product and a sum into one
-    multiply-add instruction (rounded once instead of twice; 2-3 % off a batched
-    ``aba`` when it was added) and takes no other fast-math liberty: NaN and inf
-    keep their meaning, which the checks of the drivers need. The kernels called
-    from a driver inherit it.
-
-    The driver compiles only through :func:`run`: called directly with arguments of
-    a type it has no machine code for (a list, a non-contiguous or read-only array,
-    another dtype), it raises ``TypeError`` at once instead of compiling that type.
-    The public functions call it directly on what looks like one state (numba's own
-    test of the argument types is the cheapest there is) and fall back to their
-    general path, which converts the input and calls :func:`run`.
-    """
-    if not ENABLED:
-        return None
-    try:
-        driver = numba.njit(cache=True, **_OPTIONS)(f)
-    except RuntimeError:          # no writable cache directory: compile per process
-        driver = numba.njit(**_OPTIONS)(f)
-    _compiling(driver, False)
-    return driver
-
-
-def _compiling(driver, on):
-    """Let a driver compile at call time, or not. (What numba's
-    ``disable_compile(not on)`` sets, which refuses to disable a driver before its
-    first signature.)"""
-    driver._can_compile = on
-
-
+_OPTIONS = {"error_model": "numpy", "nogil": True, "fastmath": {"contract"},
+            "cache": True}
 _IR_WARNING = numba.errors.NumbaIRAssumptionWarning if numba else Warning
 
 
-def run(driver, *args):
-    """``driver(*args)`` for a driver of :func:`compiled`, after compiling it for
-    the types of ``args`` (or loading that machine code from the disk cache) if it
-    has none for them yet."""
-    try:
-        return driver(*args)
-    except TypeError:
-        _compiling(driver, True)
-        try:
+class Driver:
+    """A driver (the loop over a flattened batch), compiled for one tuple of
+    argument types at a time.
+
+    ``run(*args)`` compiles the driver for the types of ``args`` the first time it
+    sees them (or loads that machine code from numba's disk cache) and calls it;
+    the dispatch gives it only C-contiguous writable float64 or complex128 arrays.
+    ``fast(*args)`` is the float64 machine code alone, for the single-state path
+    of the public functions: being compiled for an explicit signature, it raises
+    ``TypeError`` for arguments of any other type (a list, a strided or read-only
+    array, another dtype) instead of compiling them, and so does ``fast`` before
+    the float64 code exists; the public function then takes its general path.
+
+    ``error_model="numpy"`` makes a division by zero give inf/nan (as numpy does)
+    instead of raising; the drivers report non-finite results and the public
+    function runs the reference path, which raises the clear error.
+    ``fastmath={"contract"}`` lets LLVM fuse a product and a sum into one
+    multiply-add (rounded once instead of twice) and takes no other liberty: NaN and
+    inf keep their meaning, which the checks of the drivers need.
+    """
+
+    def __init__(self, f):
+        self.f = f
+        self.by_types = {}
+        self.fast = self._not_yet
+
+    @staticmethod
+    def _not_yet(*args):
+        raise TypeError("the float64 driver is not compiled yet")
+
+    def run(self, *args):
+        types = tuple(numba.typeof(a) for a in args)
+        driver = self.by_types.get(types)
+        if driver is None:
             with warnings.catch_warnings():
                 # numba's inliner versions a variable rebound in a loop of an
-                # inlined kernel (S_mul's sum) without adding it to the caller's
-                # scope, and its pedantic check warns (numba issue #7802); the
-                # tests check the compiled results against the plain executor
+                # inlined kernel without adding it to the caller's scope, and its
+                # pedantic check warns; the tests check the compiled results
                 warnings.simplefilter("ignore", _IR_WARNING)
-                return driver(*args)
-        finally:
-            _compiling(driver, False)
+                driver = numba.njit(types, **_OPTIONS)(self.f)
+            self.by_types[types] = driver
+            if types[2].dtype == numba.float64:           # q: a float64 state
+                self.fast = driver
+        return driver(*args)
+
+    @property
+    def signatures(self):
+        """The argument types the driver has machine code for."""
+        return list(self.by_types)
+
+
+def compiled(f):
+    """The :class:`Driver` of a batch loop ``f``; ``None`` if numba is disabled."""
+    return Driver(f) if ENABLED else None
 
 
 def sin(x):

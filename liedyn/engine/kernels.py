@@ -4,14 +4,11 @@ This is the single source of the fast paths of :func:`liedyn.inverse_dynamics.rn
 :func:`liedyn.crba.mass_matrix` and :func:`liedyn.forward_dynamics.aba`. Every
 function here handles one state: a twist is a pair ``(w, v)`` of 3-tuples, a
 rotation a 3-tuple of rows, a generalized inertia the blocks ``(A, B, C)`` of ``[[A,
-B], [B^T, C]]``. Because only ``+``, ``-``, ``*``, ``/``, indexing and the functions
-of :mod:`liedyn.engine.jit` are used, the same code runs
-
-* compiled by numba, on float64 or complex128 numbers (the drivers in
-  :mod:`liedyn.engine.dispatch` loop over a flattened batch),
-* in plain Python on numpy arrays holding one component over a whole batch (batch
-  last), the model's exact zeros and ones folded away (:mod:`liedyn.engine.exact`),
-* in plain Python on sympy expressions.
+B], [B^T, C]]``. Only ``+``, ``-``, ``*``, ``/``, indexing and the functions of
+:mod:`liedyn.engine.jit` are used: numba compiles the code for float64 and
+complex128 numbers into the drivers at the end of this module, which
+:mod:`liedyn.engine.dispatch` calls on a flattened batch; called directly, a kernel
+is plain Python on numbers (chapter 11 counts its operations that way).
 
 The model arrives flattened (:func:`liedyn.engine.dispatch.flat_model`): ``topo[i]``
 holds the parent, joint code, and the offsets and sizes of body ``i``'s coordinates
@@ -21,7 +18,7 @@ holds the parent, joint code, and the offsets and sizes of body ``i``'s coordina
 6). Results go into workspaces: ``R[i], p[i]`` (``T_{lambda(i),i}``), ``S[k],
 dS[k]`` (one row per velocity coordinate ``k``), ``V[i]``, ``dV[i]``, ``F[i]`` etc.;
 row 0 of ``V`` is the ground's twist, zero, and also serves as the zero of the right
-type (float, complex, batch array or sympy) wherever one is needed.
+type (float or complex) wherever one is needed.
 """
 import numpy as np
 

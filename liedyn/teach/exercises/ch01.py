@@ -46,8 +46,9 @@ def ex1(answer):
     T, P, Z = make_transform(R, p), skew(p), np.zeros((3, 3))
     right = Ad(T)
     return right, [
-        (right.T, "this is the transpose of Ad_T, i.e. the coadjoint Ad*_T of Kim "
-                  "eq. (8), which acts on wrenches. Ad_T = [[R, 0], [[p] R, R]] "
+        (right.T, "this is the transpose of Ad_T, i.e. the coadjoint Ad*_T "
+                  "(Kim's eq. (8)), which acts on wrenches. "
+                  "Ad_T = [[R, 0], [[p] R, R]] "
                   "has its zero block in the upper right."),
         (Ad_inv(T), "this is Ad of the inverse, Ad_{T^-1} = [[R^T, 0], [-R^T [p], "
                     "R^T]]. Use R and p of T itself."),
