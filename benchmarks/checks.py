@@ -32,9 +32,9 @@ def main():
     topo, body, no_f_ext = _exec.flat_model(panda)
     times = {
         "rnea (whole call)": best(lambda: rnea(panda, q, dq, ddq), 3000),
-        "driver, checks off": best(lambda: K.rnea_loop(
+        "driver, checks off": best(lambda: K.rnea_loop.fast(
             topo, body, q, dq, ddq, no_f_ext, np.empty(panda.nv), K.CHECK_OFF), 3000),
-        "driver, checks on": best(lambda: K.rnea_loop(
+        "driver, checks on": best(lambda: K.rnea_loop.fast(
             topo, body, q, dq, ddq, no_f_ext, np.empty(panda.nv), K.CHECK_STATE), 3000),
         "check_q(q)": best(lambda: panda.check_q(q), 20000),
         "check_v(dq) + check_v(ddq)": best(lambda: (panda.check_v(dq),

@@ -10,7 +10,7 @@ Two regimes:
 
 * single call: median over repeats of the time of one call (``time.perf_counter``);
   for rnea, mass matrix and aba also the compiled driver alone on validated inputs,
-  its checks off: the difference is the overhead of the input checks (issue 16);
+  its checks off: the difference is the overhead of the input checks;
 * batched: ``--states`` states (10^4 by default) at once. liedyn makes **one** call on arrays
   with a leading batch dimension; Pinocchio runs a Python loop over the states, and also
   ``rneaInParallel`` / ``abaInParallel`` with one thread (its C++ loop); modern_robotics runs a
@@ -20,13 +20,11 @@ Every library is first checked to give the same numbers as liedyn on the same st
 OpenMP are limited to one thread, so every number is single-core. Writes
 ``benchmarks/results.md`` (included in the book) and ``benchmarks/results.json``.
 
-Batched calls make hundreds of temporary arrays of megabytes; by default the run first calls
-``liedyn.memory.reuse_freed_memory()`` (glibc keeps freed blocks for reuse instead of giving
-each temporary fresh, page-faulting memory) and reports, for two robots, the batched times with
-and without it (the latter from a subprocess with the default allocator);
-``--default-allocator`` skips the setting for the whole run.
+Besides the compiled engine (what the public functions choose), the reference
+implementation (the numpy ``*_pass`` functions the chapters list, which run every dtype) is
+timed on the same calls.
 
-Usage: ``python benchmarks/run.py [--quick] [--profile] [--default-allocator]
+Usage: ``python benchmarks/run.py [--quick] [--profile]
 [--no-compile-times] [--render] [--overhead]`` (``--render`` rewrites results.md from results.json;
 ``--overhead`` prints only the overhead table, in about a minute). The full run takes 3-5 minutes
 on a shared 2-core machine; ``--quick`` about 30 s (fewer states and repeats).
@@ -66,7 +64,6 @@ from liedyn.crba import mass_matrix                              # noqa: E402
 from liedyn.derivatives import aba_partials, rnea_partials       # noqa: E402
 from liedyn.hybrid_dynamics import hybrid, hybrid_direct                  # noqa: E402
 from liedyn.lie import Ad                                        # noqa: E402
-from liedyn.memory import reuse_freed_memory                     # noqa: E402
 from liedyn.inverse_dynamics import rnea                                     # noqa: E402
 from liedyn.robots import serial_chain                           # noqa: E402
 from liedyn.urdf import load_robot, robot_path                   # noqa: E402
@@ -77,7 +74,7 @@ from pinocchio_urdf import PinMap                                # noqa: E402
 ALGORITHMS = ("rnea", "mass matrix", "aba", "hybrid", "rnea partials", "aba partials")
 KERNEL_ALGORITHMS = ("rnea", "mass matrix", "aba", "hybrid")   # run by liedyn.engine.kernels
 PARTIALS = ("rnea partials", "aba partials")
-OVERHEAD_REPEATS = 200          # blocks of a public call and its kernel (issue 16)
+OVERHEAD_REPEATS = 200          # blocks of a public call and its kernel
 BATCH_REPEATS = 7               # rounds of the batched calls: a shared machine's noise
 # is of the order of the differences measured (1.4 to 2.2 us per state for one driver)
 PARTIALS_STATES = 1000           # batched partials hold (states, nv, nv) arrays per body
@@ -172,28 +169,31 @@ def liedyn_calls(case):
 def bare_calls(case):
     """The compiled drivers alone, on inputs already validated and flattened, with
     their checks off: what a public single call costs beyond them is the overhead of
-    its input checks and dispatch (issue 16)."""
+    its input checks and dispatch."""
     m = case.model
     topo, body, no_f_ext = _exec.flat_model(m)
     nv = m.nv
     off = K.CHECK_OFF
     u = np.array(case.prescribed)
-    return {"rnea": lambda q, dq, ddq, tau: K.rnea_loop(
+    return {"rnea": lambda q, dq, ddq, tau: K.rnea_loop.fast(
                 topo, body, q, dq, ddq, no_f_ext, np.empty(nv), off),
-            "mass matrix": lambda q, dq, ddq, tau: K.crba_loop(
+            "mass matrix": lambda q, dq, ddq, tau: K.crba_loop.fast(
                 topo, body, q, np.zeros((nv, nv)), off),
-            "aba": lambda q, dq, ddq, tau: K.aba_loop(
+            "aba": lambda q, dq, ddq, tau: K.aba_loop.fast(
                 topo, body, q, dq, tau, no_f_ext, np.empty(nv), off),
-            "hybrid": lambda q, dq, ddq, tau: K.hybrid_loop(
+            "hybrid": lambda q, dq, ddq, tau: K.hybrid_loop.fast(
                 topo, body, q, dq, ddq, tau, no_f_ext, u, np.empty(nv), np.empty(nv),
                 off)}
 
 
-def plain(f):
-    """``f`` run by the plain-Python executor (numba switched off for the call)."""
+def reference(f):
+    """``f`` run by the reference implementation (the compiled engine switched off)."""
     def g(*args):
-        with _jit.plain():
+        _exec.use_kernels(False)
+        try:
             return f(*args)
+        finally:
+            _exec.use_kernels(True)
     return g
 
 
@@ -323,11 +323,11 @@ def time_case(case, args, rng):
         # single call: liedyn and its peer (Pinocchio, or hybrid_direct) in alternation
         single = {"liedyn": lambda: f(q[0], dq[0], ddq[0], tau[0])}
         batch = {"liedyn": lambda: f(q, dq, ddq, tau)}
-        if alg in KERNEL_ALGORITHMS and _jit.ENABLED:      # the same source without numba
-            single["plain"] = lambda: plain(f)(q[0], dq[0], ddq[0], tau[0])
+        if alg in KERNEL_ALGORITHMS and _jit.ENABLED:      # the reference implementation
+            single["plain"] = lambda: reference(f)(q[0], dq[0], ddq[0], tau[0])
             k = bare_calls(case)[alg]                       # and the kernel alone
             single["bare"] = lambda: k(q[0], dq[0], ddq[0], tau[0])
-            batch["plain"] = lambda: plain(f)(q, dq, ddq, tau)
+            batch["plain"] = lambda: reference(f)(q, dq, ddq, tau)
         if alg in theirs:
             g = theirs[alg]
             single["pin"] = lambda: g(qp[0], vp[0], ap[0], taup[0])
@@ -347,7 +347,7 @@ def time_case(case, args, rng):
             batch["direct"] = lambda: h(q, dq, ddq, tau)
         for name, t in interleaved(single, args.repeats).items():
             row[f"{name}_single" if name != "liedyn" else "liedyn_single"] = t
-        if "bare" in single:            # issue 16: the best of many blocks
+        if "bare" in single:            # the best of many blocks
             row.update(overhead(single["liedyn"], single["bare"]))
         for name, t in best_of(batch, args.batch_repeats).items():
             row[{"liedyn": "liedyn_batch", "direct": "direct_batch",
@@ -369,9 +369,9 @@ def time_case(case, args, rng):
         rows.append(row)
         us = lambda key: f"{row[key] * 1e6:9.2f} us" if key in row else " " * 12   # noqa: E731
         print(f"  {alg:12s} single: liedyn {us('liedyn_single')} "
-              f"bare {us('bare_single')} plain {us('plain_single')} "
+              f"bare {us('bare_single')} reference {us('plain_single')} "
               f"pin {us('pin_single')} direct {us('direct_single')} mr {us('mr_single')} | "
-              f"per state: liedyn {us('liedyn_batch')} plain {us('plain_batch')} pin loop "
+              f"per state: liedyn {us('liedyn_batch')} reference {us('plain_batch')} pin loop "
               f"{us('pin_loop')} pin C++ {us('pin_parallel')} direct {us('direct_batch')}",
               flush=True)
     return rows
@@ -422,7 +422,6 @@ def markdown(rows, info, args):
         f"Measured on {info['cpu']} ({info['cores']} cores, one thread used), Python "
         f"{info['python']}, numpy {info['numpy']}, Pinocchio {info['pinocchio']}, "
         f"modern_robotics {info['modern_robotics']}, liedyn {info['liedyn']}, {info['date']}, "
-        f"allocator: {info['allocator']}; "
         f"load average {info['load_average'][0]:.1f} at the start (a shared machine: ratios "
         f"are more stable than absolute times)"
         f"{' (quick run)' if args.quick else ''}. Generated by `benchmarks/run.py`.",
@@ -432,15 +431,14 @@ def markdown(rows, info, args):
         f"`liedyn.engine.kernels` (numba"
         f"{'' if _jit.ENABLED else ': absent or disabled in this run'}; the aba "
         f"partials are built from aba and the rnea partials, whose mass matrix a "
-        f"compiled Cholesky factorisation inverts); **plain** is the same kernel source run "
-        f"without the "
-        f"compiler (Python numbers for one state, one numpy array per component with the batch "
-        f"last for many).",
+        f"compiled Cholesky factorisation inverts); **reference** is the reference "
+        f"implementation, the numpy `*_pass` functions the chapters list (what runs without "
+        f"numba, and for other dtypes).",
         "",
         "**Single call** (median over repeats of the time of one call, liedyn and Pinocchio "
         "timed in alternation; ratios: liedyn / Pinocchio and modern_robotics / liedyn):",
         "",
-        "| robot | nv | algorithm | liedyn | plain | Pinocchio | modern_robotics "
+        "| robot | nv | algorithm | liedyn | reference | Pinocchio | modern_robotics "
         "| liedyn / Pinocchio | modern_robotics / liedyn |",
         "|---|---:|---|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
@@ -460,9 +458,9 @@ def markdown(rows, info, args):
         "`abaInParallel`, one thread), and through modern_robotics in a Python loop (on the "
         "number of states in brackets):",
         "",
-        "| robot | algorithm | liedyn (batched) | plain (batched) | Pinocchio (loop) "
+        "| robot | algorithm | liedyn (batched) | reference (batched) | Pinocchio (loop) "
         "| Pinocchio (C++ loop) | modern_robotics (loop) | liedyn / Pinocchio loop "
-        "| liedyn / Pinocchio C++ loop | plain / Pinocchio loop | modern_robotics / liedyn |",
+        "| liedyn / Pinocchio C++ loop | reference / Pinocchio loop | modern_robotics / liedyn |",
         "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
         states = ""
@@ -517,13 +515,13 @@ def markdown(rows, info, args):
 
 
 def overhead_markdown(rows):
-    """The table of issue 16: what one call costs beyond its compiled kernel."""
+    """What one call costs beyond its compiled kernel."""
     rows = [r for r in rows if r.get("bare_best") is not None]
     if not rows:
         return []
     lines = [
         "",
-        "**Overhead of the checks** (single call, issue 16): the public call, "
+        "**Overhead of the checks** (single call): the public call, "
         "which "
         "validates its input (shapes, NaN and inf, unit quaternions, chart "
         "singularities, a finite result) and picks the executor, against the same "
@@ -562,7 +560,6 @@ def overhead(public, bare):
 def overhead_only():
     """The overhead table alone (``--overhead``): each public single call against its
     driver, as in the full run."""
-    reuse_freed_memory()
     rng = np.random.default_rng(7)
     rows = []
     for case in make_cases():
@@ -573,51 +570,6 @@ def overhead_only():
                          **overhead(lambda f=ours[alg]: f(q, dq, ddq, tau),
                                     lambda k=bare[alg]: k(q, dq, ddq, tau))})
     print("\n".join(overhead_markdown(rows)))
-
-
-ALLOCATOR_ROBOTS = ("Panda (7-DOF arm)", "Talos (floating)")
-ALLOCATOR_ALGORITHMS = ("rnea", "mass matrix", "aba")
-
-
-def allocator_probe(states, repeats):
-    """Batched time per state of rnea, mass matrix and aba on ALLOCATOR_ROBOTS, in this process."""
-    rng = np.random.default_rng(7)
-    out = {}
-    for case in make_cases():
-        if case.label not in ALLOCATOR_ROBOTS:
-            continue
-        q, dq, ddq, tau = case.states(states, rng)
-        calls = liedyn_calls(case)
-        times = best_of({alg: (lambda f=calls[alg]: f(q, dq, ddq, tau))
-                         for alg in ALLOCATOR_ALGORITHMS}, repeats)
-        out[case.label] = {alg: t / states for alg, t in times.items()}
-    return out
-
-
-def allocator_comparison(args):
-    """The probe here (allocator as set for this run) and in a subprocess with glibc's defaults."""
-    tuned = allocator_probe(args.states, args.batch_repeats + 1)
-    cmd = [sys.executable, os.path.abspath(__file__), "--allocator-probe",
-           str(args.states), str(args.batch_repeats + 1)]
-    default = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True)
-                         .stdout.strip().splitlines()[-1])
-    return {"tuned": tuned, "default": default}
-
-
-def allocator_markdown(comparison, args):
-    lines = ["", f"**Memory reuse** (batched, {args.states} states, time per state): the same "
-             "calls with glibc's default allocator (every large temporary a fresh `mmap`, "
-             "page-faulted in and zeroed by the kernel) and after "
-             "`liedyn.memory.reuse_freed_memory()` (freed blocks reused), which the tables above "
-             "use:", "",
-             "| robot | algorithm | default allocator | reuse_freed_memory() | speed-up |",
-             "|---|---|---:|---:|---:|"]
-    for robot, times in comparison["tuned"].items():
-        for alg, t in times.items():
-            d = comparison["default"][robot][alg]
-            lines.append(f"| {robot} | {alg} | {fmt_time(d)} | {fmt_time(t)} | "
-                         f"{fmt_ratio(d, t)} |")
-    return "\n".join(lines) + "\n"
 
 
 COMPILE_CALLS = {"rnea": lambda m, q, x: rnea(m, q, x, x),
@@ -689,8 +641,6 @@ def render(args):
     args.quick, args.states = saved["quick"], saved["states"]
     args.batch_repeats = saved.get("batch_repeats", 1 if args.quick else 2)
     text = markdown(saved["rows"], saved["machine"], args)
-    if saved.get("allocator"):
-        text += allocator_markdown(saved["allocator"], args)
     if saved.get("numba"):
         text += compile_markdown(saved["numba"])
     with open(args.out, "w") as f:
@@ -702,14 +652,10 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true", help="fewer states and repeats (~30 s)")
     parser.add_argument("--profile", action="store_true",
                         help="print a cProfile of single-call RNEA on the Panda and exit")
-    parser.add_argument("--default-allocator", action="store_true",
-                        help="do not call liedyn.memory.reuse_freed_memory()")
-    parser.add_argument("--allocator-probe", nargs=2, type=int, metavar=("STATES", "REPEATS"),
-                        help=argparse.SUPPRESS)     # internal: the default-allocator subprocess
     parser.add_argument("--compile-probe", nargs="+", metavar="DTYPE",
                         help=argparse.SUPPRESS)     # internal: first-call times, fresh process
     parser.add_argument("--overhead", action="store_true",
-                        help="print only the overhead of the checks (issue 16), ~1 min")
+                        help="print only the overhead of the checks")
     parser.add_argument("--render", action="store_true",
                         help="rewrite results.md from results.json (no timing)")
     parser.add_argument("--no-compile-times", action="store_true",
@@ -717,9 +663,6 @@ def main(argv=None):
     parser.add_argument("--out", default=os.path.join(HERE, "results.md"))
     parser.add_argument("--json", default=os.path.join(HERE, "results.json"))
     args = parser.parse_args(argv)
-    if args.allocator_probe:
-        print(json.dumps(allocator_probe(*args.allocator_probe)))
-        return
     if args.compile_probe:
         print(json.dumps(compile_probe(args.compile_probe)))
         return
@@ -729,7 +672,6 @@ def main(argv=None):
     if args.render:
         render(args)
         return
-    tuned = not args.default_allocator and reuse_freed_memory()
     if args.profile:
         print(profile_rnea_panda())
         return
@@ -740,8 +682,6 @@ def main(argv=None):
     args.mr_repeats = 3 if args.quick else 5
     args.mr_budget = 0.5 if args.quick else 4.0          # seconds per modern_robotics loop
     info = machine_info()
-    info["allocator"] = ("glibc, liedyn.memory.reuse_freed_memory()" if tuned
-                         else "the C library's default")
     print("machine:", json.dumps(info))
     t_start = time.perf_counter()
     rng = np.random.default_rng(2012)
@@ -752,13 +692,10 @@ def main(argv=None):
         print(f"{case.label}: nq={case.model.nq}, nv={case.model.nv}", flush=True)
         check_agreement(case, rng)
         rows += time_case(case, args, rng)
-    comparison = allocator_comparison(args) if tuned else None
     compiled = (compile_times(args.quick) if _jit.ENABLED and not args.no_compile_times
                 else None)
     total = time.perf_counter() - t_start
     text = markdown(rows, info, args)
-    if comparison:
-        text += allocator_markdown(comparison, args)
     if compiled:
         text += compile_markdown(compiled)
     with open(args.out, "w") as f:
@@ -766,7 +703,7 @@ def main(argv=None):
     with open(args.json, "w") as f:
         json.dump({"machine": info, "quick": args.quick, "states": args.states,
                    "batch_repeats": args.batch_repeats,
-                   "seconds": total, "rows": rows, "allocator": comparison,
+                   "seconds": total, "rows": rows,
                    "numba": compiled}, f, indent=1)
     print(text)
     print(f"total {total:.0f} s; wrote {args.out} and {args.json}")

@@ -341,6 +341,14 @@ def simulate(model, q0, dq0, dt, steps=None, duration=None, control=None,
     tau = _control(model, control, n, batch)
     wrench = _external(model, f_ext, batch)
 
+    step = _stepper(model, method, dt, tau, wrench)
+    qs, dqs = _integrate(model, step, q, dq, n, dt, method)
+    return _trajectory(model, qs, dqs, dt, control is None and f_ext is None,
+                       method)
+
+
+def _stepper(model, method, dt, tau, wrench):
+    """The step ``(k, t, q, dq) -> (q, dq)`` of ``method`` (see :data:`METHODS`)."""
     def move(q, v, h):
         # model.integrate validates its output's quaternions: a finite but
         # astronomically large velocity can still produce NaN there, which is a
@@ -395,8 +403,13 @@ def simulate(model, q0, dq0, dt, steps=None, duration=None, control=None,
         theta = _finite((k1 + 2 * k2 + 2 * k3 + k4) / 6)
         return move(q, theta, dt), dq + dt / 6 * (a1 + 2 * a2 + 2 * a3 + a4)
 
-    step = {"euler": step_euler, "semi_implicit": step_semi_implicit,
+    return {"euler": step_euler, "semi_implicit": step_semi_implicit,
             "rk4": step_rk4, "rkmk4": step_rkmk4}[method]
+
+
+def _integrate(model, step, q, dq, n, dt, method):
+    """``n`` steps from ``(q, dq)``: the lists of configurations and velocities,
+    or the clear error of a diverging motion or a chart singularity."""
     qs, dqs = [q], [dq]
     with np.errstate(over="ignore", invalid="ignore"):
         for k in range(n):
@@ -418,14 +431,20 @@ def simulate(model, q0, dq0, dt, steps=None, duration=None, control=None,
                     f"(t = {k * dt:.6g} s): {err}") from None
             qs.append(q)
             dqs.append(dq)
+    return qs, dqs
+
+
+def _trajectory(model, qs, dqs, dt, free, method):
+    """The :class:`Trajectory` of the states ``qs, dqs``, read-only, with its energy
+    (checked for growth when the motion is ``free``: no control, no wrench)."""
     Q, DQ = np.stack(qs), np.stack(dqs)
     T, U = kinetic_energy(model, Q, DQ), potential_energy(model, Q)
     T, U = (
         np.broadcast_to(np.asarray(x, dtype=float), Q.shape[:-1]) for x in (T, U))
-    if control is None and f_ext is None:
+    if free:
         _energy_check(model, Q, T, U, dt, method)
     energy = T + U
-    t = np.arange(n + 1) * dt
+    t = np.arange(len(qs)) * dt
     for a in (t, Q, DQ, energy):
         a.flags.writeable = False
     return Trajectory(t, Q, DQ, energy)

@@ -735,11 +735,7 @@ def load_urdf(path_or_xml, floating_base=False, root=None, inertia_check="warn",
     >>> load_urdf(xml, floating_base=True).nv
     7
     """
-    _checks.choice("inertia_check", inertia_check, ("warn", "raise", "ignore"))
-    floating_base = _checks.boolean("floating_base", floating_base)
-    if root is not None and not isinstance(root, str):
-        raise TypeError("argument 'root': expected a link "
-                        f"name (str) or None, got {root!r}")
+    floating_base = _check_arguments(inertia_check, floating_base, root)
     data, label = _read(path_or_xml)
     locked = _locked(locked_joints, _check_xml(data, label, root), label)
     robot = _parse(data, label)
@@ -749,8 +745,7 @@ def load_urdf(path_or_xml, floating_base=False, root=None, inertia_check="warn",
 
     model = URDFModel(name=robot.name)
     model.locked = locked
-    if label != "string":
-        model.source = os.fspath(path_or_xml)
+    model.source = None if label == "string" else os.fspath(path_or_xml)
     bodies = []       # (name, parent, joint, placement, joint name, limits)
     inertia = [None]  # per body, in the body frame (index 0: the ground, discarded)
 
@@ -797,6 +792,25 @@ def load_urdf(path_or_xml, floating_base=False, root=None, inertia_check="warn",
         add(_link_inertia(links[j.child], label, inertia_check), body, T_bl)
         stack.extend(reversed(children[j.child]))
 
+    _add_bodies(model, bodies, inertia, label, inertia_check)
+    _add_mimics(model, robot, joints, label)
+    model.visuals = _visuals(robot, model.link_frames, model.source)
+    return model
+
+
+def _check_arguments(inertia_check, floating_base, root):
+    """The options of :func:`load_urdf`, checked; ``floating_base`` as a bool."""
+    _checks.choice("inertia_check", inertia_check, ("warn", "raise", "ignore"))
+    if root is not None and not isinstance(root, str):
+        raise TypeError("argument 'root': expected a link "
+                        f"name (str) or None, got {root!r}")
+    return _checks.boolean("floating_base", floating_base)
+
+
+def _add_bodies(model, bodies, inertia, label, inertia_check):
+    """Add the collected bodies to ``model`` with their inertias, names and limits
+    (an inertia that fails the physical checks is kept as given unless
+    ``inertia_check == "raise"``; :func:`_link_inertia` warned about it)."""
     for i, (name, parent, joint, placement, joint_name, q_lim, v_lim) in enumerate(
         bodies, 1):
         I = inertia[i]
@@ -814,6 +828,10 @@ def load_urdf(path_or_xml, floating_base=False, root=None, inertia_check="warn",
         model._vel.append(v_lim[0])
         model._eff.append(v_lim[1])
 
+
+def _add_mimics(model, robot, joints, label):
+    """Record each ``<mimic>`` tag of a moving joint as ``model.mimic[name] =
+    (leader, multiplier, offset)``; the joint stays independent."""
     for j in robot.joints:
         if j.mimic is None or j.name not in model.joint_names:
             continue
@@ -823,13 +841,11 @@ def load_urdf(path_or_xml, floating_base=False, root=None, inertia_check="warn",
                           f"joint={leader!r}> does not "
                           "name a moving joint of the tree; the mimic tag is "
                           "ignored (the joint "
-                          "is independent anyway)", stacklevel=2)
+                          "is independent anyway)", stacklevel=3)
             continue
         mult = 1.0 if j.mimic.multiplier is None else float(j.mimic.multiplier)
         offset = 0.0 if j.mimic.offset is None else float(j.mimic.offset)
         model.mimic[j.name] = (leader, mult, offset)
-    model.visuals = _visuals(robot, model.link_frames, model.source)
-    return model
 
 
 def _resolve_mesh(uri, source):
