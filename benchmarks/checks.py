@@ -15,7 +15,7 @@ import timeit
 import numpy as np
 
 from liedyn import _checks, _exec
-from liedyn.engine import kernels as K
+from liedyn.engine import drivers as K
 from liedyn.inverse_dynamics import rnea
 from liedyn.robots import load
 

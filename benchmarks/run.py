@@ -57,7 +57,7 @@ sys.path[:0] = [os.path.join(HERE, ".."),                       # this checkout'
 
 import liedyn                                                    # noqa: E402
 from liedyn.engine import dispatch as _exec, jit as _jit                                 # noqa: E402
-from liedyn.engine import kernels as K                                 # noqa: E402
+from liedyn.engine import drivers as K                                 # noqa: E402
 from liedyn import joints as J                                   # noqa: E402
 from liedyn.forward_dynamics import aba                                       # noqa: E402
 from liedyn.crba import mass_matrix                              # noqa: E402
@@ -75,8 +75,7 @@ ALGORITHMS = ("rnea", "mass matrix", "aba", "hybrid", "rnea partials", "aba part
 KERNEL_ALGORITHMS = ("rnea", "mass matrix", "aba", "hybrid")   # run by liedyn.engine.kernels
 PARTIALS = ("rnea partials", "aba partials")
 OVERHEAD_REPEATS = 200          # blocks of a public call and its kernel
-BATCH_REPEATS = 7               # rounds of the batched calls: a shared machine's noise
-# is of the order of the differences measured (1.4 to 2.2 us per state for one driver)
+BATCH_REPEATS = 7               # rounds of the batched calls, best of: a shared machine
 PARTIALS_STATES = 1000           # batched partials hold (states, nv, nv) arrays per body
 FINGERS = ["panda_finger_joint1", "panda_finger_joint2"]
 

@@ -364,7 +364,7 @@ def aba_partials(model, q, dq, tau, f_ext=None):
     differentiation of ``M ddq + b = tau``, with :func:`rnea_partials` and
     :func:`liedyn.forward_dynamics.inverse_mass_matrix`); ``d ddq/dtau = M^-1``. The
     compiled path does it all in one call per batch
-    (``liedyn.engine.kernels.aba_partials_loop``: ABA, the ground-frame partials at
+    (``liedyn.engine.drivers.aba_partials_loop``: ABA, the ground-frame partials at
     its ``ddq``, and ``M^-1`` from a Cholesky factorisation of the ``M`` that comes
     with them).
 

@@ -1,5 +1,5 @@
 """Every numbered chapter opens with what the reader will learn and what it assumes, and ends
-with a summary (issue 17).
+with a summary.
 
 Checked on the notebooks' markdown, without building the book: the chapter's first markdown
 cells say **You will learn** ... and **It assumes** ... (in an "In this chapter" box, or as

@@ -1,4 +1,4 @@
-"""The code of the book fits the page: at most WIDTH characters a line (issue 17).
+"""The code of the book fits the page: at most WIDTH characters a line.
 
 At a 1400 px window a code cell of the HTML book shows 88 characters before it scrolls (a
 library listing 89, a few cells 86); WIDTH leaves a margin. Checked here, without a browser:

@@ -27,7 +27,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from liedyn.engine import dispatch as _exec, jit as _jit
-from liedyn.engine import kernels as K
+from liedyn.engine import drivers as K
 from liedyn import joints as J
 from liedyn._checks import ChartSingularityError, NonFiniteResultError
 from liedyn.forward_dynamics import aba, aba_pass, inverse_mass_matrix

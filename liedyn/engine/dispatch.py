@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import _checks
 from . import jit as _jit
-from . import kernels as K
+from . import drivers as K
 from .. import joints as J
 
 __all__ = ["flat_model", "use_kernels", "rnea", "mass_matrix", "aba", "hybrid",
