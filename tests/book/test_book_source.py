@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 # the toc walker of the equation-map generator (scripts/equation_map.py) lists the sources
 _spec = importlib.util.spec_from_file_location("equation_map", ROOT / "scripts" / "equation_map.py")
 EQUATION_MAP = importlib.util.module_from_spec(_spec)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 WIDTH = 84
 LIBRARY = sorted((ROOT / "liedyn").rglob("*.py"))
 CHAPTERS = sorted(ROOT.glob("book/*.ipynb"))

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CHAPTERS = sorted(ROOT.glob("book/*.ipynb"))
 SPHINX_ONLY = re.compile(r"^\s*[`:]{3,}\{(literalinclude|include|eval-rst|auto\w+)\}", re.M)
 # A bare equation number: "eq. (42)" or "eqs. (43)-(50)" with no source named just before it.

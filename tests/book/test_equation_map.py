@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 REGENERATE = "run `.venv/bin/python scripts/equation_map.py` and commit the result"
 
 

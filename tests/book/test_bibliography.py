@@ -16,7 +16,7 @@ from pybtex.database import parse_file
 
 from liedyn.inertia import spatial_inertia
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BIB = parse_file(str(ROOT / "book" / "references.bib"))
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 AFTER_SUMMARY = {"Exercises", "Errata met in this chapter"}  # sections allowed after the summary
 
 

@@ -12,7 +12,7 @@ import pytest
 
 import liedyn
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FENCE = re.compile(r"^```python\n(.*?)^```$", re.M | re.S)
 
 
