@@ -9,6 +9,7 @@ import pytest
 from liedyn import body, inertia, lie
 from liedyn.teach.exercises import WrongAnswer, check
 from liedyn.teach.exercises import ch02 as ex
+from common import hint
 
 
 def cylinder():
@@ -27,50 +28,45 @@ def test_right_answers_pass():
     assert check("ch2.ex6", 2.0 * np.sqrt(1.0 / 8.0))
 
 
-def _hint(exercise, answer, text):
-    with pytest.raises(WrongAnswer, match=text):
-        check(exercise, answer)
-
-
 def test_ex1_hints():
     I = cylinder()
     com = I.copy()
     com[:3, 3:] = com[3:, :3] = 0.0
     com[:3, :3] = inertia.cylinder_inertia(2.0, 0.1, 0.5)
-    _hint("ch2.ex1", com, "centre-of-mass frame")
+    hint("ch2.ex1", com, "centre-of-mass frame")
     swapped = I.copy()
     swapped[:3, 3:], swapped[3:, :3] = I[3:, :3], I[:3, 3:]
-    _hint("ch2.ex1", swapped, "coupling blocks are swapped")
+    hint("ch2.ex1", swapped, "coupling blocks are swapped")
     P = np.block([[np.zeros((3, 3)), np.eye(3)], [np.eye(3), np.zeros((3, 3))]])
-    _hint("ch2.ex1", P @ I @ P, r"\(v, w\) ordering")
-    _hint("ch2.ex1", np.eye(3), r"shape \(6, 6\)")
-    _hint("ch2.ex1", I + 1e-3, "off by")
+    hint("ch2.ex1", P @ I @ P, r"\(v, w\) ordering")
+    hint("ch2.ex1", np.eye(3), r"shape \(6, 6\)")
+    hint("ch2.ex1", I + 1e-3, "off by")
 
 
 def test_ex2_hints():
     I = cylinder()
-    _hint("ch2.ex2", ex.V_EX2 @ I @ ex.V_EX2, "twice")
+    hint("ch2.ex2", ex.V_EX2 @ I @ ex.V_EX2, "twice")
     com = np.diag([*np.diag(inertia.cylinder_inertia(2.0, 0.1, 0.5)), 2.0, 2.0, 2.0])
-    _hint("ch2.ex2", ex.V_EX2 @ com @ ex.V_EX2 / 2, "centre-of-mass inertia")
+    hint("ch2.ex2", ex.V_EX2 @ com @ ex.V_EX2 / 2, "centre-of-mass inertia")
 
 
 def test_ex3_hints():
     I = cylinder()
-    _hint("ch2.ex3", inertia.transform_inertia(I, lie.inverse(ex.T_EX3)), "T_ba")
+    hint("ch2.ex3", inertia.transform_inertia(I, lie.inverse(ex.T_EX3)), "T_ba")
     A = lie.Ad(ex.T_EX3)
-    _hint("ch2.ex3", A @ I @ A.T, "wrong places")
+    hint("ch2.ex3", A @ I @ A.T, "wrong places")
 
 
 def test_ex4_hints():
     I = cylinder()
-    _hint("ch2.ex4", I @ ex.DV_EX4, "left out the velocity term")
-    _hint("ch2.ex4", I @ ex.DV_EX4 + lie.ad_star(ex.V_EX4) @ I @ ex.V_EX4, "wrong sign")
+    hint("ch2.ex4", I @ ex.DV_EX4, "left out the velocity term")
+    hint("ch2.ex4", I @ ex.DV_EX4 + lie.ad_star(ex.V_EX4) @ I @ ex.V_EX4, "wrong sign")
 
 
 def test_ex5_ex6_hints():
-    _hint("ch2.ex5", 2.0, "stable")
-    _hint("ch2.ex5", 4.0, "stable")
-    _hint("ch2.ex5", 1.0, "axis index")
-    _hint("ch2.ex6", 4.0 / 8.0, "sigma")
-    _hint("ch2.ex6", np.sqrt(1.0 / 8.0), "multiply by Omega")
-    _hint("ch2.ex6", [1.0], r"shape \(\)")
+    hint("ch2.ex5", 2.0, "stable")
+    hint("ch2.ex5", 4.0, "stable")
+    hint("ch2.ex5", 1.0, "axis index")
+    hint("ch2.ex6", 4.0 / 8.0, "sigma")
+    hint("ch2.ex6", np.sqrt(1.0 / 8.0), "multiply by Omega")
+    hint("ch2.ex6", [1.0], r"shape \(\)")

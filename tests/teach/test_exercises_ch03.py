@@ -10,6 +10,7 @@ from liedyn import body, lie
 from liedyn.teach.exercises import WrongAnswer, check
 from liedyn.teach.exercises import ch03 as ex
 from liedyn.inertia import spatial_inertia
+from common import hint
 
 
 def se2_body():
@@ -29,39 +30,34 @@ def test_right_answers_pass():
     assert check("ch3.ex6", np.pi / 2)
 
 
-def _hint(exercise, answer, text):
-    with pytest.raises(WrongAnswer, match=text):
-        check(exercise, answer)
-
-
 def test_ex1_hints():
-    _hint("ch3.ex1", 4.0 * np.eye(2), "l sin")
-    _hint("ch3.ex1", 4.0 * np.diag([1.0, np.sin(np.pi / 3)]), "squared")
+    hint("ch3.ex1", 4.0 * np.eye(2), "l sin")
+    hint("ch3.ex1", 4.0 * np.diag([1.0, np.sin(np.pi / 3)]), "squared")
 
 
 def test_ex2_hints():
     S = body.velocity_map(ex.PHI_EX2, "SO3")
-    _hint("ch3.ex2", S.T, "left Jacobian")
-    _hint("ch3.ex2", np.eye(3) - lie.skew(ex.PHI_EX2) / 2, "truncated")
+    hint("ch3.ex2", S.T, "left Jacobian")
+    hint("ch3.ex2", np.eye(3) - lie.skew(ex.PHI_EX2) / 2, "truncated")
 
 
 def test_ex3_hints():
     C = body.coriolis_matrix(se2_body(), ex.V_EX3, "SE2")
     order = list(body.group("SE2").from_order)
-    _hint("ch3.ex3", C[np.ix_(order, order)], "his order")
-    _hint("ch3.ex3", -C, "sign is flipped")
+    hint("ch3.ex3", C[np.ix_(order, order)], "his order")
+    hint("ch3.ex3", -C, "sign is flipped")
 
 
 def test_ex4_hint_is_from_table1():
-    _hint("ch3.ex4", lie.skew(ex.J_EX4 @ ex.W_EX4), "Table 1")
+    hint("ch3.ex4", lie.skew(ex.J_EX4 @ ex.W_EX4), "Table 1")
 
 
 def test_ex5_hints():
     L = ex.I_EX5 @ ex.V_EX5
-    _hint("ch3.ex5", -lie.ad(L).T @ ex.V_EX5, "Duindam")
-    _hint("ch3.ex5", lie.ad(ex.V_EX5).T @ L, "sign is flipped")
+    hint("ch3.ex5", -lie.ad(L).T @ ex.V_EX5, "Duindam")
+    hint("ch3.ex5", lie.ad(ex.V_EX5).T @ L, "sign is flipped")
 
 
 def test_ex6_hints():
-    _hint("ch3.ex6", 90.0, "radians")
-    _hint("ch3.ex6", 0.0, "independent")
+    hint("ch3.ex6", 90.0, "radians")
+    hint("ch3.ex6", 0.0, "independent")

@@ -12,6 +12,7 @@ from liedyn.teach.exercises import ch04 as ex
 from liedyn.kinematics import body_jacobian, forward_kinematics
 from liedyn.model import Model
 from liedyn.robots import planar_arm
+from common import hint
 
 
 def tree_ex1():
@@ -49,37 +50,32 @@ def test_right_answers_pass():
     assert check("ch4.ex6", (m.nq, m.nv))
 
 
-def _hint(exercise, answer, text):
-    with pytest.raises(WrongAnswer, match=text):
-        check(exercise, answer)
-
-
 def test_ex1_hints():
     right = tree_ex1().support(8)
-    _hint("ch4.ex1", [0] + right, "ground")
-    _hint("ch4.ex1", right[::-1], "wrong order")
-    _hint("ch4.ex1", [8], "ancestors")
-    _hint("ch4.ex1", [1, 2, 4, 8], "follow the parents")
-    _hint("ch4.ex1", "abc", "list of body indices")
+    hint("ch4.ex1", [0] + right, "ground")
+    hint("ch4.ex1", right[::-1], "wrong order")
+    hint("ch4.ex1", [8], "ancestors")
+    hint("ch4.ex1", [1, 2, 4, 8], "follow the parents")
+    hint("ch4.ex1", "abc", "list of body indices")
 
 
 def test_ex2_hints():
     S = universal().S(ex.Q_EX2)
     spatial = S.copy()
     spatial[:3, 0] = J.Revolute([0, 1, 0]).transform(ex.Q_EX2[1:])[:3, :3] @ [1, 0, 0]
-    _hint("ch4.ex2", spatial, "spatial axis")
-    _hint("ch4.ex2", universal().S(np.zeros(2)), "not constant")
-    _hint("ch4.ex2", np.vstack([S[3:], S[:3]]), r"\(v, w\) order")
-    _hint("ch4.ex2", S[:3], r"shape \(6, 2\)")
-    _hint("ch4.ex2", S + 1e-3, "off by")
+    hint("ch4.ex2", spatial, "spatial axis")
+    hint("ch4.ex2", universal().S(np.zeros(2)), "not constant")
+    hint("ch4.ex2", np.vstack([S[3:], S[:3]]), r"\(v, w\) order")
+    hint("ch4.ex2", S[:3], r"shape \(6, 2\)")
+    hint("ch4.ex2", S + 1e-3, "off by")
 
 
 def test_ex3_hints():
     dS = universal().dS(ex.Q_EX2, ex.DQ_EX3)
-    _hint("ch4.ex3", np.zeros((6, 2)), "not zero")
-    _hint("ch4.ex3", -dS, "wrong sign")
-    _hint("ch4.ex3", dS / ex.DQ_EX3[1], "dS/dq2")
-    _hint("ch4.ex3", dS * 2, "off by")
+    hint("ch4.ex3", np.zeros((6, 2)), "not zero")
+    hint("ch4.ex3", -dS, "wrong sign")
+    hint("ch4.ex3", dS / ex.DQ_EX3[1], "dS/dq2")
+    hint("ch4.ex3", dS * 2, "off by")
 
 
 def test_ex4_hints():
@@ -89,25 +85,25 @@ def test_ex4_hints():
     J1[:, 0] = body_jacobian(model, ex.Q_EX4, 1)[:, 0]
     J1[:3, 0] = Jb[:3, 0]
     J1[3:, 0] = [0.0, ex.L_EX4, 0.0]
-    _hint("ch4.ex4", J1, "express it in")
+    hint("ch4.ex4", J1, "express it in")
     from liedyn.lie import Ad
     Js = Ad(forward_kinematics(model, ex.Q_EX4).T_world[2]) @ Jb
-    _hint("ch4.ex4", Js, "spatial Jacobian")
-    _hint("ch4.ex4", np.vstack([Jb[3:], Jb[:3]]), r"\(v, w\) order")
+    hint("ch4.ex4", Js, "spatial Jacobian")
+    hint("ch4.ex4", np.vstack([Jb[3:], Jb[:3]]), r"\(v, w\) order")
 
 
 def test_ex5_hints():
     model = planar_arm(3, length=ex.L_EX5)
-    _hint("ch4.ex5", forward_kinematics(model, ex.Q_EX5).T_world[3, :3, 3], "origin of body 3")
+    hint("ch4.ex5", forward_kinematics(model, ex.Q_EX5).T_world[3, :3, 3], "origin of body 3")
     L = ex.L_EX5
-    _hint("ch4.ex5", [np.sum(L * np.cos(ex.Q_EX5)), np.sum(L * np.sin(ex.Q_EX5)), 0.0],
+    hint("ch4.ex5", [np.sum(L * np.cos(ex.Q_EX5)), np.sum(L * np.sin(ex.Q_EX5)), 0.0],
           "relative")
-    _hint("ch4.ex5", tip_ex5()[:2], r"shape \(3,\)")
+    hint("ch4.ex5", tip_ex5()[:2], r"shape \(3,\)")
 
 
 def test_ex6_hints():
     m = model_ex6()
-    _hint("ch4.ex6", (m.nv, m.nv), "quaternion")
-    _hint("ch4.ex6", (m.nq + 1, m.nv + 1), "fixed joint")
-    _hint("ch4.ex6", (m.nv, m.nq), "swapped")
-    _hint("ch4.ex6", (m.nq, m.nv - 2), "off by")
+    hint("ch4.ex6", (m.nv, m.nv), "quaternion")
+    hint("ch4.ex6", (m.nq + 1, m.nv + 1), "fixed joint")
+    hint("ch4.ex6", (m.nv, m.nq), "swapped")
+    hint("ch4.ex6", (m.nq, m.nv - 2), "off by")

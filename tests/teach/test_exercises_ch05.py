@@ -12,6 +12,7 @@ from liedyn.kinematics import forward_kinematics
 from liedyn.model import Model
 from liedyn.inverse_dynamics import gravity_acceleration, rnea
 from liedyn.robots import pendulum, planar_arm, two_link_arm
+from common import hint
 
 
 def arm(gravity=None):
@@ -56,62 +57,57 @@ def test_right_answers_pass():
     assert check("ch5.ex6", coefficient_ex6())
 
 
-def _hint(exercise, answer, text):
-    with pytest.raises(WrongAnswer, match=text):
-        check(exercise, answer)
-
-
 def test_ex1_hints():
     dV0 = gravity_acceleration(Model(gravity=ex.GRAVITY_EX1))
-    _hint("ch5.ex1", -dV0, "wrong sign")
-    _hint("ch5.ex1", np.concatenate([dV0[3:], dV0[:3]]), r"\(v, w\) order")
-    _hint("ch5.ex1", dV0[3:], r"shape \(6,\)")
+    hint("ch5.ex1", -dV0, "wrong sign")
+    hint("ch5.ex1", np.concatenate([dV0[3:], dV0[:3]]), r"\(v, w\) order")
+    hint("ch5.ex1", dV0[3:], r"shape \(6,\)")
 
 
 def test_ex2_hints():
     p = ex.PENDULUM_EX2
     m, l, g, q = p["mass"], p["length"], p["gravity"], p["q"]
     base = m * l ** 2 * p["ddq"]
-    _hint("ch5.ex2", base + m * g * l * np.cos(q), "cos instead of sin")
+    hint("ch5.ex2", base + m * g * l * np.cos(q), "cos instead of sin")
     model0 = pendulum(m, l, 0.0)
-    _hint("ch5.ex2", rnea(model0, [q], [p["dq"]], [p["ddq"]]), "gravity is missing")
-    _hint("ch5.ex2", base - m * g * l * np.sin(q), "wrong sign")
-    _hint("ch5.ex2", answer_ex2() + m * l ** 2 * p["dq"] ** 2, "no velocity term")
-    _hint("ch5.ex2", [1.0, 2.0], r"shape \(1,\)")
+    hint("ch5.ex2", rnea(model0, [q], [p["dq"]], [p["ddq"]]), "gravity is missing")
+    hint("ch5.ex2", base - m * g * l * np.sin(q), "wrong sign")
+    hint("ch5.ex2", answer_ex2() + m * l ** 2 * p["dq"] ** 2, "no velocity term")
+    hint("ch5.ex2", [1.0, 2.0], r"shape \(1,\)")
 
 
 def test_ex3_hints():
     model = arm()
     wrong = np.stack([rnea(model, ex.Q_EX3, np.zeros(2), e) for e in np.eye(2)], axis=-1)
-    _hint("ch5.ex3", wrong, "gravity torque")
-    _hint("ch5.ex3", mass_matrix(model, ex.Q_EX3) * 1.01, "off by")
+    hint("ch5.ex3", wrong, "gravity torque")
+    hint("ch5.ex3", mass_matrix(model, ex.Q_EX3) * 1.01, "off by")
 
 
 def test_ex4_hints():
-    _hint("ch5.ex4", rnea(arm(gravity=0.0), ex.Q_EX3, ex.DQ_EX4, np.zeros(2)), "velocity part")
-    _hint("ch5.ex4", rnea(arm(), ex.Q_EX3, np.zeros(2), np.zeros(2)), "only the gravity")
-    _hint("ch5.ex4", -rnea(arm(), ex.Q_EX3, ex.DQ_EX4, np.zeros(2)), "wrong sign")
+    hint("ch5.ex4", rnea(arm(gravity=0.0), ex.Q_EX3, ex.DQ_EX4, np.zeros(2)), "velocity part")
+    hint("ch5.ex4", rnea(arm(), ex.Q_EX3, np.zeros(2), np.zeros(2)), "only the gravity")
+    hint("ch5.ex4", -rnea(arm(), ex.Q_EX3, ex.DQ_EX4, np.zeros(2)), "wrong sign")
 
 
 def test_ex5_hints():
     model, q, z = arm(), ex.Q_EX3, np.zeros(2)
     f = f_ext_ex5(model, q, ex.F_TIP_EX5)
-    _hint("ch5.ex5", rnea(model, q, z, z, -f), "wrong sign of the external wrench")
+    hint("ch5.ex5", rnea(model, q, z, z, -f), "wrong sign of the external wrench")
     at_origin = f.copy()
     at_origin[1, :3] = 0.0
-    _hint("ch5.ex5", rnea(model, q, z, z, at_origin), "not at the origin")
-    _hint("ch5.ex5", rnea(model, q, z, z), "missing")
+    hint("ch5.ex5", rnea(model, q, z, z, at_origin), "not at the origin")
+    hint("ch5.ex5", rnea(model, q, z, z), "missing")
     r = np.array([ex.ARM["length"], 0.0, 0.0])
     unrotated = np.array([np.zeros(6), np.concatenate([np.cross(r, ex.F_TIP_EX5), ex.F_TIP_EX5])])
-    _hint("ch5.ex5", rnea(model, q, z, z, unrotated), "rotate")
+    hint("ch5.ex5", rnea(model, q, z, z, unrotated), "rotate")
 
 
 def test_ex6_hints():
     c = coefficient_ex6()
-    _hint("ch5.ex6", -c, "wrong sign")
+    hint("ch5.ex6", -c, "wrong sign")
     model = two_link_arm(**ex.ARM_EX6, gravity=0.0)
     t11 = rnea(model, [0.3, ex.Q2_EX6], [1.0, 1.0], [0.0, 0.0])[0] \
         - rnea(model, [0.3, ex.Q2_EX6], [1.0, 0.0], [0.0, 0.0])[0] \
         - rnea(model, [0.3, ex.Q2_EX6], [0.0, 1.0], [0.0, 0.0])[0]
-    _hint("ch5.ex6", t11, "dq1 dq2 in tau_1")
-    _hint("ch5.ex6", 2 * c, "L2/2")
+    hint("ch5.ex6", t11, "dq1 dq2 in tau_1")
+    hint("ch5.ex6", 2 * c, "L2/2")

@@ -38,11 +38,6 @@ def D1():
     return float((S.T @ ap.I_hat[1] @ S)[0, 0])
 
 
-def _hint(exercise, answer, text):
-    with pytest.raises(WrongAnswer, match=text):
-        check(exercise, answer)
-
-
 def test_right_answers_pass():
     assert check("ch7.ex1", D1())
     assert check("ch7.ex2", aba(model(), ex.Q, ex.DQ, ex.TAU))
@@ -59,11 +54,11 @@ def test_right_answers_pass():
 
 def test_ex1_hints():
     M = mass_matrix(model(), ex.Q)
-    _hint("ch7.ex1", M[0, 0], "elbow locked")
-    _hint("ch7.ex1", M[1, 1], "D_2")
-    _hint("ch7.ex1", 3.0, "free pin")
-    _hint("ch7.ex1", D1() + 0.01, "off by")
-    _hint("ch7.ex1", [D1()], "shape")
+    hint("ch7.ex1", M[0, 0], "elbow locked")
+    hint("ch7.ex1", M[1, 1], "D_2")
+    hint("ch7.ex1", 3.0, "free pin")
+    hint("ch7.ex1", D1() + 0.01, "off by")
+    hint("ch7.ex1", [D1()], "shape")
 
 
 def test_ex2_hints():
@@ -71,18 +66,18 @@ def test_ex2_hints():
     M = mass_matrix(m, ex.Q)
     b = bias_force(m, ex.Q, ex.DQ)
     no_gravity = double_pendulum(**ex.PENDULUM, gravity=0.0)
-    _hint("ch7.ex2", aba(no_gravity, ex.Q, ex.DQ, ex.TAU), "gravity")
-    _hint("ch7.ex2", aba(m, ex.Q, np.zeros(2), ex.TAU), "velocity terms")
-    _hint("ch7.ex2", np.linalg.solve(M, ex.TAU + b), "sign")
-    _hint("ch7.ex2", np.linalg.solve(M, ex.TAU), "leaves out")
+    hint("ch7.ex2", aba(no_gravity, ex.Q, ex.DQ, ex.TAU), "gravity")
+    hint("ch7.ex2", aba(m, ex.Q, np.zeros(2), ex.TAU), "velocity terms")
+    hint("ch7.ex2", np.linalg.solve(M, ex.TAU + b), "sign")
+    hint("ch7.ex2", np.linalg.solve(M, ex.TAU), "leaves out")
 
 
 def test_ex3_hints():
     M = mass_matrix(model(), ex.Q)
     W = mass_matrix_factor(model(), ex.Q)
-    _hint("ch7.ex3", np.linalg.cholesky(M), "lower")
-    _hint("ch7.ex3", W.T, "transposed")
-    _hint("ch7.ex3", W * [[1, 1], [1, -1]] * [[1, 1], [1, 1]] * [[-1, -1], [1, 1]], "signs")
+    hint("ch7.ex3", np.linalg.cholesky(M), "lower")
+    hint("ch7.ex3", W.T, "transposed")
+    hint("ch7.ex3", W * [[1, 1], [1, -1]] * [[1, 1], [1, 1]] * [[-1, -1], [1, 1]], "signs")
 
 
 def test_ex4_conservation_and_hints():
@@ -94,15 +89,15 @@ def test_ex4_conservation_and_hints():
     L = momentum(fm, traj.q[-1], traj.dq[-1])
     m = f["base_mass"] + f["bob_mass"]
     assert check("ch7.ex4", L[3:] / m)
-    _hint("ch7.ex4", f["V_base"][3:], "base frame")
-    _hint("ch7.ex4", L[3:], "divide by the total mass")
+    hint("ch7.ex4", f["V_base"][3:], "base frame")
+    hint("ch7.ex4", L[3:], "divide by the total mass")
 
 
 def test_ex5_hints():
     omega = np.sqrt(ex.GRAVITY / ex.SWING["length"])
-    _hint("ch7.ex5", 2 * np.sqrt(2) / omega, "RK4")
-    _hint("ch7.ex5", 1 / omega, "trace")
-    _hint("ch7.ex5", 0.5, "off by")
+    hint("ch7.ex5", 2 * np.sqrt(2) / omega, "RK4")
+    hint("ch7.ex5", 1 / omega, "trace")
+    hint("ch7.ex5", 0.5, "off by")
 
 
 def test_ex5_is_the_real_stability_limit():
@@ -115,9 +110,9 @@ def test_ex5_is_the_real_stability_limit():
 
 
 def test_ex6_hints_and_the_measured_order():
-    _hint("ch7.ex6", 4.0, "vector-space")
-    _hint("ch7.ex6", 1.0, "Euler")
-    _hint("ch7.ex6", 3.0, "halving")
+    hint("ch7.ex6", 4.0, "vector-space")
+    hint("ch7.ex6", 1.0, "Euler")
+    hint("ch7.ex6", 3.0, "halving")
     m = Model(gravity=(0.0, 0.0, -ex.GRAVITY))
     m.add_body("bob", 0, J.Spherical(),
                inertia=spatial_inertia(1.0, [0.0, 0.0, -1.0], np.eye(3) * 0.01))
@@ -130,6 +125,7 @@ def test_ex6_hints_and_the_measured_order():
 
 # exercise 7 (Implement the articulated-body algorithm): the checker of teach.implement
 from test_implement import my_aba  # noqa: E402  (a right implementation, planted bugs)
+from common import hint
 
 
 def test_ex7_a_right_aba_passes(capsys):
@@ -167,9 +163,9 @@ def test_ex8_liedyns_pi_passes_and_vanishes_along_the_joint():
 def test_ex8_hints():
     Pi = aba_pass(rod_model(), [0.0], [0.0], [0.0], dV0=np.zeros(6)).Pi[1][PLANE]
     m = ex.ROD["mass"]
-    _hint("ch7.ex8", rod_model().inertias[1][PLANE], "own inertia")
-    _hint("ch7.ex8", Pi + 0.1 * np.eye(3), r"Pi S = 0")
-    _hint("ch7.ex8", np.diag([0.0, m, m]), "swings")
-    _hint("ch7.ex8", np.diag([0.0, m, 0.0]), "point mass")
-    _hint("ch7.ex8", 1.1 * Pi, "off by")
-    _hint("ch7.ex8", np.zeros(3), "shape")
+    hint("ch7.ex8", rod_model().inertias[1][PLANE], "own inertia")
+    hint("ch7.ex8", Pi + 0.1 * np.eye(3), r"Pi S = 0")
+    hint("ch7.ex8", np.diag([0.0, m, m]), "swings")
+    hint("ch7.ex8", np.diag([0.0, m, 0.0]), "point mass")
+    hint("ch7.ex8", 1.1 * Pi, "off by")
+    hint("ch7.ex8", np.zeros(3), "shape")

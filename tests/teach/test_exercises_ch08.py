@@ -17,6 +17,7 @@ from liedyn.hybrid_dynamics import hybrid, hybrid_pass
 from liedyn.inertia import rod_inertia, spatial_inertia
 from liedyn.model import Model
 from liedyn.robots import planar_arm
+from common import hint
 
 
 def arm_answers():
@@ -106,53 +107,48 @@ def test_right_answers_pass():
     assert check("ch8.ex6", wrench)
 
 
-def _hint(exercise, answer, text):
-    with pytest.raises(WrongAnswer, match=text):
-        check(exercise, answer)
-
-
 def test_ex1_ex2_hints():
     a1, a2 = arm_answers()
-    _hint("ch8.ex1", a1[::-1], "wrong order")
-    _hint("ch8.ex2", a2[::-1], "wrong order")
+    hint("ch8.ex1", a1[::-1], "wrong order")
+    hint("ch8.ex2", a2[::-1], "wrong order")
     model0 = planar_arm(2, gravity=0.0)
     t, d = hybrid(model0, ex.Q_ARM, ex.DQ_ARM, [ex.DDQ1_EX1, 0.0], [0.0, 0.0], [True, False])
-    _hint("ch8.ex1", [t[0], d[1]], "gravity")
+    hint("ch8.ex1", [t[0], d[1]], "gravity")
     model = planar_arm(2)
     M, g = mass_matrix(model, ex.Q_ARM), bias_force(model, ex.Q_ARM, np.zeros(2))
     ddq1 = (-g[0] - M[0, 1] * ex.DDQ2_EX2) / M[0, 0]              # b without velocity terms
-    _hint("ch8.ex2", [ddq1, M[1] @ [ddq1, ex.DDQ2_EX2] + g[1]], "velocity")
+    hint("ch8.ex2", [ddq1, M[1] @ [ddq1, ex.DDQ2_EX2] + g[1]], "velocity")
     free = aba(model, ex.Q_ARM, ex.DQ_ARM, np.zeros(2))
-    _hint("ch8.ex1", [a1[0], free[1]], "forward dynamics with every torque zero")
-    _hint("ch8.ex2", [free[0], a2[1]], "forward dynamics with every torque zero")
-    _hint("ch8.ex1", a1 + [0.0, 1e-3], "off by")
-    _hint("ch8.ex1", [1.0, 2.0, 3.0], r"shape \(2,\)")
+    hint("ch8.ex1", [a1[0], free[1]], "forward dynamics with every torque zero")
+    hint("ch8.ex2", [free[0], a2[1]], "forward dynamics with every torque zero")
+    hint("ch8.ex1", a1 + [0.0, 1e-3], "off by")
+    hint("ch8.ex1", [1.0, 2.0, 3.0], r"shape \(2,\)")
 
 
 def test_ex3_hints():
     Pi, I, S = pi_ex3()
-    _hint("ch8.ex3", I, "prescribed-joint case")
-    _hint("ch8.ex3", I - Pi, "part that is removed")
-    _hint("ch8.ex3", Pi + 1e-3 * np.eye(6), r"Pi S should be zero")
-    _hint("ch8.ex3", 1.001 * Pi, "off by")
+    hint("ch8.ex3", I, "prescribed-joint case")
+    hint("ch8.ex3", I - Pi, "part that is removed")
+    hint("ch8.ex3", Pi + 1e-3 * np.eye(6), r"Pi S should be zero")
+    hint("ch8.ex3", 1.001 * Pi, "off by")
 
 
 def test_ex4_to_ex6_hints():
     s = ex.SPACE_EX4
     k = -s["link_izz"] / (s["base_izz"] + s["link_izz"])
-    _hint("ch8.ex4", -k * s["turn"], "wrong sign")
-    _hint("ch8.ex4", -s["link_izz"] / s["base_izz"] * s["turn"], "absolute angular velocity")
-    _hint("ch8.ex4", np.degrees(k * s["turn"]), "radians")
-    _hint("ch8.ex5", [0.0, 0.0, ex.GRAVITY], "wrong sign")
-    _hint("ch8.ex5", [0.0, 0.0, 0.0], "nothing holds the robot up")
-    _hint("ch8.ex5", [0.0, 0.1, -ex.GRAVITY], "off by")
+    hint("ch8.ex4", -k * s["turn"], "wrong sign")
+    hint("ch8.ex4", -s["link_izz"] / s["base_izz"] * s["turn"], "absolute angular velocity")
+    hint("ch8.ex4", np.degrees(k * s["turn"]), "radians")
+    hint("ch8.ex5", [0.0, 0.0, ex.GRAVITY], "wrong sign")
+    hint("ch8.ex5", [0.0, 0.0, 0.0], "nothing holds the robot up")
+    hint("ch8.ex5", [0.0, 0.1, -ex.GRAVITY], "off by")
     wrench, _ = release_wrench()
     r = ex.RELEASE_EX6
-    _hint("ch8.ex6", np.roll(wrench, 3), "moment first")
-    _hint("ch8.ex6", [0, 0, 0, 0, (r["base_mass"] + r["rod_mass"]) * ex.GRAVITY, 0],
+    hint("ch8.ex6", np.roll(wrench, 3), "moment first")
+    hint("ch8.ex6", [0, 0, 0, 0, (r["base_mass"] + r["rod_mass"]) * ex.GRAVITY, 0],
           "static weight")
-    _hint("ch8.ex6", [0, 0, 0, 0, r["rod_mass"] / 4 * ex.GRAVITY, 0], "own weight")
-    _hint("ch8.ex6", -wrench, "wrong sign")
+    hint("ch8.ex6", [0, 0, 0, 0, r["rod_mass"] / 4 * ex.GRAVITY, 0], "own weight")
+    hint("ch8.ex6", -wrench, "wrong sign")
 
 
 def test_ex7_the_composite_inertia():
@@ -165,9 +161,9 @@ def test_ex7_the_composite_inertia():
     T12 = model.placements[2] @ model.joints[2].transform(ex.Q_ARM[1:])
     S = model.joints[2].S(ex.Q_ARM[1:])
     A = lie.Ad(lie.inverse(T12))
-    _hint("ch8.ex7", I1, "body 1 alone")
-    _hint("ch8.ex7", I1 + I2, "expressed in frame 2")
+    hint("ch8.ex7", I1, "body 1 alone")
+    hint("ch8.ex7", I1 + I2, "expressed in frame 2")
     Pi = I2 - I2 @ S @ np.linalg.inv(S.T @ I2 @ S) @ S.T @ I2
-    _hint("ch8.ex7", I1 + A.T @ Pi @ A, "torque-given")
-    _hint("ch8.ex7", I1 + lie.Ad(T12).T @ I2 @ lie.Ad(T12), "other way")
-    _hint("ch8.ex7", 1.001 * I_hat_1, "off by")
+    hint("ch8.ex7", I1 + A.T @ Pi @ A, "torque-given")
+    hint("ch8.ex7", I1 + lie.Ad(T12).T @ I2 @ lie.Ad(T12), "other way")
+    hint("ch8.ex7", 1.001 * I_hat_1, "off by")

@@ -17,13 +17,9 @@ from liedyn.inertia import spatial_inertia
 from liedyn.model import Model
 from liedyn.inverse_dynamics import rnea
 from liedyn.robots import five_bar, four_bar, rolling_disk
+from common import hint
 
 Z3, Z5 = np.zeros(3), np.zeros(5)
-
-
-def _hint(exercise, answer, text):
-    with pytest.raises(WrongAnswer, match=text):
-        check(exercise, answer)
 
 
 def four_bar_jacobian_world():
@@ -83,11 +79,11 @@ def test_right_answers_pass():
 
 def test_ex1_hints():
     J_w, R3, A = four_bar_jacobian_world()
-    _hint("ch9.ex1", J_w.T, "transpose")
-    _hint("ch9.ex1", -J_w, "wrong sign")
-    _hint("ch9.ex1", A, "rocker tip's frame")
-    _hint("ch9.ex1", J_w + 1e-3, "off by")
-    _hint("ch9.ex1", np.zeros(3), r"shape \(2, 3\)")
+    hint("ch9.ex1", J_w.T, "transpose")
+    hint("ch9.ex1", -J_w, "wrong sign")
+    hint("ch9.ex1", A, "rocker tip's frame")
+    hint("ch9.ex1", J_w + 1e-3, "off by")
+    hint("ch9.ex1", np.zeros(3), r"shape \(2, 3\)")
 
 
 def test_ex2_hints():
@@ -95,54 +91,54 @@ def test_ex2_hints():
     p = ex.PENDULUM_EX2
     m, l, g = p["mass"], p["length"], ex.GRAVITY
     y, v2 = -l * np.cos(p["angle"]), (l * p["rate"]) ** 2
-    _hint("ch9.ex2", -lam, "Murray's convention")
-    _hint("ch9.ex2", -m / l ** 2 * (g * y + v2), "printed in Murray's notes")
-    _hint("ch9.ex2", m / l ** 2 * g * y, "drift term")
-    _hint("ch9.ex2", -l * lam, "tension")
-    _hint("ch9.ex2", lam + 0.01, "off by")
+    hint("ch9.ex2", -lam, "Murray's convention")
+    hint("ch9.ex2", -m / l ** 2 * (g * y + v2), "printed in Murray's notes")
+    hint("ch9.ex2", m / l ** 2 * g * y, "drift term")
+    hint("ch9.ex2", -l * lam, "tension")
+    hint("ch9.ex2", lam + 0.01, "off by")
 
 
 def test_ex3_hints():
     model, cons, q = four_bar()
     tau = constrained_inverse(model, cons, q, Z3, Z3, [True, False, False])[0][0]
-    _hint("ch9.ex3", -tau, "wrong sign")
-    _hint("ch9.ex3", rnea(model, q, Z3, Z3)[0], "open-chain gravity torque")
-    _hint("ch9.ex3", tau + 1e-3, "off by")
+    hint("ch9.ex3", -tau, "wrong sign")
+    hint("ch9.ex3", rnea(model, q, Z3, Z3)[0], "open-chain gravity torque")
+    hint("ch9.ex3", tau + 1e-3, "off by")
 
 
 def test_ex4_hints():
     model, cons, q = five_bar()
     tau = constrained_inverse(model, cons, q, Z5, Z5, np.ones(5, bool))[0]
-    _hint("ch9.ex4", rnea(model, q, Z5, Z5), "not the least torque")
+    hint("ch9.ex4", rnea(model, q, Z5, Z5), "not the least torque")
     lam_cf = constrained_inverse(model, cons, q, Z5, Z5, np.ones(5, bool),
                                  objective="min_constraint_force")[0]
-    _hint("ch9.ex4", lam_cf, "not the least torque")
-    _hint("ch9.ex4", -tau, "wrong sign")
+    hint("ch9.ex4", lam_cf, "not the least torque")
+    hint("ch9.ex4", -tau, "wrong sign")
     two = constrained_inverse(model, cons, q, Z5, Z5, np.array([True, False, True, False, False]))
-    _hint("ch9.ex4", two[0], "two ground motors")
-    _hint("ch9.ex4", tau + 1e-3, "off by")
+    hint("ch9.ex4", two[0], "two ground motors")
+    hint("ch9.ex4", tau + 1e-3, "off by")
 
 
 def test_ex5_hints():
     d = ex.DISK_EX5
     r, m, mc, tq, T = d["radius"], d["mass"], d["carrier_mass"], d["torque"], d["time"]
-    _hint("ch9.ex5", r * tq * T / (m * r ** 2 / 2), "translational inertia")
-    _hint("ch9.ex5", r * tq * T / ((m + mc) * r ** 2), "spin inertia")
-    _hint("ch9.ex5", r * tq * T / (m * r ** 2 / 4 + (m + mc) * r ** 2), "axis of symmetry")
-    _hint("ch9.ex5", r * tq * T / (m * r ** 2 / 2 + m * r ** 2), "carrier")
-    _hint("ch9.ex5", tq * T / (m * r ** 2 / 2 + (m + mc) * r ** 2), "spin rate")
-    _hint("ch9.ex5", 0.5, "off by")
+    hint("ch9.ex5", r * tq * T / (m * r ** 2 / 2), "translational inertia")
+    hint("ch9.ex5", r * tq * T / ((m + mc) * r ** 2), "spin inertia")
+    hint("ch9.ex5", r * tq * T / (m * r ** 2 / 4 + (m + mc) * r ** 2), "axis of symmetry")
+    hint("ch9.ex5", r * tq * T / (m * r ** 2 / 2 + m * r ** 2), "carrier")
+    hint("ch9.ex5", tq * T / (m * r ** 2 / 2 + (m + mc) * r ** 2), "spin rate")
+    hint("ch9.ex5", 0.5, "off by")
 
 
 def test_ex6_hints():
     model, cons, q = five_bar()
     t, a, _ = constrained_hybrid(model, cons, q, Z5, Z5, Z5, [True, False, False, False, False])
     right = np.array([t[0], a[2]])
-    _hint("ch9.ex6", right[::-1], "wrong order")
+    hint("ch9.ex6", right[::-1], "wrong order")
     free = constrained_forward(model, cons, q, Z5, Z5)[0]
-    _hint("ch9.ex6", [right[0], free[2]], "free fall")
+    hint("ch9.ex6", [right[0], free[2]], "free fall")
     M, g = mass_matrix(model, q), rnea(model, q, Z5, Z5)
-    _hint("ch9.ex6", [M[0, 1] * (-g[1] / M[1, 1]) + g[0], right[1]], "ignores the loop")
-    _hint("ch9.ex6", [-right[0], right[1]], "wrong sign")
-    _hint("ch9.ex6", right + 1e-3, "off by")
-    _hint("ch9.ex6", [1.0, 2.0, 3.0], r"shape \(2,\)")
+    hint("ch9.ex6", [M[0, 1] * (-g[1] / M[1, 1]) + g[0], right[1]], "ignores the loop")
+    hint("ch9.ex6", [-right[0], right[1]], "wrong sign")
+    hint("ch9.ex6", right + 1e-3, "off by")
+    hint("ch9.ex6", [1.0, 2.0, 3.0], r"shape \(2,\)")

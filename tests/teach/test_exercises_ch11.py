@@ -14,6 +14,7 @@ from liedyn.teach.exercises import ch11 as ex
 from liedyn.kinematics import forward_kinematics
 from liedyn.inverse_dynamics import rnea
 from liedyn.urdf import load_robot
+from common import hint
 
 
 def quiet(name, **kwargs):
@@ -39,11 +40,6 @@ def work(arm, n=2001):
     return np.trapezoid(np.sum(dq * rnea(arm, q, dq, ddq), axis=-1), t)
 
 
-def _hint(exercise, answer, text):
-    with pytest.raises(WrongAnswer, match=text):
-        check(exercise, answer)
-
-
 def test_right_answers_pass():
     panda = quiet("panda")
     assert check("ch11.ex1", sum(I[3, 3] for I in panda.inertias[1:]))
@@ -61,53 +57,53 @@ def test_right_answers_pass():
 def test_ex1_hints():
     panda = quiet("panda")
     bodies = sum(I[3, 3] for I in panda.inertias[1:])
-    _hint("ch11.ex1", bodies + 0.629769, "panda_link0")
-    _hint("ch11.ex1", bodies - 0.73, "hand is missing")
-    _hint("ch11.ex1", bodies + 1.0, "off by 1")
+    hint("ch11.ex1", bodies + 0.629769, "panda_link0")
+    hint("ch11.ex1", bodies - 0.73, "hand is missing")
+    hint("ch11.ex1", bodies + 1.0, "off by 1")
 
 
 def test_ex2_hints():
-    _hint("ch11.ex2", (38, 38), "quaternion")
-    _hint("ch11.ex2", (32, 32), "free joint is added")
-    _hint("ch11.ex2", (39, 39), "off by 1")
-    _hint("ch11.ex2", (39,), "shape")
+    hint("ch11.ex2", (38, 38), "quaternion")
+    hint("ch11.ex2", (32, 32), "free joint is added")
+    hint("ch11.ex2", (39, 39), "off by 1")
+    hint("ch11.ex2", (39,), "shape")
 
 
 def test_ex3_hints():
     arm = ex.panda_arm()
     z = np.zeros(arm.nv)
     tau = rnea(arm, ex.Q_EX3, z, z)
-    _hint("ch11.ex3", -tau, "wrong sign")
-    _hint("ch11.ex3", np.zeros(9), r"shape \(7,\)")
-    _hint("ch11.ex3", tau + 0.01, "rnea")
+    hint("ch11.ex3", -tau, "wrong sign")
+    hint("ch11.ex3", np.zeros(9), r"shape \(7,\)")
+    hint("ch11.ex3", tau + 0.01, "rnea")
 
 
 def test_ex4_hints():
     arm = ex.panda_arm()
     z = np.zeros(arm.nv)
-    _hint("ch11.ex4", rnea(arm, ex.Q_EX4, z, z), "arm alone")
-    _hint("ch11.ex4", rnea(arm, ex.Q_EX4, z, z, payload_wrench(arm, sign=-1.0)), "wrong sign")
-    _hint("ch11.ex4", rnea(arm, ex.Q_EX4, z, z, payload_wrench(arm, at_point=False)),
+    hint("ch11.ex4", rnea(arm, ex.Q_EX4, z, z), "arm alone")
+    hint("ch11.ex4", rnea(arm, ex.Q_EX4, z, z, payload_wrench(arm, sign=-1.0)), "wrong sign")
+    hint("ch11.ex4", rnea(arm, ex.Q_EX4, z, z, payload_wrench(arm, at_point=False)),
           "moment is missing")
 
 
 def test_ex5_hints():
     solo = quiet("solo12", floating_base=True)
     F = rnea(solo, ex.Q_EX5, np.zeros(18), np.zeros(18))[:6]
-    _hint("ch11.ex5", np.concatenate([F[3:], F[:3]]), r"\(f, m\) order")
-    _hint("ch11.ex5", -F, "push the robot up")
-    _hint("ch11.ex5", np.concatenate([np.zeros(3), F[3:]]), "moment is missing")
+    hint("ch11.ex5", np.concatenate([F[3:], F[:3]]), r"\(f, m\) order")
+    hint("ch11.ex5", -F, "push the robot up")
+    hint("ch11.ex5", np.concatenate([np.zeros(3), F[3:]]), "moment is missing")
 
 
 def test_ex6_hints():
     arm = ex.panda_arm()
     W = work(arm)
-    _hint("ch11.ex6", -W, "wrong sign")
+    hint("ch11.ex6", -W, "wrong sign")
     from liedyn.crba import kinetic_energy
     q, dq, _ = ex.trajectory(np.array([0.0, ex.T_EX6]))
     K = kinetic_energy(arm, q, dq)
-    _hint("ch11.ex6", K[1] - K[0], "kinetic energy only")
-    _hint("ch11.ex6", work(arm, n=5), "trapezoid")
+    hint("ch11.ex6", K[1] - K[0], "kinetic energy only")
+    hint("ch11.ex6", work(arm, n=5), "trapezoid")
 
 
 def test_trajectory_stays_within_the_panda_limits():

@@ -29,17 +29,12 @@ from liedyn.robots import JOINT_TYPES, double_pendulum, pendulum, random_tree, s
 from pinocchio_bridge import forces_to_pin, state_to_pin, to_pinocchio, velocity_map
 from strategies import seeds
 from test_rnea import merge_fixed
+from common import relerr
 
 SETTINGS = settings(max_examples=30, deadline=None)
 PIN_JOINTS = ("revolute", "prismatic", "helical", "universal", "planar", "spherical",
               "spherical_zyx", "spherical_exp", "free")
 N_PIN_TREES = 120
-
-
-def relerr(a, b):
-    a, b = np.asarray(a), np.asarray(b)
-    assert a.shape == b.shape
-    return np.max(np.abs(a - b), initial=0.0) / max(1.0, np.max(np.abs(b), initial=0.0))
 
 
 def random_state(seed, joint_types=JOINT_TYPES, n_max=8):

@@ -12,12 +12,9 @@ from liedyn import body as lb
 from liedyn.inertia import box_inertia, kinetic_energy, spatial_inertia
 from liedyn.lie import Ad_inv, Ad_star, ad
 from strategies import seeds, transforms
+from strategies import _skew
 
 SETTINGS = settings(max_examples=30, deadline=None)
-
-
-def _skew(a):
-    return np.array([[0.0, -a[2], a[1]], [a[2], 0.0, -a[0]], [-a[1], a[0], 0.0]])
 
 
 def random_inertia(rng):

@@ -27,16 +27,11 @@ from liedyn.inverse_dynamics import rnea, rnea_pass
 from liedyn.robots import planar_arm, random_tree, serial_chain
 
 from strategies import seeds
+from common import relerr
 
 SETTINGS = settings(max_examples=25, deadline=None)
 SCREW_JOINTS = ("revolute", "prismatic", "helical", "screw")
 P = np.block([[np.zeros((3, 3)), np.eye(3)], [np.eye(3), np.zeros((3, 3))]])  # (v, w) <-> (w, v)
-
-
-def relerr(a, b):
-    a, b = np.asarray(a), np.asarray(b)
-    assert a.shape == b.shape, (a.shape, b.shape)
-    return np.max(np.abs(a - b), initial=0.0) / max(1.0, np.max(np.abs(b), initial=0.0))
 
 
 def random_chain(seed, n_max=6):

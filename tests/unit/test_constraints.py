@@ -16,15 +16,12 @@ from liedyn.inverse_dynamics import rnea
 from liedyn.robots import five_bar, four_bar, random_tree, rolling_disk, spatial_four_bar
 
 from pinocchio_bridge import state_to_pin, to_pinocchio, velocity_map
+from common import relerr as rel
 
 MECHANISMS = [four_bar, five_bar, spatial_four_bar, rolling_disk]
 PIN_JOINTS = ("revolute", "prismatic", "helical", "universal", "planar", "spherical",
               "spherical_zyx", "spherical_exp", "free")      # every joint with a Pinocchio twin
 H = 1e-6
-
-
-def rel(a, b):
-    return np.max(np.abs(a - b)) / max(1.0, np.max(np.abs(b)))
 
 
 def consistent_state(model, constraints, q, rng):

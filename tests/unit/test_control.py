@@ -19,6 +19,7 @@ from liedyn.crba import coriolis_matrix, gravity_torque, mass_matrix
 from liedyn.kinematics import frame_jacobian
 from liedyn.robots import double_pendulum, pendulum, planar_arm, random_tree
 from liedyn.urdf import link_placement, load_robot, robot_path
+from common import relative_error as relerr
 
 P = np.block([[np.zeros((3, 3)), np.eye(3)], [np.eye(3), np.zeros((3, 3))]])
 FINGERS = ["panda_finger_joint1", "panda_finger_joint2"]
@@ -35,10 +36,6 @@ def pin_panda():
     full = pin.buildModelFromUrdf(robot_path("panda"))
     pm = pin.buildReducedModel(full, [full.getJointId(n) for n in FINGERS], pin.neutral(full))
     return pm, pm.createData()
-
-
-def relerr(a, b):
-    return np.max(np.abs(np.asarray(a) - b)) / max(np.max(np.abs(b)), 1e-300)
 
 
 def revolute_tree(seed, n=4):

@@ -30,6 +30,7 @@ from liedyn.symbolic import lagrange_equations, mass_matrix_and_bias
 
 from pinocchio_bridge import state_to_pin, to_pinocchio, velocity_map
 from strategies import seeds
+from common import relerr
 
 SETTINGS = settings(max_examples=15, deadline=None)
 PIN_JOINTS = ("revolute", "prismatic", "helical", "universal", "planar", "spherical",
@@ -37,12 +38,6 @@ PIN_JOINTS = ("revolute", "prismatic", "helical", "universal", "planar", "spheri
 COORDINATE_JOINTS = ("revolute", "prismatic", "helical", "screw", "universal", "planar",
                      "spherical_zyx", "spherical_exp")     # velocity = dq/dt
 CORIOLIS_PIN_JOINTS = ("revolute", "prismatic", "helical", "spherical", "free")  # B = 1 or P
-
-
-def relerr(a, b):
-    a, b = np.asarray(a), np.asarray(b)
-    assert a.shape == b.shape, (a.shape, b.shape)
-    return np.max(np.abs(a - b), initial=0.0) / max(1.0, np.max(np.abs(b), initial=0.0))
 
 
 def random_state(seed, joint_types=JOINT_TYPES, n_max=7, branching=0.5, reorder=False):

@@ -30,16 +30,13 @@ from liedyn.robots import (JOINT_TYPES, five_bar, four_bar, pendulum, random_tre
                            spatial_four_bar)
 
 from pinocchio_bridge import state_to_pin, to_pinocchio, velocity_map
+from common import relerr as rel
 
 H = 1e-6          # central differences: truncation ~ H^2, round-off ~ eps / H
 FD_TOL = 1e-6     # relative
 CS_TOL = 1e-12    # complex step is exact to round-off
 CS_H = 1e-30
 ALL = list(JOINT_TYPES)   # every joint type, Fixed included
-
-
-def rel(a, b):
-    return np.max(np.abs(a - b)) / max(1.0, np.max(np.abs(b)))
 
 
 def case(seed, kinds=ALL, n=None):

@@ -21,16 +21,10 @@ from liedyn.hybrid_dynamics import check_prescribed, hybrid, hybrid_direct, hybr
 from liedyn.kinematics import forward_pass
 from liedyn.inverse_dynamics import gravity_acceleration, rnea, rnea_pass
 from liedyn.robots import JOINT_TYPES, double_pendulum, random_tree, serial_chain
+from common import relerr
 
 N_TREES = 120
 TOL = 1e-10
-
-
-def relerr(a, b):
-    a, b = np.asarray(a), np.asarray(b)
-    if b.size == 0:
-        return 0.0
-    return float(np.max(np.abs(a - b)) / max(1.0, np.max(np.abs(b))))
 
 
 def random_case(seed, n_max=8):

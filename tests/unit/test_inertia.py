@@ -11,12 +11,9 @@ from hypothesis import given, settings
 from liedyn import inertia as li
 from liedyn.lie import Ad, Ad_inv, Ad_star, inverse
 from strategies import rotation, seeds, transforms
+from strategies import _skew
 
 SETTINGS = settings(max_examples=40, deadline=None)
-
-
-def _skew(a):
-    return np.array([[0.0, -a[2], a[1]], [a[2], 0.0, -a[0]], [-a[1], a[0], 0.0]])
 
 
 def random_body(rng):

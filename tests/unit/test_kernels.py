@@ -13,12 +13,18 @@
 * the kernel of exponential coordinates (SphericalExp) across the end of its Taylor
   series, compiled and by the reference, by complex step and on sympy;
 * the drivers compile only the types the dispatch converts to (numba's explicit
-  signatures); the branch-free finiteness test against numpy.
+  signatures), and the single-state machine code refuses every other type: the numba
+  API the engine relies on; the branch-free finiteness test against numpy;
+* with LIEDYN_DISABLE_JIT=1 (in a fresh interpreter) nothing is compiled and the
+  public functions give their reference implementations' results.
 
 ``pytest --no-jit`` runs the same tests without the compiler (the reference path).
 """
 import contextlib
 import functools
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -39,14 +45,9 @@ from liedyn.lie import Ad, Ad_star, ad, ad_star, inverse, make_transform, exp_so
 from liedyn.model import Model
 from liedyn.robots import JOINT_TYPES, random_tree, serial_chain
 from liedyn.inverse_dynamics import rnea, rnea_pass
+from common import relerr
 
 KERNEL_JOINTS = list(JOINT_TYPES)                     # every joint type has a kernel
-
-
-def relerr(a, b):
-    a, b = np.asarray(a), np.asarray(b)
-    assert a.shape == b.shape
-    return np.max(np.abs(a - b), initial=0.0) / max(1.0, np.max(np.abs(b), initial=0.0))
 
 
 def pair(x):
@@ -255,7 +256,7 @@ def exp_chain_states(rng):
         yield model, phi.ravel(), rng.normal(size=9), rng.normal(size=9)
 
 
-def test_exponential_coordinates_through_every_executor():
+def test_exponential_coordinates_compiled_equal_the_reference():
     """The SphericalExp kernel (R = exp([phi]), S = (J_r, 0), dS = (dJ_r/dt, 0) in
     closed form, by series below |phi| = 0.5) against the reference implementation,
     which builds them with liedyn.lie's matrices; compiled on single states and
@@ -548,3 +549,62 @@ def compiled_all_finite():
     """The kernel compiled on its own (numba then imported only where enabled)."""
     import numba
     return numba.njit(lambda x: K.all_finite(x))
+
+
+@pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
+def test_the_single_state_code_refuses_other_types():
+    """numba's public API as the engine uses it: a function compiled for explicit
+    signatures raises TypeError for arguments of other types instead of compiling
+    them (the single-state path relies on that to fall back), and compiles nothing
+    new. If a numba release changes this, this test fails."""
+    model, q, dq, ddq, f_ext = random_case(3)
+    rnea(model, q, dq, ddq)                        # the float64 code exists now
+    fast = K.rnea_loop.fast
+    topo, body, zeros = _exec.flat_model(model)
+    tau = np.empty(model.nv)
+    good = (topo, body, q, dq, ddq, zeros, tau, K.CHECK_STATE)
+    assert fast(*good) == 0
+    assert relerr(tau, rnea_pass(model, q, dq, ddq).tau) <= 1e-12
+    odd = {2: q.astype(np.float32), 3: strided(dq), 4: read_only(ddq),
+           5: zeros + 0j, 6: tau.tolist()}
+    for k, x in odd.items():
+        with pytest.raises(TypeError):
+            fast(*good[:k], x, *good[k + 1:])
+    assert len(fast.signatures) == 1
+
+
+def test_without_the_compiler_the_public_functions_run_the_reference():
+    """LIEDYN_DISABLE_JIT=1, read at import: no driver exists, the dispatch
+    declines, and rnea, aba, mass_matrix and hybrid give exactly what the
+    reference implementations give."""
+    script = """
+import numpy as np
+from liedyn.engine import dispatch, drivers, jit
+from liedyn import aba, hybrid, mass_matrix, rnea
+from liedyn.forward_dynamics import aba_pass
+from liedyn.hybrid_dynamics import hybrid_pass
+from liedyn.inverse_dynamics import rnea_pass
+from liedyn.robots import random_tree
+assert not jit.ENABLED and drivers.rnea_loop is None
+rng = np.random.default_rng(5)
+model = random_tree(6, rng)
+q = model.random_configuration(rng)
+dq, x = rng.normal(size=(2, model.nv))
+assert dispatch.rnea(model, q, dq, x) is None
+assert np.array_equal(rnea(model, q, dq, x), rnea_pass(model, q, dq, x).tau)
+assert np.array_equal(aba(model, q, dq, x), aba_pass(model, q, dq, x).ddq)
+mask = np.arange(model.nbodies) % 2 == 0
+want = hybrid_pass(model, q, dq, x, x, mask)
+assert all(np.array_equal(a, b) for a, b in
+           zip(hybrid(model, q, dq, x, x, mask), (want.tau, want.ddq)))
+z = np.zeros(model.nv)
+M = np.stack([rnea_pass(model, q, z, e).tau - rnea_pass(model, q, z, z).tau
+              for e in np.eye(model.nv)], axis=-1)
+assert np.allclose(mass_matrix(model, q), M, rtol=0, atol=1e-12)
+print("reference")
+"""
+    env = dict(os.environ, LIEDYN_DISABLE_JIT="1")
+    run = subprocess.run([sys.executable, "-c", script], env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "reference"

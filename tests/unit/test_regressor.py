@@ -22,14 +22,9 @@ from liedyn.inverse_dynamics import rnea
 from liedyn.robots import JOINT_TYPES, planar_arm, random_tree
 
 from strategies import seeds
+from common import relerr
 
 SETTINGS = settings(max_examples=30, deadline=None)
-
-
-def relerr(a, b):
-    a, b = np.asarray(a), np.asarray(b)
-    assert a.shape == b.shape, (a.shape, b.shape)
-    return np.max(np.abs(a - b), initial=0.0) / max(1.0, np.max(np.abs(b), initial=0.0))
 
 
 def random_state(seed, n_max=7):

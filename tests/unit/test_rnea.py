@@ -24,14 +24,9 @@ from liedyn.inverse_dynamics import gravity_acceleration, rnea, rnea_pass
 from liedyn.robots import (JOINT_TYPES, pendulum, planar_arm, random_tree, serial_chain,
                            two_link_arm)
 from strategies import seeds
+from common import relerr
 
 SETTINGS = settings(max_examples=20, deadline=None)
-
-
-def relerr(a, b):
-    a, b = np.asarray(a), np.asarray(b)
-    assert a.shape == b.shape
-    return np.max(np.abs(a - b), initial=0.0) / max(1.0, np.max(np.abs(b), initial=0.0))
 
 
 def random_state(seed, joint_types=JOINT_TYPES, n_max=8):

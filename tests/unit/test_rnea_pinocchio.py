@@ -16,14 +16,11 @@ from liedyn.inverse_dynamics import rnea
 from liedyn.robots import random_tree
 
 from pinocchio_bridge import (P, forces_to_pin, state_to_pin, to_pinocchio, velocity_map)
+from common import relerr
 
 PIN_JOINTS = ("revolute", "prismatic", "helical", "universal", "planar", "spherical",
               "spherical_zyx", "spherical_exp", "free")
 N_TREES = 200
-
-
-def relerr(a, b):
-    return np.max(np.abs(a - b)) / max(1.0, np.max(np.abs(b)))
 
 
 @functools.lru_cache(maxsize=None)     # shared by the tests below (read only): half the time

@@ -32,15 +32,10 @@ from liedyn.crba import mass_matrix
 from liedyn.inverse_dynamics import rnea
 
 from pinocchio_urdf import PinMap
+from common import relative_error as relerr
 
 SINGULAR = {"romeo": "RThumb3Link", "romeo_laas_small": "r_gripper"}
 TOL = 1e-9
-
-
-def relerr(a, b):
-    if b.size == 0:
-        return 0.0
-    return float(np.max(np.abs(a - b)) / max(np.max(np.abs(b)), 1e-300))
 
 
 def load_pair(name, floating):
