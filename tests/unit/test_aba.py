@@ -29,7 +29,7 @@ from liedyn.robots import JOINT_TYPES, double_pendulum, pendulum, random_tree, s
 from pinocchio_bridge import forces_to_pin, state_to_pin, to_pinocchio, velocity_map
 from strategies import seeds
 from test_rnea import merge_fixed
-from common import relerr
+from common import random_state, relerr
 
 SETTINGS = settings(max_examples=30, deadline=None)
 PIN_JOINTS = ("revolute", "prismatic", "helical", "universal", "planar", "spherical",
@@ -37,13 +37,6 @@ PIN_JOINTS = ("revolute", "prismatic", "helical", "universal", "planar", "spheri
 N_PIN_TREES = 120
 
 
-def random_state(seed, joint_types=JOINT_TYPES, n_max=8):
-    rng = np.random.default_rng(seed)
-    model = random_tree(int(rng.integers(1, n_max + 1)), rng, joint_types=joint_types)
-    q = model.random_configuration(rng)
-    dq, x = rng.normal(size=(2, model.nv))
-    f_ext = rng.normal(size=(model.nbodies, 6))
-    return model, q, dq, x, f_ext
 
 
 # ---------------------------------------------------------------------------------------------

@@ -45,7 +45,7 @@ from liedyn.lie import Ad, Ad_star, ad, ad_star, inverse, make_transform, exp_so
 from liedyn.model import Model
 from liedyn.robots import JOINT_TYPES, random_tree, serial_chain
 from liedyn.inverse_dynamics import rnea, rnea_pass
-from common import relerr
+from common import random_state as random_case, relerr
 
 KERNEL_JOINTS = list(JOINT_TYPES)                     # every joint type has a kernel
 
@@ -83,15 +83,6 @@ def test_operators_equal_their_6x6_matrices():
     assert np.allclose(W[0], C, atol=1e-12)
 
 
-def random_case(seed, n_max=8, batch=()):
-    rng = np.random.default_rng(seed)
-    model = random_tree(int(rng.integers(1, n_max + 1)), rng, joint_types=KERNEL_JOINTS)
-    n = int(np.prod(batch))
-    q = np.stack([model.random_configuration(rng) for _ in range(n)]).reshape(
-        batch + (model.nq,))
-    dq, ddq = rng.normal(size=(2,) + batch + (model.nv,))
-    f_ext = rng.normal(size=batch + (model.nbodies, 6))
-    return model, q, dq, ddq, f_ext
 
 
 def every_other_joint(model):

@@ -16,21 +16,16 @@ from liedyn.inverse_dynamics import rnea
 from liedyn.robots import random_tree
 
 from pinocchio_bridge import (P, forces_to_pin, state_to_pin, to_pinocchio, velocity_map)
-from common import relerr
+from common import random_state, relerr
 
 PIN_JOINTS = ("revolute", "prismatic", "helical", "universal", "planar", "spherical",
               "spherical_zyx", "spherical_exp", "free")
 N_TREES = 200
 
 
-@functools.lru_cache(maxsize=None)     # shared by the tests below (read only): half the time
+@functools.lru_cache(maxsize=None)     # shared by the tests below (read only)
 def random_case(seed):
-    rng = np.random.default_rng(seed)
-    model = random_tree(int(rng.integers(1, 9)), rng, joint_types=PIN_JOINTS)
-    q = model.random_configuration(rng)
-    dq, ddq = rng.normal(size=(2, model.nv))
-    f_ext = rng.normal(size=(model.nbodies, 6))
-    return model, q, dq, ddq, f_ext
+    return random_state(seed, PIN_JOINTS)
 
 
 @pytest.mark.parametrize("seed", range(N_TREES))
