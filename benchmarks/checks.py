@@ -1,12 +1,12 @@
-"""Cost of the input checks of one ``rnea`` call on the Panda (issue 16).
+"""Cost of the input checks of one ``rnea`` call on the Panda.
 
 On the compiled path the checks (lengths, NaN and inf, unit quaternions, a finite
-result) run inside the numba driver, :func:`liedyn.engine.kernels.bad_input`; Python only
-picks the executor. This times, for one state (q, dq, ddq of the 9-joint Panda),
-the whole ``rnea`` call, the same compiled driver alone on the validated inputs with
-its checks off and with them on, and, for comparison, the Python checks that the
-reference path runs (``Model.check_q``, ``check_v`` twice, the finite result). Best
-of several repeats::
+result) run inside the numba driver, :func:`liedyn.engine.drivers.bad_input`;
+Python only chooses the compiled path. This times, for one state (q, dq, ddq of
+the 9-joint Panda), the whole ``rnea`` call, the same compiled driver alone on the
+validated inputs with its checks off and with them on, and, for comparison, the
+Python checks that the reference path runs (``Model.check_q``, ``check_v`` twice,
+the finite result). Best of several repeats::
 
     python benchmarks/checks.py
 """
@@ -14,7 +14,8 @@ import timeit
 
 import numpy as np
 
-from liedyn import _checks, _exec
+from liedyn import _checks
+from liedyn.engine import dispatch as _exec
 from liedyn.engine import drivers as K
 from liedyn.inverse_dynamics import rnea
 from liedyn.robots import load

@@ -1,33 +1,34 @@
 """Time liedyn against Pinocchio (C++) and modern_robotics (pure numpy), side by side.
 
-Robots: UR5 and the Panda arm (7 DOF, fingers locked), Solo12 and Talos with a floating base,
-and a 50-link spatial chain (``liedyn.robots.serial_chain(50)`` and its Pinocchio twin from
-``tests/pinocchio_bridge.to_pinocchio``). Algorithms: inverse dynamics (RNEA), mass matrix
-(CRBA), forward dynamics (ABA), and hybrid dynamics (Kim's Table 4, compared with liedyn's own
-direct method ``hybrid_direct``, as no peer library has it).
+Robots: UR5 and the Panda arm (7 DOF, fingers locked), Solo12 and Talos with a
+floating base, and a 50-link spatial chain (``liedyn.robots.serial_chain(50)`` and
+its Pinocchio twin from ``tests/pinocchio_bridge.to_pinocchio``). Algorithms:
+inverse dynamics (RNEA), mass matrix (CRBA), forward dynamics (ABA), their partials,
+and hybrid dynamics (Kim's Table 4, compared with liedyn's own direct method
+``hybrid_direct``, as no peer library has it).
 
 Two regimes:
 
 * single call: median over repeats of the time of one call (``time.perf_counter``);
-  for rnea, mass matrix and aba also the compiled driver alone on validated inputs,
-  its checks off: the difference is the overhead of the input checks;
-* batched: ``--states`` states (10^4 by default) at once. liedyn makes **one** call on arrays
-  with a leading batch dimension; Pinocchio runs a Python loop over the states, and also
-  ``rneaInParallel`` / ``abaInParallel`` with one thread (its C++ loop); modern_robotics runs a
-  Python loop on fewer states (it takes milliseconds per call), reported per state.
-
-Every library is first checked to give the same numbers as liedyn on the same state. BLAS and
-OpenMP are limited to one thread, so every number is single-core. Writes
-``benchmarks/results.md`` (included in the book) and ``benchmarks/results.json``.
+  for rnea, mass matrix, aba and hybrid also the compiled driver alone on validated
+  inputs, its checks off: the difference is the overhead of the input checks;
+* batched: ``--states`` states (10^4 by default) at once. liedyn makes **one** call
+  on arrays with a leading batch dimension; Pinocchio runs a Python loop over the
+  states, and also ``rneaInParallel`` / ``abaInParallel`` with one thread (its C++
+  loop); modern_robotics runs a Python loop on fewer states (it takes milliseconds
+  per call), reported per state.
 
 Besides the compiled engine (what the public functions choose), the reference
-implementation (the numpy ``*_pass`` functions the chapters list, which run every dtype) is
-timed on the same calls.
+implementation (the numpy ``*_pass`` functions the chapters list, which run every
+dtype) is timed on the same calls. Every library is first checked to give the same
+numbers as liedyn on the same state. BLAS and OpenMP are limited to one thread, so
+every number is single-core. Writes ``benchmarks/results.md`` (included in the book)
+and ``benchmarks/results.json``; the tables are written by ``benchmarks/report.py``.
 
-Usage: ``python benchmarks/run.py [--quick] [--profile]
-[--no-compile-times] [--render] [--overhead]`` (``--render`` rewrites results.md from results.json;
-``--overhead`` prints only the overhead table, in about a minute). The full run takes 3-5 minutes
-on a shared 2-core machine; ``--quick`` about 30 s (fewer states and repeats).
+Usage: ``python benchmarks/run.py [--quick] [--profile] [--no-compile-times]
+[--render] [--overhead]`` (``--render`` rewrites results.md from results.json;
+``--overhead`` prints only the overhead table). The full run takes a few minutes;
+``--quick`` has fewer states and repeats.
 """
 import os
 
@@ -36,60 +37,61 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import argparse                                                  # noqa: E402
 import cProfile                                                  # noqa: E402
-import datetime                                                  # noqa: E402
 import io                                                        # noqa: E402
 import json                                                      # noqa: E402
-import subprocess                                                # noqa: E402
-import platform                                                  # noqa: E402
 import pstats                                                    # noqa: E402
+import subprocess                                                # noqa: E402
 import sys                                                       # noqa: E402
+import tempfile                                                  # noqa: E402
 import time                                                      # noqa: E402
 import warnings                                                  # noqa: E402
-from importlib.metadata import version                           # noqa: E402
 
 import numpy as np                                               # noqa: E402
 import pinocchio as pin                                          # noqa: E402
 import modern_robotics as mr                                     # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:0] = [os.path.join(HERE, ".."),                       # this checkout's liedyn
-                os.path.join(HERE, "..", "tests")]              # the test-only Pinocchio bridges
+sys.path[:0] = [os.path.join(HERE, ".."),                # this checkout's liedyn
+                os.path.join(HERE, "..", "tests")]       # the Pinocchio bridges
 
 import liedyn                                                    # noqa: E402
-from liedyn.engine import dispatch as _exec, jit as _jit                                 # noqa: E402
-from liedyn.engine import drivers as K                                 # noqa: E402
 from liedyn import joints as J                                   # noqa: E402
-from liedyn.forward_dynamics import aba                                       # noqa: E402
 from liedyn.crba import mass_matrix                              # noqa: E402
 from liedyn.derivatives import aba_partials, rnea_partials       # noqa: E402
-from liedyn.hybrid_dynamics import hybrid, hybrid_direct                  # noqa: E402
+from liedyn.engine import dispatch, drivers as K, jit            # noqa: E402
+from liedyn.forward_dynamics import aba                          # noqa: E402
+from liedyn.hybrid_dynamics import hybrid, hybrid_direct         # noqa: E402
+from liedyn.inverse_dynamics import rnea                         # noqa: E402
 from liedyn.lie import Ad                                        # noqa: E402
-from liedyn.inverse_dynamics import rnea                                     # noqa: E402
 from liedyn.robots import serial_chain                           # noqa: E402
 from liedyn.urdf import load_robot, robot_path                   # noqa: E402
 
 from pinocchio_bridge import to_pinocchio                        # noqa: E402
 from pinocchio_urdf import PinMap                                # noqa: E402
 
+sys.path.insert(0, HERE)
+import report                                                    # noqa: E402
+from report import OVERHEAD_REPEATS, PARTIALS, PARTIALS_STATES   # noqa: E402
+
 ALGORITHMS = ("rnea", "mass matrix", "aba", "hybrid", "rnea partials", "aba partials")
-KERNEL_ALGORITHMS = ("rnea", "mass matrix", "aba", "hybrid")   # run by liedyn.engine.kernels
-PARTIALS = ("rnea partials", "aba partials")
-OVERHEAD_REPEATS = 200          # blocks of a public call and its kernel
+KERNEL_ALGORITHMS = ("rnea", "mass matrix", "aba", "hybrid")   # compiled drivers
 BATCH_REPEATS = 7               # rounds of the batched calls, best of: a shared machine
-PARTIALS_STATES = 1000           # batched partials hold (states, nv, nv) arrays per body
+WARM_UP_S = 10.0
 FINGERS = ["panda_finger_joint1", "panda_finger_joint2"]
 
 
-# --- the robots --------------------------------------------------------------------------------
+# --- the robots ----------------------------------------------------------------------
 class Case:
-    """One robot: the liedyn model, its Pinocchio twin, state maps and modern_robotics inputs."""
+    """One robot: the liedyn model, its Pinocchio twin, state maps and modern_robotics
+    inputs."""
 
     def __init__(self, label, model, pm, pinmap, serial):
         self.label, self.model, self.pm, self.pinmap = label, model, pm, pinmap
         self.data = pm.createData()
         self.mr = mr_inputs(model) if serial else None
         floating = isinstance(model.joints[1], J.Free)
-        # hybrid: floating base free (zero wrench), joints prescribed; arms: every other joint
+        # hybrid: floating base free (zero wrench), joints prescribed; arms: every
+        # other joint
         self.prescribed = (np.arange(model.nbodies) > 0 if floating
                            else np.arange(model.nbodies) % 2 == 0)
 
@@ -101,12 +103,13 @@ class Case:
 
     def to_pin(self, q, dq, ddq, tau):
         """Pinocchio's (q, v, a, tau) for each state, as (n, .) arrays."""
-        if self.pinmap is None:                # the chain: revolute joints in the same order
+        if self.pinmap is None:        # the chain: revolute joints in the same order
             return q, dq, ddq, tau
         out = [], [], [], []
         for k in range(len(q)):
-            B = self.pinmap.B(q[k])            # constant for these robots (no planar joints)
-            for lst, x in zip(out, (self.pinmap.q(q[k]), B @ dq[k], B @ ddq[k], B @ tau[k])):
+            B = self.pinmap.B(q[k])    # constant for these robots (no planar joints)
+            xs = (self.pinmap.q(q[k]), B @ dq[k], B @ ddq[k], B @ tau[k])
+            for lst, x in zip(out, xs):
                 lst.append(x)
         return tuple(np.array(x) for x in out)
 
@@ -118,12 +121,13 @@ def make_cases():
         panda = load_robot("panda", locked_joints=FINGERS)
         solo = load_robot("solo12", floating_base=True)
         talos = load_robot("talos", floating_base=True)
+    free = pin.JointModelFreeFlyer()
     pin_ur5 = pin.buildModelFromUrdf(robot_path("ur5"))
     pin_full = pin.buildModelFromUrdf(robot_path("panda"))
-    pin_panda = pin.buildReducedModel(pin_full, [pin_full.getJointId(n) for n in FINGERS],
-                                      pin.neutral(pin_full))
-    pin_solo = pin.buildModelFromUrdf(robot_path("solo12"), pin.JointModelFreeFlyer())
-    pin_talos = pin.buildModelFromUrdf(robot_path("talos"), pin.JointModelFreeFlyer())
+    pin_panda = pin.buildReducedModel(
+        pin_full, [pin_full.getJointId(n) for n in FINGERS], pin.neutral(pin_full))
+    pin_solo = pin.buildModelFromUrdf(robot_path("solo12"), free)
+    pin_talos = pin.buildModelFromUrdf(robot_path("talos"), free)
     chain = serial_chain(50)
     return [Case("UR5", ur5, pin_ur5, PinMap(ur5, pin_ur5), True),
             Case("Panda (7-DOF arm)", panda, pin_panda, PinMap(panda, pin_panda), True),
@@ -133,14 +137,17 @@ def make_cases():
 
 
 def mr_inputs(model):
-    """modern_robotics' (Mlist, Glist, Slist) from a liedyn serial chain of 1-DOF joints.
+    """modern_robotics' (Mlist, Glist, Slist) from a liedyn serial chain of 1-DOF
+    joints.
 
-    The link frames {i} are liedyn's body frames: ``M_{i-1,i}`` is the placement ``X_i`` (the
-    joints are at 0 there), ``G_i`` the generalized inertia in {i} (both libraries order twists
-    (w, v)), and ``S_i = Ad_{M_{0,i}} A_i`` the joint's screw axis in the space frame.
+    The link frames {i} are liedyn's body frames: ``M_{i-1,i}`` is the placement
+    ``X_i`` (the joints are at 0 there), ``G_i`` the generalized inertia in {i} (both
+    libraries order twists (w, v)), and ``S_i = Ad_{M_{0,i}} A_i`` the joint's screw
+    axis in the space frame.
     """
     assert all(model.parent[i] == i - 1 and model.joints[i].nv == 1
-               for i in range(1, model.nbodies + 1)), "modern_robotics needs a serial chain"
+               for i in range(1, model.nbodies + 1)), \
+        "modern_robotics needs a serial chain"
     Mlist, Glist, S = [], [], []
     M0i = np.eye(4)
     for i in range(1, model.nbodies + 1):
@@ -153,14 +160,15 @@ def mr_inputs(model):
     return np.array(Mlist), np.array(Glist), np.array(S).T
 
 
-# --- the calls ---------------------------------------------------------------------------------
+# --- the calls -----------------------------------------------------------------------
 def liedyn_calls(case):
     m, u = case.model, case.prescribed
     return {"rnea": lambda q, dq, ddq, tau: rnea(m, q, dq, ddq),
             "mass matrix": lambda q, dq, ddq, tau: mass_matrix(m, q),
             "aba": lambda q, dq, ddq, tau: aba(m, q, dq, tau),
             "hybrid": lambda q, dq, ddq, tau: hybrid(m, q, dq, ddq, tau, u),
-            "hybrid_direct": lambda q, dq, ddq, tau: hybrid_direct(m, q, dq, ddq, tau, u),
+            "hybrid_direct": lambda q, dq, ddq, tau: hybrid_direct(m, q, dq, ddq, tau,
+                                                                   u),
             "rnea partials": lambda q, dq, ddq, tau: rnea_partials(m, q, dq, ddq)[:2],
             "aba partials": lambda q, dq, ddq, tau: aba_partials(m, q, dq, tau)[:2]}
 
@@ -170,69 +178,79 @@ def bare_calls(case):
     their checks off: what a public single call costs beyond them is the overhead of
     its input checks and dispatch."""
     m = case.model
-    topo, body, no_f_ext = _exec.flat_model(m)
-    nv = m.nv
-    off = K.CHECK_OFF
+    topo, body, no_f = dispatch.flat_model(m)
+    nv, off = m.nv, K.CHECK_OFF
     u = np.array(case.prescribed)
     return {"rnea": lambda q, dq, ddq, tau: K.rnea_loop.fast(
-                topo, body, q, dq, ddq, no_f_ext, np.empty(nv), off),
+                topo, body, q, dq, ddq, no_f, np.empty(nv), off),
             "mass matrix": lambda q, dq, ddq, tau: K.crba_loop.fast(
                 topo, body, q, np.zeros((nv, nv)), off),
             "aba": lambda q, dq, ddq, tau: K.aba_loop.fast(
-                topo, body, q, dq, tau, no_f_ext, np.empty(nv), off),
+                topo, body, q, dq, tau, no_f, np.empty(nv), off),
             "hybrid": lambda q, dq, ddq, tau: K.hybrid_loop.fast(
-                topo, body, q, dq, ddq, tau, no_f_ext, u, np.empty(nv), np.empty(nv),
+                topo, body, q, dq, ddq, tau, no_f, u, np.empty(nv), np.empty(nv),
                 off)}
 
 
 def reference(f):
     """``f`` run by the reference implementation (the compiled engine switched off)."""
     def g(*args):
-        _exec.use_kernels(False)
+        dispatch.use_kernels(False)
         try:
             return f(*args)
         finally:
-            _exec.use_kernels(True)
+            dispatch.use_kernels(True)
     return g
 
 
 def pin_calls(case):
     pm, d = case.pm, case.data
+
+    def rnea_partials_pin(q, v, a, tau):
+        pin.computeRNEADerivatives(pm, d, q, v, a)
+        return d.dtau_dq, d.dtau_dv
+
+    def aba_partials_pin(q, v, a, tau):
+        pin.computeABADerivatives(pm, d, q, v, tau)
+        return d.ddq_dq, d.ddq_dv
     return {"rnea": lambda q, v, a, tau: pin.rnea(pm, d, q, v, a),
             "mass matrix": lambda q, v, a, tau: pin.crba(pm, d, q),
             "aba": lambda q, v, a, tau: pin.aba(pm, d, q, v, tau),
-            "rnea partials": lambda q, v, a, tau: (pin.computeRNEADerivatives(pm, d, q, v, a),
-                                                   (d.dtau_dq, d.dtau_dv))[1],
-            "aba partials": lambda q, v, a, tau: (pin.computeABADerivatives(pm, d, q, v, tau),
-                                                  (d.ddq_dq, d.ddq_dv))[1]}
+            "rnea partials": rnea_partials_pin, "aba partials": aba_partials_pin}
 
 
 def mr_calls(case):
     Ml, Gl, Sl = case.mr
     g, F = case.model.gravity, np.zeros(6)
-    return {"rnea": lambda q, dq, ddq, tau: mr.InverseDynamics(q, dq, ddq, g, F, Ml, Gl, Sl),
+    return {"rnea": lambda q, dq, ddq, tau: mr.InverseDynamics(q, dq, ddq, g, F, Ml,
+                                                               Gl, Sl),
             "mass matrix": lambda q, dq, ddq, tau: mr.MassMatrix(q, Ml, Gl, Sl),
-            "aba": lambda q, dq, ddq, tau: mr.ForwardDynamics(q, dq, tau, g, F, Ml, Gl, Sl)}
+            "aba": lambda q, dq, ddq, tau: mr.ForwardDynamics(q, dq, tau, g, F, Ml,
+                                                              Gl, Sl)}
 
 
 def check_agreement(case, rng):
     """Every library gives liedyn's numbers on one state (relative error < 1e-9)."""
     q, dq, ddq, tau = (x[0] for x in case.states(1, rng))
-    qp, vp, ap, taup = (x[0] for x in case.to_pin(q[None], dq[None], ddq[None], tau[None]))
+    qp, vp, ap, taup = (x[0] for x in case.to_pin(*(x[None] for x in (q, dq, ddq,
+                                                                        tau))))
     B = np.eye(case.model.nv) if case.pinmap is None else case.pinmap.B(q)
     ours = {k: f(q, dq, ddq, tau) for k, f in liedyn_calls(case).items()}
     theirs = {k: copy(f(qp, vp, ap, taup)) for k, f in pin_calls(case).items()}
-    theirs["mass matrix"] = np.triu(theirs["mass matrix"]) + np.triu(theirs["mass matrix"], 1).T
-    peers = {"rnea": B.T @ theirs["rnea"], "mass matrix": B.T @ theirs["mass matrix"] @ B,
+    Mp = theirs["mass matrix"]
+    Mp = np.triu(Mp) + np.triu(Mp, 1).T
+    peers = {"rnea": B.T @ theirs["rnea"], "mass matrix": B.T @ Mp @ B,
              "aba": B.T @ theirs["aba"]}
     # tangent maps: dtau/dq = B^T (dtau/dq)_pin B; ddq/dq = B^-1 (ddq/dq)_pin B
     ours["rnea partials"] = np.concatenate(ours["rnea partials"])
-    peers["rnea partials"] = np.concatenate([B.T @ X @ B for X in theirs["rnea partials"]])
+    peers["rnea partials"] = np.concatenate(
+        [B.T @ X @ B for X in theirs["rnea partials"]])
     taup_ours = pin.rnea(case.pm, case.data, qp, vp, ap)
-    ours["aba partials"] = np.concatenate(aba_partials(case.model, q, dq, B.T @ taup_ours)[:2])
+    ours["aba partials"] = np.concatenate(
+        aba_partials(case.model, q, dq, B.T @ taup_ours)[:2])
     pin.computeABADerivatives(case.pm, case.data, qp, vp, taup_ours)
-    peers["aba partials"] = np.concatenate([np.linalg.solve(B, X @ B) for X in
-                                            (case.data.ddq_dq, case.data.ddq_dv)])
+    peers["aba partials"] = np.concatenate(
+        [np.linalg.solve(B, X @ B) for X in (case.data.ddq_dq, case.data.ddq_dv)])
     if case.mr is not None:
         for k, f in mr_calls(case).items():
             peers["mr " + k] = f(q, dq, ddq, tau)
@@ -242,17 +260,23 @@ def check_agreement(case, rng):
         if k == "hybrid_direct":
             mine, ref = np.concatenate(ours["hybrid"]), np.concatenate(ref)
         err = np.max(np.abs(mine - ref)) / np.max(np.abs(ref))
-        assert err < 1e-9, f"{case.label}: {k} disagrees with liedyn (relative error {err:.2g})"
+        assert err < 1e-9, \
+            f"{case.label}: {k} disagrees with liedyn (relative error {err:.2g})"
 
 
-# --- timing ------------------------------------------------------------------------------------
+def copy(x):
+    return tuple(np.array(a) for a in x) if isinstance(x, tuple) else np.array(x)
+
+
+# --- timing --------------------------------------------------------------------------
 def interleaved(calls, repeats, budget=2e-3, stat=np.median):
     """Median (or ``stat``) time of one call of each ``calls[name]()``, alternating.
 
-    Each repeat times a block of calls of every function in turn (blocks of at least ``budget``
-    seconds, ``time.perf_counter``), so that all of them see the same load of a shared machine;
-    the result per function is the median over ``repeats`` of the block's mean time per call
-    (``stat=None``: the list of those block means, in order).
+    Each repeat times a block of calls of every function in turn (blocks of at least
+    ``budget`` seconds, ``time.perf_counter``), so that all of them see the same load
+    of a shared machine; the result per function is the median over ``repeats`` of
+    the block's mean time per call (``stat=None``: the list of those block means, in
+    order).
     """
     number = {}
     for name, f in calls.items():
@@ -272,27 +296,9 @@ def interleaved(calls, repeats, budget=2e-3, stat=np.median):
     return {name: float(stat(t)) for name, t in times.items()}
 
 
-WARM_UP_S = 10.0
-
-
-def warm_up(case, seconds):
-    """Run liedyn's and Pinocchio's calls on ``case`` for ``seconds`` before anything is
-    timed: on this shared machine the first seconds of a run measured up to 1.5 times
-    slower (the first robot's rows came out as outliers)."""
-    q, dq, ddq, tau = (x[0] for x in case.states(1, np.random.default_rng(0)))
-    qp, vp, ap, taup = (x[0] for x in case.to_pin(q[None], dq[None], ddq[None],
-                                                  tau[None]))
-    ours, theirs = liedyn_calls(case), pin_calls(case)
-    end = time.perf_counter() + seconds
-    while time.perf_counter() < end:
-        for f in ours.values():
-            f(q, dq, ddq, tau)
-        for g in theirs.values():
-            g(qp, vp, ap, taup)
-
-
 def best_of(calls, repeats):
-    """Best time of one run of each ``calls[name]()`` over ``repeats`` alternating rounds."""
+    """Best time of one run of each ``calls[name]()`` over ``repeats`` alternating
+    rounds."""
     times = {name: [] for name in calls}
     for _ in range(repeats):
         for name, f in calls.items():
@@ -302,263 +308,130 @@ def best_of(calls, repeats):
     return {name: min(t) for name, t in times.items()}
 
 
-def copy(x):
-    return tuple(np.array(a) for a in x) if isinstance(x, tuple) else np.array(x)
-
-
-def time_case(case, args, rng):
-    q_all, dq_all, ddq_all, tau_all = case.states(args.states, rng)
-    pin_all = case.to_pin(q_all, dq_all, ddq_all, tau_all)
-    ours, theirs = liedyn_calls(case), pin_calls(case)
-    parallel = {"rnea": getattr(pin, "rneaInParallel", None),
-                "aba": getattr(pin, "abaInParallel", None)}
-    rows = []
-    for alg in ALGORITHMS:
-        n = min(args.states, PARTIALS_STATES) if alg in PARTIALS else args.states
-        q, dq, ddq, tau = (x[:n] for x in (q_all, dq_all, ddq_all, tau_all))
-        qp, vp, ap, taup = (x[:n] for x in pin_all)
-        row = {"robot": case.label, "algorithm": alg, "nq": case.model.nq, "nv": case.model.nv}
-        f = ours[alg]
-        # single call: liedyn and its peer (Pinocchio, or hybrid_direct) in alternation
-        single = {"liedyn": lambda: f(q[0], dq[0], ddq[0], tau[0])}
-        batch = {"liedyn": lambda: f(q, dq, ddq, tau)}
-        if alg in KERNEL_ALGORITHMS and _jit.ENABLED:      # the reference implementation
-            single["plain"] = lambda: reference(f)(q[0], dq[0], ddq[0], tau[0])
-            k = bare_calls(case)[alg]                       # and the kernel alone
-            single["bare"] = lambda: k(q[0], dq[0], ddq[0], tau[0])
-            batch["plain"] = lambda: reference(f)(q, dq, ddq, tau)
-        if alg in theirs:
-            g = theirs[alg]
-            single["pin"] = lambda: g(qp[0], vp[0], ap[0], taup[0])
-
-            def loop():
-                for k in range(n):
-                    g(qp[k], vp[k], ap[k], taup[k])
-            batch["pin_loop"] = loop
-            if parallel.get(alg) is not None:
-                pool = pin.ModelPool(case.pm, 1)
-                Q, V = np.asfortranarray(qp.T), np.asfortranarray(vp.T)
-                A = np.asfortranarray((ap if alg == "rnea" else taup).T)
-                batch["pin_parallel"] = lambda: parallel[alg](1, pool, Q, V, A)
-        else:                                   # hybrid: liedyn's direct method is the peer
-            h = ours["hybrid_direct"]
-            single["direct"] = lambda: h(q[0], dq[0], ddq[0], tau[0])
-            batch["direct"] = lambda: h(q, dq, ddq, tau)
-        for name, t in interleaved(single, args.repeats).items():
-            row[f"{name}_single" if name != "liedyn" else "liedyn_single"] = t
-        if "bare" in single:            # the best of many blocks
-            row.update(overhead(single["liedyn"], single["bare"]))
-        for name, t in best_of(batch, args.batch_repeats).items():
-            row[{"liedyn": "liedyn_batch", "direct": "direct_batch",
-                 "plain": "plain_batch"}.get(name, name)] = t / n
-        row["liedyn_batch_states"] = n
-        if case.mr is not None and alg in ("rnea", "mass matrix", "aba"):
-            m_ = mr_calls(case)[alg]
-            slow = case.model.nv > 20
-            row["mr_single"] = float(np.median(
-                [once(lambda: m_(q[0], dq[0], ddq[0], tau[0]))
-                 for _ in range(1 if slow else args.mr_repeats)]))
-            nmr = max(1, min(args.mr_states, int(args.mr_budget / row["mr_single"])))
-            row["mr_states"] = nmr
-
-            def mr_loop():
-                for k in range(nmr):
-                    m_(q[k], dq[k], ddq[k], tau[k])
-            row["mr_batch"] = once(mr_loop) / nmr
-        rows.append(row)
-        us = lambda key: f"{row[key] * 1e6:9.2f} us" if key in row else " " * 12   # noqa: E731
-        print(f"  {alg:12s} single: liedyn {us('liedyn_single')} "
-              f"bare {us('bare_single')} reference {us('plain_single')} "
-              f"pin {us('pin_single')} direct {us('direct_single')} mr {us('mr_single')} | "
-              f"per state: liedyn {us('liedyn_batch')} reference {us('plain_batch')} pin loop "
-              f"{us('pin_loop')} pin C++ {us('pin_parallel')} direct {us('direct_batch')}",
-              flush=True)
-    return rows
-
-
 def once(f):
     t0 = time.perf_counter()
     f()
     return time.perf_counter() - t0
 
 
-# --- reporting ---------------------------------------------------------------------------------
-def machine_info():
-    cpu = "unknown"
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        cpu = platform.processor() or "unknown"
-    return {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(),
-            "numpy": np.__version__, "pinocchio": pin.__version__,
-            "modern_robotics": version("modern_robotics"), "liedyn": liedyn.__version__,
-            "platform": platform.platform(),
-            "load_average": [round(x, 2) for x in os.getloadavg()],
-            "date": datetime.date.today().isoformat()}
-
-
-def fmt_time(t):
-    if t is None:
-        return "-"
-    if t >= 1:
-        return f"{t:.3g} s"
-    if t >= 1e-3:
-        return f"{t * 1e3:.3g} ms"
-    return f"{t * 1e6:.3g} us"
-
-
-def fmt_ratio(a, b):
-    return "-" if a is None or b is None else f"{a / b:.3g}"
-
-
-def markdown(rows, info, args):
-    get = lambda r, k: r.get(k)                                    # noqa: E731
-    lines = [
-        f"Measured on {info['cpu']} ({info['cores']} cores, one thread used), Python "
-        f"{info['python']}, numpy {info['numpy']}, Pinocchio {info['pinocchio']}, "
-        f"modern_robotics {info['modern_robotics']}, liedyn {info['liedyn']}, {info['date']}, "
-        f"load average {info['load_average'][0]:.1f} at the start (a shared machine: ratios "
-        f"are more stable than absolute times)"
-        f"{' (quick run)' if args.quick else ''}. Generated by `benchmarks/run.py`.",
-        "",
-        f"Executors: **liedyn** is what the public functions choose: for rnea, the mass "
-        f"matrix, aba, hybrid and the rnea partials the compiled kernels of "
-        f"`liedyn.engine.kernels` (numba"
-        f"{'' if _jit.ENABLED else ': absent or disabled in this run'}; the aba "
-        f"partials are built from aba and the rnea partials, whose mass matrix a "
-        f"compiled Cholesky factorisation inverts); **reference** is the reference "
-        f"implementation, the numpy `*_pass` functions the chapters list (what runs without "
-        f"numba, and for other dtypes).",
-        "",
-        "**Single call** (median over repeats of the time of one call, liedyn and Pinocchio "
-        "timed in alternation; ratios: liedyn / Pinocchio and modern_robotics / liedyn):",
-        "",
-        "| robot | nv | algorithm | liedyn | reference | Pinocchio | modern_robotics "
-        "| liedyn / Pinocchio | modern_robotics / liedyn |",
-        "|---|---:|---|---:|---:|---:|---:|---:|---:|"]
-    for r in rows:
-        lines.append(f"| {r['robot']} | {r['nv']} | {r['algorithm']} | "
-                     f"{fmt_time(r['liedyn_single'])} | {fmt_time(get(r, 'plain_single'))} | "
-                     f"{fmt_time(get(r, 'pin_single'))} | "
-                     f"{fmt_time(get(r, 'mr_single'))} | "
-                     f"{fmt_ratio(r['liedyn_single'], get(r, 'pin_single'))} | "
-                     f"{fmt_ratio(get(r, 'mr_single'), r['liedyn_single'])} |")
-    lines += overhead_markdown(rows)
-    lines += [
-        "",
-        f"**Batched** (best of {args.batch_repeats} alternating rounds): time per state when "
-        f"{args.states} states ({min(args.states, PARTIALS_STATES)} for the partials) go "
-        "through liedyn in one call, "
-        "through Pinocchio in a Python loop and in its C++ loop (`rneaInParallel` / "
-        "`abaInParallel`, one thread), and through modern_robotics in a Python loop (on the "
-        "number of states in brackets):",
-        "",
-        "| robot | algorithm | liedyn (batched) | reference (batched) | Pinocchio (loop) "
-        "| Pinocchio (C++ loop) | modern_robotics (loop) | liedyn / Pinocchio loop "
-        "| liedyn / Pinocchio C++ loop | reference / Pinocchio loop | modern_robotics / liedyn |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for r in rows:
-        states = ""
-        mr_cell = (f"{fmt_time(r['mr_batch'])} ({r['mr_states']})" if "mr_batch" in r else "-")
-        lines.append(f"| {r['robot']} | {r['algorithm']} | {fmt_time(r['liedyn_batch'])}{states} | "
-                     f"{fmt_time(get(r, 'plain_batch'))} | "
-                     f"{fmt_time(get(r, 'pin_loop'))} | {fmt_time(get(r, 'pin_parallel'))} | "
-                     f"{mr_cell} | {fmt_ratio(r['liedyn_batch'], get(r, 'pin_loop'))} | "
-                     f"{fmt_ratio(r['liedyn_batch'], get(r, 'pin_parallel'))} | "
-                     f"{fmt_ratio(get(r, 'plain_batch'), get(r, 'pin_loop'))} | "
-                     f"{fmt_ratio(get(r, 'mr_batch'), r['liedyn_batch'])} |")
-    lines += [
-        "",
-        "**Hybrid dynamics** (no peer library: Kim's recursive Table 4 against liedyn's direct "
-        "method, mass matrix + bias + a solve on the free joints; floating robots: base free, "
-        "every joint prescribed; arms: every other joint prescribed):",
-        "",
-        "| robot | hybrid (single) | hybrid_direct (single) | direct / recursive "
-        "| hybrid (batched, per state) | hybrid_direct (batched, per state) "
-        "| direct / recursive |",
-        "|---|---:|---:|---:|---:|---:|---:|"]
-    for r in rows:
-        if r["algorithm"] != "hybrid":
-            continue
-        lines.append(f"| {r['robot']} | {fmt_time(r['liedyn_single'])} | "
-                     f"{fmt_time(r['direct_single'])} | "
-                     f"{fmt_ratio(r['direct_single'], r['liedyn_single'])} | "
-                     f"{fmt_time(r['liedyn_batch'])} | {fmt_time(r['direct_batch'])} | "
-                     f"{fmt_ratio(r['direct_batch'], r['liedyn_batch'])} |")
-    lines += [
-        "",
-        "**Derivatives** (`rnea_partials`: dtau/dq and dtau/dv; `aba_partials`: dddq/dq and "
-        "dddq/dv; Pinocchio's `computeRNEADerivatives` / `computeABADerivatives`; batched on "
-        f"{min(args.states, PARTIALS_STATES)} states): their cost in units of one rnea call of "
-        "the same library in the same regime:",
-        "",
-        "| robot | nv | rnea partials / rnea: liedyn single | liedyn batched | Pinocchio "
-        "| aba partials / rnea: liedyn single | liedyn batched | Pinocchio |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|"]
-    by = {(r["robot"], r["algorithm"]): r for r in rows}
-    for r in rows:
-        if r["algorithm"] != "rnea":
-            continue
-        cells = []
-        for alg in PARTIALS:
-            d = by[(r["robot"], alg)]
-            cells += [fmt_ratio(d["liedyn_single"], r["liedyn_single"]),
-                      fmt_ratio(d["liedyn_batch"], r["liedyn_batch"]),
-                      fmt_ratio(d["pin_single"], r["pin_single"])]
-        lines.append(f"| {r['robot']} | {r['nv']} | " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"
-
-
-def overhead_markdown(rows):
-    """What one call costs beyond its compiled kernel."""
-    rows = [r for r in rows if r.get("bare_best") is not None]
-    if not rows:
-        return []
-    lines = [
-        "",
-        "**Overhead of the checks** (single call): the public call, "
-        "which "
-        "validates its input (shapes, NaN and inf, unit quaternions, chart "
-        "singularities, a finite result) and picks the executor, against the same "
-        "compiled driver called alone on inputs already validated, its checks off; "
-        "the difference is what the checks and the dispatch cost. "
-        f"{OVERHEAD_REPEATS} blocks of calls of each, in alternation. The overhead is "
-        "the difference of the best blocks (the usual estimate of a cost without "
-        "interference), and for comparison the median difference of adjacent blocks, "
-        "which includes the phases when this shared machine runs slower, and then the "
-        "Python code more so than the compiled:",
-        "",
-        "| robot | algorithm | public call | kernel alone | overhead | overhead / call "
-        "| median of adjacent pairs |",
-        "|---|---|---:|---:|---:|---:|---:|"]
-    for r in rows:
-        over = r["public_best"] - r["bare_best"]
-        paired = r.get("overhead")
-        lines.append(f"| {r['robot']} | {r['algorithm']} | "
-                     f"{fmt_time(r['public_best'])} | "
-                     f"{fmt_time(r['bare_best'])} | "
-                     f"{over * 1e6:.2f} us | {over / r['public_best']:.0%} | "
-                     + ("-" if paired is None else f"{paired * 1e6:.2f} us") + " |")
-    return lines
+def warm_up(case, seconds):
+    """Run liedyn's and Pinocchio's calls on ``case`` for ``seconds`` before anything
+    is timed: on a shared machine the first seconds of a run are slower."""
+    q, dq, ddq, tau = (x[0] for x in case.states(1, np.random.default_rng(0)))
+    qp, vp, ap, taup = (x[0] for x in case.to_pin(*(x[None] for x in (q, dq, ddq,
+                                                                        tau))))
+    ours, theirs = liedyn_calls(case), pin_calls(case)
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        for f in ours.values():
+            f(q, dq, ddq, tau)
+        for g in theirs.values():
+            g(qp, vp, ap, taup)
 
 
 def overhead(public, bare):
     """A public single call against its driver alone, ``OVERHEAD_REPEATS`` blocks of
-    each in alternation: the best block of each, and the median difference of adjacent
-    blocks (which see the same phase of a shared machine)."""
-    blocks = interleaved({"public": public, "bare": bare}, OVERHEAD_REPEATS, stat=None)
+    each in alternation: the best block of each, and the median difference of
+    adjacent blocks (which see the same phase of a shared machine)."""
+    blocks = interleaved({"public": public, "bare": bare}, OVERHEAD_REPEATS,
+                         stat=None)
     p, b = np.array(blocks["public"]), np.array(blocks["bare"])
     return {"public_best": p.min(), "bare_best": b.min(),
             "overhead": float(np.median(p - b))}
 
 
+def contenders(case, alg, states, pin_states):
+    """``(single, batch)``: the calls of one state and of all ``states`` that are
+    timed against each other, by name (liedyn, reference, bare, pin, pin_loop,
+    pin_parallel, direct)."""
+    q, dq, ddq, tau = states
+    qp, vp, ap, taup = pin_states
+    f, n = liedyn_calls(case)[alg], len(q)
+    single = {"liedyn": lambda: f(q[0], dq[0], ddq[0], tau[0])}
+    batch = {"liedyn": lambda: f(q, dq, ddq, tau)}
+    if alg in KERNEL_ALGORITHMS and jit.ENABLED:   # the reference implementation
+        single["reference"] = lambda: reference(f)(q[0], dq[0], ddq[0], tau[0])
+        k = bare_calls(case)[alg]                   # and the driver alone
+        single["bare"] = lambda: k(q[0], dq[0], ddq[0], tau[0])
+        batch["reference"] = lambda: reference(f)(q, dq, ddq, tau)
+    theirs = pin_calls(case)
+    if alg in theirs:
+        g = theirs[alg]
+        single["pin"] = lambda: g(qp[0], vp[0], ap[0], taup[0])
+
+        def loop():
+            for k in range(n):
+                g(qp[k], vp[k], ap[k], taup[k])
+        batch["pin_loop"] = loop
+        parallel = getattr(pin, {"rnea": "rneaInParallel",
+                                 "aba": "abaInParallel"}.get(alg, "-"), None)
+        if parallel is not None:
+            pool = pin.ModelPool(case.pm, 1)
+            Q, V = np.asfortranarray(qp.T), np.asfortranarray(vp.T)
+            A = np.asfortranarray((ap if alg == "rnea" else taup).T)
+            batch["pin_parallel"] = lambda: parallel(1, pool, Q, V, A)
+    else:                               # hybrid: liedyn's direct method is the peer
+        h = liedyn_calls(case)["hybrid_direct"]
+        single["direct"] = lambda: h(q[0], dq[0], ddq[0], tau[0])
+        batch["direct"] = lambda: h(q, dq, ddq, tau)
+    return single, batch
+
+
+def time_mr(case, alg, states, args):
+    """modern_robotics on one state and in a Python loop (per state)."""
+    q, dq, ddq, tau = states
+    m_ = mr_calls(case)[alg]
+    slow = case.model.nv > 20
+    single = float(np.median([once(lambda: m_(q[0], dq[0], ddq[0], tau[0]))
+                              for _ in range(1 if slow else args.mr_repeats)]))
+    nmr = max(1, min(args.mr_states, int(args.mr_budget / single)))
+
+    def mr_loop():
+        for k in range(nmr):
+            m_(q[k], dq[k], ddq[k], tau[k])
+    return {"mr_single": single, "mr_states": nmr, "mr_batch": once(mr_loop) / nmr}
+
+
+def time_case(case, args, rng):
+    """The rows of one robot: every algorithm, single and batched."""
+    every = case.states(args.states, rng)
+    pin_every = case.to_pin(*every)
+    rows = []
+    for alg in ALGORITHMS:
+        n = min(args.states, PARTIALS_STATES) if alg in PARTIALS else args.states
+        states = tuple(x[:n] for x in every)
+        single, batch = contenders(case, alg, states,
+                                   tuple(x[:n] for x in pin_every))
+        row = {"robot": case.label, "algorithm": alg, "nq": case.model.nq,
+               "nv": case.model.nv}
+        for name, t in interleaved(single, args.repeats).items():
+            row[f"{name}_single"] = t
+        if "bare" in single:            # the best of many blocks
+            row.update(overhead(single["liedyn"], single["bare"]))
+        for name, t in best_of(batch, args.batch_repeats).items():
+            row[name if name.startswith("pin") else f"{name}_batch"] = t / n
+        row["liedyn_batch_states"] = n
+        if case.mr is not None and alg in ("rnea", "mass matrix", "aba"):
+            row.update(time_mr(case, alg, states, args))
+        rows.append(row)
+        print_row(alg, row)
+    return rows
+
+
+def print_row(alg, row):
+    def us(key):
+        return f"{row[key] * 1e6:9.2f} us" if key in row else " " * 12
+    print(f"  {alg:12s} single: liedyn {us('liedyn_single')} "
+          f"bare {us('bare_single')} reference {us('reference_single')} "
+          f"pin {us('pin_single')} direct {us('direct_single')} "
+          f"mr {us('mr_single')} | per state: liedyn {us('liedyn_batch')} "
+          f"reference {us('reference_batch')} pin loop {us('pin_loop')} "
+          f"pin C++ {us('pin_parallel')} direct {us('direct_batch')}", flush=True)
+
+
 def overhead_only():
-    """The overhead table alone (``--overhead``): each public single call against its
-    driver, as in the full run."""
+    """The overhead table alone (``--overhead``): each public single call against
+    its driver, as in the full run."""
     rng = np.random.default_rng(7)
     rows = []
     for case in make_cases():
@@ -568,19 +441,20 @@ def overhead_only():
             rows.append({"robot": case.label, "algorithm": alg,
                          **overhead(lambda f=ours[alg]: f(q, dq, ddq, tau),
                                     lambda k=bare[alg]: k(q, dq, ddq, tau))})
-    print("\n".join(overhead_markdown(rows)))
+    print("\n".join(report.overhead_table(rows)))
 
 
+# --- compilation ---------------------------------------------------------------------
 COMPILE_CALLS = {"rnea": lambda m, q, x: rnea(m, q, x, x),
                  "mass matrix": lambda m, q, x: mass_matrix(m, q),
                  "aba": lambda m, q, x: aba(m, q, x, x)}
 
 
 def compile_probe(dtypes):
-    """Time of the first call of each kernel-backed function per dtype, in this process."""
-    import warnings as w
-    with w.catch_warnings():
-        w.simplefilter("ignore")
+    """Time of the first call of each compiled function per dtype, in this
+    process."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
         model = load_robot("panda", locked_joints=FINGERS)
     q = model.neutral_configuration()
     out = {}
@@ -592,28 +466,20 @@ def compile_probe(dtypes):
 
 
 def compile_times(quick):
-    """First-call times in fresh processes: with an empty numba cache (compilation) and
-    again with the cache that the first process wrote (loading it)."""
-    import tempfile
+    """First-call times in fresh processes: with an empty numba cache (compilation)
+    and again with the cache that the first process wrote (loading it)."""
     dtypes = ["float64"] if quick else ["float64", "complex128"]
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
         cmd = [sys.executable, os.path.abspath(__file__), "--compile-probe", *dtypes]
-        run = lambda: json.loads(subprocess.run(cmd, check=True, capture_output=True,  # noqa
-                                                text=True, env=env).stdout.splitlines()[-1])
+
+        def run():
+            out = subprocess.run(cmd, check=True, capture_output=True, text=True,
+                                 env=env).stdout
+            return json.loads(out.splitlines()[-1])
         cold = run()
         warm = run()
     return {"compile": cold, "cache_load": warm}
-
-
-def compile_markdown(times):
-    lines = ["", "**Compilation** (numba, the Panda; first call in a fresh process with an empty "
-             "cache, then in another process that loads what the first one cached on disk):",
-             "", "| function (dtype) | first call, compiling | first call, from the cache |",
-             "|---|---:|---:|"]
-    for k, t in times["compile"].items():
-        lines.append(f"| {k} | {fmt_time(t)} | {fmt_time(times['cache_load'].get(k))} |")
-    return "\n".join(lines) + "\n"
 
 
 def profile_rnea_panda(top=15):
@@ -633,26 +499,28 @@ def profile_rnea_panda(top=15):
     return out.getvalue()
 
 
+# --- the run -------------------------------------------------------------------------
 def render(args):
     """results.md from results.json, e.g. after a change of the tables' layout."""
     with open(args.json) as f:
         saved = json.load(f)
     args.quick, args.states = saved["quick"], saved["states"]
     args.batch_repeats = saved.get("batch_repeats", 1 if args.quick else 2)
-    text = markdown(saved["rows"], saved["machine"], args)
+    text = report.markdown(saved["rows"], saved["machine"], args,
+                           saved.get("compiled", True))
     if saved.get("numba"):
-        text += compile_markdown(saved["numba"])
+        text += report.compile_markdown(saved["numba"])
     with open(args.out, "w") as f:
         f.write(text)
 
 
-def main(argv=None):
+def parse(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--quick", action="store_true", help="fewer states and repeats (~30 s)")
+    parser.add_argument("--quick", action="store_true", help="fewer states and repeats")
     parser.add_argument("--profile", action="store_true",
-                        help="print a cProfile of single-call RNEA on the Panda and exit")
+                        help="print a cProfile of one RNEA call on the Panda, exit")
     parser.add_argument("--compile-probe", nargs="+", metavar="DTYPE",
-                        help=argparse.SUPPRESS)     # internal: first-call times, fresh process
+                        help=argparse.SUPPRESS)     # first-call times, fresh process
     parser.add_argument("--overhead", action="store_true",
                         help="print only the overhead of the checks")
     parser.add_argument("--render", action="store_true",
@@ -662,25 +530,31 @@ def main(argv=None):
     parser.add_argument("--out", default=os.path.join(HERE, "results.md"))
     parser.add_argument("--json", default=os.path.join(HERE, "results.json"))
     args = parser.parse_args(argv)
-    if args.compile_probe:
-        print(json.dumps(compile_probe(args.compile_probe)))
-        return
-    if args.overhead:
-        overhead_only()
-        return
-    if args.render:
-        render(args)
-        return
-    if args.profile:
-        print(profile_rnea_panda())
-        return
     args.states = 500 if args.quick else 10_000
     args.repeats = 5 if args.quick else 15
     args.batch_repeats = 1 if args.quick else BATCH_REPEATS
     args.mr_states = 5 if args.quick else 100
     args.mr_repeats = 3 if args.quick else 5
-    args.mr_budget = 0.5 if args.quick else 4.0          # seconds per modern_robotics loop
-    info = machine_info()
+    args.mr_budget = 0.5 if args.quick else 4.0      # seconds per modern_robotics loop
+    return args
+
+
+def main(argv=None):
+    args = parse(argv)
+    if args.compile_probe:
+        print(json.dumps(compile_probe(args.compile_probe)))
+    elif args.overhead:
+        overhead_only()
+    elif args.render:
+        render(args)
+    elif args.profile:
+        print(profile_rnea_panda())
+    else:
+        run(args)
+
+
+def run(args):
+    info = report.machine_info(pin, liedyn)
     print("machine:", json.dumps(info))
     t_start = time.perf_counter()
     rng = np.random.default_rng(2012)
@@ -691,19 +565,19 @@ def main(argv=None):
         print(f"{case.label}: nq={case.model.nq}, nv={case.model.nv}", flush=True)
         check_agreement(case, rng)
         rows += time_case(case, args, rng)
-    compiled = (compile_times(args.quick) if _jit.ENABLED and not args.no_compile_times
+    compiled = (compile_times(args.quick) if jit.ENABLED and not args.no_compile_times
                 else None)
     total = time.perf_counter() - t_start
-    text = markdown(rows, info, args)
+    text = report.markdown(rows, info, args, jit.ENABLED)
     if compiled:
-        text += compile_markdown(compiled)
+        text += report.compile_markdown(compiled)
     with open(args.out, "w") as f:
         f.write(text)
     with open(args.json, "w") as f:
         json.dump({"machine": info, "quick": args.quick, "states": args.states,
-                   "batch_repeats": args.batch_repeats,
-                   "seconds": total, "rows": rows,
-                   "numba": compiled}, f, indent=1)
+                   "batch_repeats": args.batch_repeats, "seconds": total,
+                   "rows": rows, "compiled": jit.ENABLED, "numba": compiled},
+                  f, indent=1)
     print(text)
     print(f"total {total:.0f} s; wrote {args.out} and {args.json}")
 

@@ -1,22 +1,14 @@
-"""Multibody models: a tree of rigid bodies connected by joints.
+"""Multibody models: a tree of rigid bodies connected by joints; derived in
+:ref:`sec-multibody-models`.
 
-Bodies are numbered ``1..N`` in topological order (``parent[i] < i``); index ``0``
-is the ground (Kim (2012), Section 2.1: ``lambda(i)`` is the parent, ``mu(i)`` the
-children). Body ``i`` hangs from ``parent[i]`` through
-``T_{lambda(i),i}(q_i) = X_i J_i(q_i)``: the constant placement ``X_i`` of the joint
-frame in the parent's body frame, times the joint motion (:mod:`liedyn.joints`). The
-body frame ``{i}`` is the joint's child frame; the generalized inertia ``I_i`` (Kim
-eq. (20)) is expressed in ``{i}``.
-
-A :class:`Model` is built once with :meth:`Model.add_body`, which validates as it
-goes, and is then only read by the algorithms (pure functions ``f(model, q, ...)``).
-Its tree (``parent``, ``children``, ``joints``, ``names``, ``q_slice``, ``v_slice``,
-``nq``, ``nv``) is read-only after construction, so that it stays the consistent
-tree ``add_body`` checked (an edited ``parent`` could close a cycle); inertias,
-placements and gravity are parameters that can be assigned, and each assignment is
-validated like ``add_body`` validates them.
-
-Derived in :ref:`sec-multibody-models`.
+Bodies are numbered ``1..N`` in topological order (``parent[i] < i``), ``0`` is the
+ground (Kim (2012), Section 2.1). Body ``i`` hangs from ``parent[i]`` by
+``T_{lambda(i),i}(q_i) = X_i J_i(q_i)``: the placement ``X_i`` of the joint frame in
+the parent's frame times the joint motion (:mod:`liedyn.joints`); its frame ``{i}``
+is the joint's child frame, in which its inertia ``I_i`` (eq. (20)) is expressed.
+:meth:`Model.add_body` builds and validates the tree, which is then read-only (an
+edited ``parent`` could close a cycle); inertias, placements and gravity may be
+assigned, validated the same way.
 """
 import numpy as np
 
@@ -26,13 +18,13 @@ from .joints import CHART_TOL, Joint
 
 __all__ = ["Model"]
 
+
 def edited(model):
-    """Drop what was cached from ``model`` (the flattened model of
-    :func:`liedyn.engine.dispatch.flat_model` and its exact constants): called by
-    every edit
-    (a body added, an inertia, placement or gravity assigned)."""
-    for key in ("_flat", "_flat_constants"):
-        model.__dict__.pop(key, None)
+    """Drop the flattened model cached on ``model``
+    (:func:`liedyn.engine.dispatch.flat_model`): called by every edit (a body
+    added, an inertia, placement or gravity assigned)."""
+    model.__dict__.pop("_flat", None)
+
 
 _TOPOLOGY = frozenset({"parent", "joints", "names", "children", "q_slice",
                        "v_slice", "nq", "nv", "placements", "inertias"})
@@ -62,8 +54,7 @@ class _ReadOnly(list):
 
 
 class _BodyParameters(_ReadOnly):
-    """Per-body inertias or placements: assignable per body (validated), never
-    resized."""
+    """Per-body inertias or placements: assignable (validated), never resized."""
 
     def __init__(self, items, model, field):
         super().__init__(items, field)
@@ -120,19 +111,18 @@ class Model:
     Parameters
     ----------
     gravity : (3,) array
-        gravity acceleration in the ground frame; enters the algorithms as the
-        ground acceleration ``dV_0 = (0, -g)`` (Kim (2012), footnote 6).
+        in the ground frame; it enters as the ground acceleration ``dV_0 = (0, -g)``
+        (Kim (2012), footnote 6)
     name : str
 
     Attributes
     ----------
-    parent : list of int, length N+1 (``parent[0] = -1``), read-only
-    joints, names : lists of length N+1 (entry 0 is the ground), read-only
-    placements, inertias : lists of length N+1 of read-only arrays;
-    ``model.inertias[i] = I``
-        (``i >= 1``) replaces one after the checks of :meth:`add_body`
-    nq, nv : int, sizes of the configuration and velocity vectors, read-only
-    q_slice, v_slice : lists of slices into ``q`` and ``dq`` per body, read-only
+    parent : list of int, length N+1 (``parent[0] = -1``)
+    joints, names : lists of length N+1, entry 0 for the ground
+    placements, inertias : lists of length N+1 of read-only arrays
+        ``model.inertias[i] = I`` (``i >= 1``) replaces one, validated
+    nq, nv : int, sizes of the configuration and velocity vectors
+    q_slice, v_slice : lists of slices into ``q`` and ``dq`` per body
 
     Examples
     --------
@@ -169,8 +159,7 @@ class Model:
         object.__setattr__(self, "_group_joints", ())
 
     def __setattr__(self, key, value):
-        """The tree is fixed by :meth:`add_body`; ``gravity`` is re-validated on
-        assignment."""
+        """The tree is read-only; ``gravity`` is validated on assignment."""
         if key in _TOPOLOGY and key in self.__dict__:
             raise AttributeError(f"Model.{key} is read-only: the tree (parents, "
                                  "joints, names, index maps) is fixed by add_body; "
@@ -184,7 +173,7 @@ class Model:
             value = _frozen(g.astype(float))
         object.__setattr__(self, key, value)
         if key == "gravity":
-            edited(self)                  # counted once the value is in place
+            edited(self)
 
     def __repr__(self):
         return (f"Model({self.name!r}: {self.nbodies} bodies, nq={self.nq}, "
@@ -223,14 +212,10 @@ class Model:
             ``X_i``: the joint frame in the parent's body frame (default identity)
         inertia : (6, 6) array, optional
             generalized inertia in the body frame (Kim (2012), eq. (20)); default
-            zero (a massless body: allowed, but a massless leaf makes forward
-            dynamics singular)
+            zero, a massless body
 
-        Raises
-        ------
-        ValueError
-            for a duplicate name, an unknown parent, a placement that is not in
-            SE(3), or a non-physical inertia; the message names the body.
+        A ``ValueError`` naming the body refuses a duplicate name, an unknown
+        parent, a placement not in SE(3) or a non-physical inertia.
         """
         if not isinstance(name, str) or not name:
             raise ValueError("argument 'name': expected a non-empty string (the "
@@ -268,22 +253,20 @@ class Model:
         edited(self)
         if joint.chart_singular:
             object.__setattr__(self, "_charts", self._charts + (i,))
-        if type(joint).check_q is not Joint.check_q:       # quaternions to validate
+        if type(joint).check_q is not Joint.check_q:       # quaternions
             object.__setattr__(self, "_group_joints", self._group_joints + (i,))
         return i
 
     def _set_inertia_as_given(self, i, I):
-        """Store body ``i``'s inertia without the physical checks (inconsistent
-        inertias of URDF files, which the loader accepts with a warning naming the
-        link)."""
+        """Store body ``i``'s inertia unchecked (inconsistent URDF inertias)."""
         I = _checks.array("inertia", I, (6, 6))
         list.__setitem__(self.inertias, i, _frozen(np.array(I, dtype=float)))
         edited(self)
 
     # --- tree queries -------------------------------------------------------------
     def support(self, i):
-        """Bodies on the path from the ground to body ``i`` (ascending, ``i``
-        included, 0 not)."""
+        """Bodies from the ground to body ``i`` (ascending, ``i`` included, 0
+        not)."""
         path = []
         while i > 0:
             path.append(i)
@@ -296,14 +279,12 @@ class Model:
 
     # --- configurations -----------------------------------------------------------
     def neutral_configuration(self):
-        """The configuration with every joint at its neutral (identity) motion,
-        shape (nq,)."""
+        """Every joint at its neutral (identity) motion, shape (nq,)."""
         return np.concatenate(
             [np.zeros(0)] + [j.neutral() for j in self.joints[1:]])
 
     def random_configuration(self, rng):
-        """A random configuration drawn with the numpy Generator ``rng``, shape
-        (nq,)."""
+        """A random configuration (nq,) drawn with the numpy Generator ``rng``."""
         if not isinstance(rng, np.random.Generator):
             raise TypeError("argument 'rng': expected a numpy Generator "
                             "(numpy.random.default_rng(seed)), got "
@@ -315,29 +296,20 @@ class Model:
         """Move ``q`` with velocity ``v`` for time ``dt`` on the configuration
         manifold.
 
-        Vector-space joints add ``v dt``; spherical and free joints compose
-        ``q exp(v dt)``. Exponential coordinates
-        (:class:`~liedyn.joints.SphericalExp`) that leave the ball ``|phi| <= pi``
-        are re-normalised into it (the same rotation, see :meth:`normalize`), so
-        that a long motion never reaches the chart's singular sphere
-        ``|phi| = 2 pi``.
+        Vector-space joints add ``v dt``, spherical and free joints compose
+        ``q exp(v dt)``; exponential coordinates are kept in ``|phi| <= pi``
+        (:meth:`normalize`), away from the chart's singular sphere.
 
         Parameters
         ----------
         q : (..., nq) array
         v : (..., nv) array
-        dt : float (or complex, for complex-step derivatives), finite
-        normalize : bool
-            ``False`` keeps the chart (an integrator does so inside one step)
+        dt : float (or complex, for complex-step derivatives)
+        normalize : bool, ``False`` keeps the chart (as inside an integrator step)
 
         Returns
         -------
         q_next : (..., nq) array
-
-        Raises
-        ------
-        NonFiniteResultError
-            if finite inputs overflow to NaN or inf
 
         Examples
         --------
@@ -359,22 +331,10 @@ class Model:
         return self.normalize(q1) if normalize and self._charts else q1
 
     def normalize(self, q, dq=None):
-        """The same configuration in each joint's preferred chart, and ``dq``
-        carried along.
-
-        Exponential coordinates with ``|phi| > pi`` become
-        ``phi (1 - 2 pi k / |phi|)`` with ``|.| <= pi`` (the same rotation), and
-        their rates are mapped by the Jacobian of this change of chart; other joints
-        are unchanged.
-
-        Parameters
-        ----------
-        q : (..., nq) array
-        dq : (..., nv) array, optional
-
-        Returns
-        -------
-        q : (..., nq) array, or ``(q, dq)`` when ``dq`` is given
+        """``q`` (..., nq) in each joint's preferred chart, and ``dq`` (..., nv)
+        carried along: exponential coordinates with ``|phi| > pi`` become the same
+        rotation with ``|phi| <= pi``. Returns ``q``, or ``(q, dq)`` when ``dq`` is
+        given.
         """
         q = np.array(self.check_q(q))
         if dq is not None:
@@ -391,12 +351,8 @@ class Model:
         return q if dq is None else (q, dq)
 
     def difference(self, q0, q1):
-        """The velocity ``v`` with ``integrate(q0, v) == q1`` (per joint), shape
-        (..., nv).
-
-        For exponential coordinates, ``q1`` is taken in the chart nearest to ``q0``
-        (the shortest ``v``), so that ``difference(q0, integrate(q0, v)) == v`` for
-        ``|v| < pi``.
+        """The velocity ``v`` (..., nv) with ``integrate(q0, v) == q1``; for
+        exponential coordinates, the shortest.
         """
         q0, q1 = _broadcast(self.check_q(q0, "q0"), self.check_q(q1, "q1"))
         out = [j.difference(q0[..., self.q_slice[i]], q1[..., self.q_slice[i]])
@@ -406,12 +362,9 @@ class Model:
 
     def check_chart(self, q, name="q", bodies=None):
         """Raise :class:`ChartSingularityError` if a joint's coordinates are within
-        :data:`liedyn.joints.CHART_TOL` of their singular set (where ``S(q)`` loses
-        rank).
-
-        ``bodies`` (optional, a boolean per body ``0..N``) restricts the check to
-        some joints. Called by the algorithms that invert ``S`` (forward and hybrid
-        dynamics, simulation).
+        :data:`liedyn.joints.CHART_TOL` of their singular set; ``bodies`` (a boolean
+        per body ``0..N``) restricts the check. For the algorithms that invert
+        ``S``.
         """
         for i in self._charts:
             if bodies is not None and not bodies[i]:
@@ -448,18 +401,15 @@ class Model:
 
 
 def _broadcast(*arrays):
-    """Broadcast the leading (batch) dimensions of arrays with different trailing
-    shapes."""
+    """Broadcast the batch dimensions of arrays with different trailing shapes."""
     batch = np.broadcast_shapes(*[a.shape[:-1] for a in arrays])
     return [np.broadcast_to(a, batch + a.shape[-1:]) for a in arrays]
 
 
 def state(model, q, *vectors, f_ext=None, names=("dq", "ddq")):
-    """Validate ``q`` and velocity-like ``vectors`` (and ``f_ext``) and broadcast
-    their batches.
-
-    Returns ``(batch_shape, dtype, q, vectors..., f_ext)`` with ``f_ext`` zero when
-    ``None``. Used at the entry of every algorithm.
+    """Validate ``q``, velocity-like ``vectors`` and ``f_ext`` and broadcast their
+    batches: ``(batch_shape, dtype, q, vectors..., f_ext)``, ``f_ext`` zero when
+    ``None``.
     """
     q = model.check_q(q)
     vectors = [model.check_v(v, n) for v, n in zip(vectors, names)]

@@ -4,7 +4,7 @@ The public functions (:func:`liedyn.inverse_dynamics.rnea`,
 :func:`liedyn.crba.mass_matrix`, :func:`liedyn.forward_dynamics.aba`,
 :func:`liedyn.hybrid_dynamics.hybrid` and the partials) call the functions here
 first. For float64 or complex128 input, with numba installed and enabled, they run
-the compiled drivers of :mod:`liedyn.engine.kernels`, looping over the leading
+the compiled drivers of :mod:`liedyn.engine.drivers`, looping over the leading
 batch dimensions flattened into one. Everything else returns ``None``: another dtype
 (sympy objects, integers), numba absent or disabled, a joint type without a kernel
 (a user's own subclass), a model with complex or symbolic parameters, and any input
@@ -121,7 +121,7 @@ def _single(model, q, x, y):
     them as they are, and numba's test of their types (C-contiguous, writable)
     refuses anything else with a ``TypeError`` (:class:`liedyn.engine.jit.Driver`).
     Their lengths and values are checked in compiled code
-    (:func:`liedyn.engine.kernels.bad_input`). The fast path of every call."""
+    (:func:`liedyn.engine.drivers.bad_input`). The fast path of every call."""
     if (_jit.ENABLED and _KERNELS[0] and q.ndim == x.ndim == y.ndim == 1
             and q.dtype is x.dtype is y.dtype is _F64):
         return model.__dict__.get("_flat")

@@ -3,7 +3,8 @@
 Decorated with :func:`kernel` they stay ordinary Python functions (a plain call runs
 them on numbers, which chapter 11 uses to count their operations), and numba
 compiles them into the drivers that call them. The elementary functions they need
-(``sin``, ``cos``, ``sqrt``) are here too, each with a compiled twin.
+(``sin``, ``cos``, ``sqrt``, ...) are here too: numpy's on numbers, each with a
+compiled twin.
 
 numba is optional (``pip install liedyn[fast]``). Without it, or with the
 environment variable ``LIEDYN_DISABLE_JIT=1`` (or numba's own
@@ -16,7 +17,7 @@ import warnings
 
 import numpy as np
 
-from .. import _math, lie
+from .. import lie
 
 try:
     import numba
@@ -108,32 +109,27 @@ def compiled(f):
 
 
 def sin(x):
-    """``sin`` of a float, a complex number, a numpy array or a sympy expression."""
-    return _math.sin(x)
+    """``sin`` of a float or complex number."""
+    return np.sin(x)
 
 
 def cos(x):
-    """``cos`` of a float, a complex number, a numpy array or a sympy expression."""
-    return _math.cos(x)
+    """``cos`` of a float or complex number."""
+    return np.cos(x)
 
 
 def sqrt(x):
-    """``sqrt`` of a float, a complex number, a numpy array or a sympy
-    expression."""
-    return _math.sqrt(x)
+    """``sqrt`` of a float or complex number."""
+    return np.sqrt(x)
 
 
 def normalise_quaternion(w, x, y, z):
-    """``(w, x, y, z) / |(w, x, y, z)|`` for numbers; symbolic quaternions are left
-    alone.
+    """``(w, x, y, z) / |(w, x, y, z)|``.
 
     Quaternions reach the kernels already checked to be unit to within ``QUAT_TOL``
     (:mod:`liedyn.joints`); normalising removes that small error, as
     ``Joint.transform`` does.
     """
-    if _math.is_symbolic(w) or _math.is_symbolic(x) or _math.is_symbolic(y) \
-            or _math.is_symbolic(z):
-        return w, x, y, z
     n = np.sqrt(w * w + x * x + y * y + z * z)
     return w / n, x / n, y / n, z / n
 
@@ -147,9 +143,8 @@ def exp_coefficients(t2):
     ``A = sin t / t``, ``B = (1 - cos t) / t^2``, ``C = (t - sin t) / t^3``,
     ``dB = E - C/2``, ``dC = -G`` (:func:`liedyn.lie.dexp_so3_dot`), each by its
     Taylor series in ``t2`` below ``t = 0.5`` (where the closed forms lose digits
-    to cancellation), as :mod:`liedyn.lie` evaluates them: numbers, numpy arrays
-    (a branch per entry) and sympy expressions (the closed forms) here, a branch on
-    the number in compiled code.
+    to cancellation), as :mod:`liedyn.lie` evaluates them; compiled, a branch on
+    the number.
     """
     A, B, C, E, G = (f(t2) for f in (lie._A, lie._B, lie._C, lie._E, lie._G))
     return A, B, C, E - C / 2, -G

@@ -5,8 +5,7 @@ Featherstone's spatial_v2); the joints are those of :mod:`liedyn.joints`.
 from .jit import cos, kernel, normalise_quaternion, sin
 from .spatial import *  # noqa: F401,F403  (the operators, the model layout)
 
-# --- joints: T_{lambda(i),i} = X_i J_i(q_i), S_i and dS_i per joint code
-# ----------------
+# --- joints: T_{lambda(i),i} = X_i J_i(q_i), S_i and dS_i per joint code ----------
 @kernel(inline=True)
 def screw_motion(a, u, kk, q, S, v, R1, o):
     """The screw joint's ``J = exp(A q)``, ``A = kk (a, u)`` (a pure translation
@@ -115,15 +114,8 @@ def joint_dS(topo, body, i, q, dq, dS, zero):
     elif code == SPHERICAL_ZYX:
         sb, cb, sc, cc = sin(q[k + 1]), cos(q[k + 1]), sin(q[k + 2]), cos(q[k + 2])
         db, dc = dq[v + 1], dq[v + 2]
-        store6(
-            dS,
-            v,
-            (
-                (-cb * db, cc * cb * dc - sc * sb * db,
-                 -sc * cb * dc - cc * sb * db),
-                o,
-            ),
-        )
+        dw = (-cb * db, cc * cb * dc - sc * sb * db, -sc * cb * dc - cc * sb * db)
+        store6(dS, v, (dw, o))
         store6(dS, v + 1, ((zero, -sc * dc, -cc * dc), o))
     elif code == SPHERICAL_EXP:                       # dS = (dJ_r/dt, 0)
         phi, dphi = (q[k], q[k + 1], q[k + 2]), (dq[v], dq[v + 1], dq[v + 2])

@@ -20,8 +20,7 @@ BODY_COLUMNS = 60
  SPHERICAL_ZYX, SPHERICAL_EXP, FREE) = range(11)
 
 
-# --- 3-vectors and 3x3 matrices
-# ---------------------------------------------------------
+# --- 3-vectors and 3x3 matrices ---------------------------------------------------
 @kernel
 def vadd(a, b):
     return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
@@ -166,8 +165,7 @@ def exp_chart_rate(phi, dphi, zero):
                 mscale(C, madd(outer(dphi, phi), outer(phi, dphi))))
 
 
-# --- twists, wrenches and inertias (Kim (2012), Section 1)
-# -------------------------------
+# --- twists, wrenches and inertias (Kim (2012), Section 1) ------------------------
 @kernel
 def sadd(X, Y):
     return (vadd(X[0], Y[0]), vadd(X[1], Y[1]))
@@ -285,8 +283,7 @@ def congruence(R, p, I):
     return (A2, B2, C1)
 
 
-# --- workspaces and the flattened model
-# ---------------------------------------------------
+# --- workspaces and the flattened model -------------------------------------------
 @kernel
 def load3(W, i):
     return (W[i, 0], W[i, 1], W[i, 2])
