@@ -1,25 +1,11 @@
 """Input validation shared by every liedyn module: one vocabulary of errors.
 
-Every message has the form ``argument 'NAME': expected WHAT, got RECEIVED`` (the
-received shape, dtype or value), so that the user sees which of the arguments they
-wrote is at fault. The exception types (listed in the book's appendix "Errors"):
-
-* ``TypeError``: the argument has the wrong kind (a string, ``None``, booleans where
-  numbers are expected, a single constraint where a sequence is expected, ...);
-* ``ValueError``: right kind, wrong value (shape, NaN or inf, not a rotation,
-  non-physical inertia, inconsistent model or state);
-* ``ChartSingularityError`` (a ``ValueError``): a configuration at or within
-  :data:`liedyn.joints.CHART_TOL` of the singular set of a joint's coordinates;
-* ``URDFError`` (a ``ValueError``): a malformed URDF, naming the file, element and
-  attribute;
-* ``NonFiniteResultError`` (a ``FloatingPointError``): finite inputs gave NaN or inf
-  (overflow);
-* ``DivergenceError`` (a ``FloatingPointError``): a simulation blew up, naming the
-  step.
-
-Object (sympy) arrays skip the numeric checks (finiteness, orthogonality). The
-checks are cheap (a few dtype and shape tests and one ``isfinite`` reduction per
-array): they run at the first lines of every public function.
+Every message reads ``argument 'NAME': expected WHAT, got RECEIVED``. ``TypeError``:
+the wrong kind (a string, ``None``, booleans for numbers, a single constraint for a
+sequence); ``ValueError``: the right kind, a wrong value (shape, NaN or inf, not a
+rotation, non-physical inertia, inconsistent model or state); and the classes of
+:mod:`liedyn.errors`. Object (sympy) arrays skip the numeric checks. The checks
+are cheap and run at the entry of every public function.
 """
 import math
 import numbers
@@ -33,8 +19,7 @@ __all__ = ["ChartSingularityError", "DivergenceError", "NonFiniteResultError",
            "URDFError"]
 
 ROTATION_TOL = 1e-6
-"""Tolerance on ``||R^T R - I||_max`` and ``|det R - 1|`` for a matrix to count as a
-rotation."""
+"""Tolerance on ``||R^T R - I||_max`` and ``|det R - 1|`` of a rotation."""
 
 
 def _shape_text(tail):
@@ -42,8 +27,8 @@ def _shape_text(tail):
 
 
 def _numbers_only(name, x):
-    """Object arrays may hold numbers and sympy expressions, nothing else (None,
-    str, bool)."""
+    """Object arrays may hold numbers and sympy expressions only (no None, str,
+    bool)."""
     for v in x.flat:
         if isinstance(v, (bool, np.bool_)) or not (isinstance(v, numbers.Number)
                                                    or hasattr(v, "free_symbols")):
@@ -53,12 +38,10 @@ def _numbers_only(name, x):
 
 
 def array(name, x, tail, dtype=None):
-    """Convert ``x`` to an array whose trailing shape is ``tail`` (a tuple of ints).
-
-    Integer input is promoted to float; float, complex and object (sympy) arrays are
-    kept. Raises ``TypeError`` naming ``name`` for ``None``, strings, booleans and
-    objects that are not numbers, ``ValueError`` for a wrong shape and for NaN/inf
-    entries.
+    """``x`` as an array with trailing shape ``tail``: ints promoted to float,
+    float, complex and object (sympy) kept; ``TypeError`` for ``None``, strings,
+    booleans and non-numbers, ``ValueError`` for a wrong shape or NaN/inf, naming
+    ``name``.
     """
     if x is None:
         raise TypeError(f"argument '{name}': expected an array of shape "
@@ -100,10 +83,7 @@ def finite(name, x):
 
 def all_finite(x):
     """``True`` unless a float or complex array has NaN or inf entries (object
-    arrays: True).
-
-    The fast test is one dot product (a NaN or inf anywhere makes it non-finite);
-    only when it overflows is every entry looked at.
+    arrays: True); one dot product decides unless it overflows.
     """
     if x.dtype.kind == "f":
         flat = x.reshape(-1)
@@ -126,11 +106,8 @@ def finite_result(function, result, **inputs):
 
 def overflow(function, **inputs):
     """The :class:`NonFiniteResultError` of ``function`` whose finite inputs gave
-    NaN or inf.
-
-    ``inputs`` (argument name -> value) let the message name the largest input, the
-    likely cause of the overflow. Use:
-    ``if not all_finite(y): raise overflow("f", x=x, ...)``.
+    NaN or inf, naming the largest of ``inputs`` (argument name -> value), the
+    likely cause.
     """
     size = {}
     for name, value in inputs.items():
@@ -151,8 +128,8 @@ def overflow(function, **inputs):
 
 
 def scalar(name, x, positive=False, integer=False, allow_none=False):
-    """A real number (``bool`` refused); ``positive`` demands ``> 0``, ``integer``
-    an int."""
+    """A real number (``bool`` refused); ``positive``: ``> 0``; ``integer``: an
+    int."""
     if x is None and allow_none:
         return None
     kind = numbers.Integral if integer else numbers.Real
@@ -171,7 +148,7 @@ def scalar(name, x, positive=False, integer=False, allow_none=False):
 
 
 def boolean(name, x):
-    """``True`` or ``False`` (also numpy booleans); no truthiness of strings or
+    """``True`` or ``False`` (numpy booleans too); no truthiness of strings or
     numbers."""
     if not isinstance(x, (bool, np.bool_)):
         raise TypeError(f"argument '{name}': expected True or False, got {x!r} "
@@ -180,8 +157,7 @@ def boolean(name, x):
 
 
 def booleans(name, x, n, what):
-    """An (n,) boolean array (``what`` says what the entries stand for); no
-    truthiness of numbers or strings.
+    """An (n,) boolean array (``what``: what each entry stands for).
 
     >>> booleans("mask", [True, False], 2, "one per joint")
     array([ True, False])
@@ -200,7 +176,7 @@ def booleans(name, x, n, what):
 
 
 def rotation(name, R, tol=ROTATION_TOL):
-    """Raise ``ValueError`` unless every ``R`` in the batch is a rotation to within
+    """Raise ``ValueError`` unless every ``R`` of the batch is a rotation to
     ``tol``."""
     if R.dtype == object:
         return R
@@ -218,8 +194,8 @@ def rotation(name, R, tol=ROTATION_TOL):
 
 
 def homogeneous(name, T, tol=ROTATION_TOL):
-    """Validate a batch of 4x4 homogeneous transforms: shape, finite, rotation
-    block, last row."""
+    """Validate 4x4 homogeneous transforms: shape, finite, rotation block, last
+    row."""
     T = array(name, T, (4, 4))
     if T.dtype != object:
         last = T[..., 3, :].real
@@ -235,7 +211,7 @@ def choice(name, value, allowed):
     """Raise ``ValueError`` unless ``value`` is one of ``allowed``."""
     try:
         ok = value in allowed
-    except TypeError:                      # unhashable values against a set or dict
+    except TypeError:                      # unhashable value
         ok = False
     if not ok or isinstance(value, (bool, np.bool_)):
         raise ValueError(f"argument '{name}': expected one "

@@ -1,14 +1,6 @@
-"""Small numeric dispatch: the same code on float, complex and sympy-object arrays.
-
-numpy's ``np.sin`` fails on object arrays of sympy expressions, and ``math.sin``
-fails on arrays. The functions here pick the right one, so that every liedyn formula
-runs on
-
-* float64 (the normal case),
-* complex128 (complex-step derivatives: ``f(x + i h)`` with ``h = 1e-30``),
-* numpy object arrays holding sympy expressions (closed-form equations of motion).
-
-Only the functions that later modules need are here; they are deliberately tiny.
+"""Small numeric dispatch: the same code on float64, complex128 (complex-step
+derivatives) and numpy object arrays of sympy expressions. ``np.sin`` fails on
+sympy objects and ``math.sin`` on arrays; these pick the right one.
 """
 import numpy as np
 
@@ -17,7 +9,7 @@ __all__ = ["sin", "cos", "sqrt", "atan2", "is_symbolic", "asarray", "result_dtyp
 
 
 def is_symbolic(x):
-    """True if ``x`` is a numpy object array (e.g. of sympy expressions) or a sympy
+    """True for a numpy object array (e.g. of sympy expressions) or a sympy
     object."""
     if isinstance(x, np.ndarray):
         return x.dtype == object
@@ -53,8 +45,8 @@ def atan2(y, x):
 
 
 def asarray(x):
-    """``np.asarray`` that keeps object (symbolic), complex and float dtypes,
-    promoting ints to float."""
+    """``np.asarray`` keeping object, complex and float dtypes, ints promoted to
+    float."""
     x = np.asarray(x)
     if x.dtype == object or np.issubdtype(x.dtype, np.inexact):
         return x
@@ -62,16 +54,15 @@ def asarray(x):
 
 
 def result_dtype(*arrays):
-    """Common dtype of the arguments: object if any is symbolic, else the numpy
-    float/complex type."""
+    """The common dtype: object if any argument is symbolic, else numpy's
+    float/complex."""
     if any(np.asarray(a).dtype == object for a in arrays):
         return np.dtype(object)
     return np.result_type(float, *[np.asarray(a).dtype for a in arrays])
 
 
 def zeros(shape, dtype):
-    """Zeros of ``dtype``; for object arrays the entries are the integer 0
-    (sympy-friendly)."""
+    """Zeros of ``dtype`` (object arrays hold the integer 0, sympy-friendly)."""
     return np.zeros(shape, dtype=dtype)
 
 

@@ -1,11 +1,6 @@
-"""Structure-exploiting spatial products used inside the recursive algorithms.
-
-The 6x6 matrices of :mod:`liedyn.lie` are what the book writes; inside the
-recursions the same products are computed from ``R`` and ``p`` directly, which
-avoids building 6x6 matrices and skips the input validation that the public
-functions do (the algorithms validate their inputs once, at the entry). Every
-function is batched over leading dimensions and dtype-generic.
-
+"""Structure-exploiting spatial products for the recursions: the operators of
+:mod:`liedyn.lie` computed from ``R`` and ``p`` without 6x6 matrices or input
+checks (the algorithms validate once, at the entry); batched and dtype-generic.
 With ``T = (R, p)``:
 
 * ``Ad_inv_mul(R, p, V)``   = ``Ad_{T^-1} V``  = ``(R^T w, R^T (v - p x w))``
@@ -19,17 +14,12 @@ import numpy as np
 
 
 def cross(a, b):
-    """Cross product of (..., 3) arrays:
-    ``(a x b)_i = a_{i+1} b_{i+2} - a_{i+2} b_{i+1}``.
-
-    Written out (``np.cross`` costs about 40 us on small arrays here); single
-    vectors go through Python scalars, which also works for complex and sympy
-    entries.
+    """``a x b`` for (..., 3) arrays, written out; single vectors go through Python
+    scalars, which also serves complex and sympy entries.
     """
     if a.ndim == 1 and b.ndim == 1:
         return _out(_c(a.tolist(), b.tolist()), a, b)
-    # batched: component by component into one output (fancy indexing would copy, 6x
-    # slower)
+    # batched: component by component into one output
     a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
     b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
     out = np.empty(np.broadcast_shapes(a.shape, b.shape),
@@ -38,6 +28,11 @@ def cross(a, b):
     np.subtract(a2 * b0, a0 * b2, out=out[..., 1])
     np.subtract(a0 * b1, a1 * b0, out=out[..., 2])
     return out
+
+
+def tr(A):
+    """``A^T`` for a matrix or a stack of them (the last two axes swapped)."""
+    return np.swapaxes(A, -1, -2)
 
 
 def rot(R, x):
@@ -53,7 +48,7 @@ def rot_T(R, x):
 
 
 def _single(matrices, vectors):
-    """One unbatched state (2-D matrices, 1-D vectors): then Python lists beat numpy
+    """One unbatched state (2-D matrices, 1-D vectors): Python lists beat numpy
     calls."""
     return all(M.ndim == 2 for M in matrices) and all(x.ndim == 1 for x in vectors)
 
@@ -102,8 +97,7 @@ def Ad_mul(R, p, V):
 
 
 def Ad_star_inv_mul(R, p, F):
-    """``Ad*_{T^-1} F`` for ``T = (R, p)``: a wrench in the child frame, expressed
-    in the parent."""
+    """``Ad*_{T^-1} F``: a wrench in the child frame, expressed in the parent."""
     if _single([R], [p, F]):
         Rl = R.tolist()
         Rf = _r(Rl, F[3:].tolist())
@@ -142,14 +136,13 @@ def ad_star_mul(V, F):
 
 
 def Ad_matrix(R, p):
-    """The 6x6 matrix ``Ad_T = [[R, 0], [[p] R, R]]`` from ``R`` and ``p`` (no
+    """The 6x6 ``Ad_T = [[R, 0], [[p] R, R]]`` from ``R`` and ``p`` (no
     validation)."""
     return _lower_blocks(R, skew(p) @ R)
 
 
 def Ad_inv_matrix(R, p):
-    """The 6x6 matrix ``Ad_{T^-1} = [[R^T, 0], [-R^T [p], R^T]]`` from ``R`` and
-    ``p``."""
+    """The 6x6 ``Ad_{T^-1} = [[R^T, 0], [-R^T [p], R^T]]`` from ``R`` and ``p``."""
     Rt = np.swapaxes(R, -1, -2)
     return _lower_blocks(Rt, -Rt @ skew(p))
 
@@ -172,8 +165,8 @@ def _lower_blocks(A, C):
 
 
 def homogeneous(R, p):
-    """The 4x4 matrices ``[[R, p], [0, 1]]`` from (..., 3, 3) and (..., 3) arrays
-    (no validation)."""
+    """The 4x4 matrices ``[[R, p], [0, 1]]`` from (..., 3, 3) and (..., 3)
+    arrays."""
     T = np.zeros(np.broadcast_shapes(R.shape[:-2], p.shape[:-1]) + (4, 4),
                  dtype=np.result_type(R, p))
     T[..., :3, :3], T[..., :3, 3], T[..., 3, 3] = R, p, 1
@@ -188,17 +181,13 @@ def inverse(T):
 
 
 def compose(R1, p1, R2, p2):
-    """``T1 T2`` for ``T1 = (R1, p1)``, ``T2 = (R2, p2)``: returns
-    ``(R1 R2, R1 p2 + p1)``."""
+    """``T1 T2 = (R1 R2, R1 p2 + p1)`` for ``T1 = (R1, p1)``, ``T2 = (R2, p2)``."""
     return R1 @ R2, rot(R1, p2) + p1
 
 
 def matvec(A, x):
-    """``A x`` for (..., m, n) and (..., n), with fast paths when either is
-    unbatched.
-
-    Stacks of small matrices go through ``einsum``, about twice as fast as
-    ``matmul`` there.
+    """``A x`` for (..., m, n) and (..., n): one matrix broadcast over a batch is
+    used once; stacks of small matrices go through ``einsum``.
     """
     if (
         A.ndim > 2

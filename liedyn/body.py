@@ -1,27 +1,16 @@
 """Dynamics of a single rigid body: Kim (2012), Section 1.5, and From (2012),
-Sections 3-4.
+Sections 3-4, derived in :ref:`sec-rigid-body-dynamics` and :ref:`sec-lagrangian`.
 
-Conventions:
-
-* ``V = (w, v)`` is the body twist (Kim eqs. (9)-(10)), ``F = (m, f)`` the net
-  wrench on the body, ``I`` the generalized inertia, all expressed in the same body
-  frame;
-* the equation of motion is ``F = I dV - ad*_V I V`` (Kim eq. (31)), with ``dV`` the
-  component-wise derivative of ``V``;
-* the single-body models of From (2012) are subgroups of SE(3) whose twists are
-  ``V = H v`` with a constant selection matrix ``H`` (6 x m). From orders twists
-  ``(v, w)``; here the reduced velocity ``v`` keeps liedyn's angular-first order,
-  and :data:`GROUPS` records the permutation to From's order;
-* the integrators advance ``(T, V)`` on SE(3) x se(3), or on one of From's subgroups
-  with ``V = H v``; ``T`` stays on the group exactly (it is only ever multiplied by
-  exponentials).
-
-Every function accepts leading batch dimensions. ``newton_euler``, ``bias_force``,
-``ad_tilde``, ``reduced_inertia``, ``coriolis_matrix`` and
-``coriolis_index_formula`` run on numpy object arrays of sympy expressions too
-(validation is skipped for them).
-
-Derived in :ref:`sec-rigid-body-dynamics` and :ref:`sec-lagrangian`.
+``V = (w, v)`` is the body twist, ``F = (m, f)`` the net wrench on the body and
+``I`` the generalized inertia, all in the body frame; the equation of motion is
+``F = I dV - ad*_V I V`` (Kim eq. (31)). From's single-body models live on subgroups
+of SE(3) with twists ``V = H v`` (a constant 6 x m selection ``H``); ``v`` keeps
+liedyn's angular-first order and :data:`GROUPS` records the permutation to From's
+(linear-first) order. The integrators move ``T`` only by exponentials, so it stays
+on the group. Every function takes leading batch dimensions (they must broadcast);
+the branch-free ones (``newton_euler``, ``bias_force``, ``ad_tilde``,
+``reduced_inertia``, ``coriolis_matrix``, ``coriolis_index_formula``) run on sympy
+object arrays, unvalidated.
 """
 from collections import namedtuple
 
@@ -38,21 +27,14 @@ __all__ = ["newton_euler", "bias_force", "body_acceleration", "spatial_momentum"
            "rkmk4_step", "simulate"]
 
 
-# ----------------------------------------------------------------------------------
-# The equation of motion (31) and its inverse
-# ----------------------------------------------------------------------------------
+# --- The equation of motion (31) and its inverse ----------------------------------
 def _matvec(A, x):
     return (A @ x[..., None])[..., 0]
 
 
 def _check_invertible(name, M, what="inertia"):
-    """Raise ``ValueError`` if a batch of inertias ``M`` (..., n, n) is
-    (numerically) singular.
-
-    Singular means a smallest eigenvalue <= 1e-12 of the largest entry: a body
-    without rotational inertia about some axis through its centre of mass (a point
-    mass, a thin rod) has no unique acceleration under a torque about that axis.
-    Object arrays are skipped.
+    """Raise ``ValueError`` if an inertia (..., n, n) has an eigenvalue <= 1e-12 of
+    its largest entry (a point mass, a thin rod); object arrays pass.
     """
     if M.dtype == object or M.size == 0:
         return M
@@ -69,25 +51,24 @@ def _check_invertible(name, M, what="inertia"):
 
 
 def _batch(**arrays):
-    """Check that the batch shapes of ``{name: (array, number of trailing axes)}``
+    """Check that the batch shapes of ``{name: (array, trailing axes)}``
     broadcast."""
     return _batch_shape({k: a.shape[:a.ndim - n] for k, (a, n) in arrays.items()})
 
 
 def bias_force(I, V):
-    """The velocity-product (Coriolis and centrifugal) term ``-ad*_V I V`` of Kim
-    eq. (31).
+    """The velocity-product (Coriolis and centrifugal) term ``-ad*_V I V``.
 
     Kim (2012), eq. (31): ``F = I dV + bias_force(I, V)``.
 
     Parameters
     ----------
-    I : (..., 6, 6) array, generalized inertia in the body frame
-    V : (..., 6) array, body twist ``(w, v)``
+    I : (..., 6, 6) array, generalized inertia
+    V : (..., 6) array, body twist
 
     Returns
     -------
-    b : (..., 6) array, a wrench ``(m, f)`` in the body frame
+    b : (..., 6) array, a wrench in the body frame
 
     Examples
     --------
@@ -105,29 +86,18 @@ def bias_force(I, V):
 def newton_euler(I, V, dV):
     """The wrench ``F = I dV - ad*_V I V`` that produces the acceleration ``dV``.
 
-    Kim (2012), eq. (31): ``F = dL/dt`` (Kim eq. (30)) with the momentum ``L = I V``
-    (Kim eq. (23)) differentiated in the moving body frame by Lemma 2 (Kim eq.
-    (28)). The same equation holds in every body frame (coordinate invariance).
+    Kim (2012), eq. (31): ``F = dL/dt`` (Kim eq. (30)) with ``L = I V`` (Kim eq.
+    (23)) differentiated in the moving frame by Lemma 2 (Kim eq. (28)).
 
     Parameters
     ----------
-    I : (..., 6, 6) array, generalized inertia in the body frame (validated by
-        :func:`liedyn.inertia.check_inertia` unless symbolic)
-    V : (..., 6) array, body twist ``(w, v)``
+    I : (..., 6, 6) array, generalized inertia (validated unless symbolic)
+    V : (..., 6) array, body twist
     dV : (..., 6) array, its component-wise time derivative
-
-    The batch (leading) shapes of the arguments must broadcast together.
 
     Returns
     -------
-    F : (..., 6) array, net wrench ``(m, f)`` on the body, in the body frame
-
-    Raises
-    ------
-    ValueError
-        naming the argument at fault: wrong shape, NaN, non-physical inertia, or
-        batch shapes that do not broadcast (naming the arguments and their batch
-        shapes).
+    F : (..., 6) array, net wrench on the body
 
     Examples
     --------
@@ -144,30 +114,20 @@ def newton_euler(I, V, dV):
 
 
 def body_acceleration(I, V, F):
-    """The acceleration ``dV = I^-1 (F + ad*_V I V)``: the inverse of
-    :func:`newton_euler`.
+    """Inverse of :func:`newton_euler`: ``dV = I^-1 (F + ad*_V I V)``.
 
-    Kim (2012), eq. (31) solved for ``dV`` (forward dynamics of one body).
+    Kim (2012), eq. (31) solved for ``dV``; a singular inertia (a point mass, a thin
+    rod) raises ``ValueError``, since ``dV`` is then not determined.
 
     Parameters
     ----------
-    I : (..., 6, 6) array, generalized inertia (validated; positive definite)
-    V : (..., 6) array, body twist ``(w, v)``
-    F : (..., 6) array, net wrench ``(m, f)`` on the body, in the body frame
-
-    The batch (leading) shapes of the arguments must broadcast together.
+    I : (..., 6, 6) array, generalized inertia, positive definite
+    V : (..., 6) array, body twist
+    F : (..., 6) array, net wrench on the body
 
     Returns
     -------
     dV : (..., 6) array
-
-    Raises
-    ------
-    ValueError
-        naming the argument at fault: wrong shape, NaN, non-physical inertia, batch
-        shapes that do not broadcast, or a singular inertia (physical but only
-        positive semi-definite: a point mass, a thin rod), for which ``dV`` is not
-        determined.
 
     Examples
     --------
@@ -198,19 +158,17 @@ def spatial_momentum(I, T, V):
     """The momentum in the inertial frame, ``L_s = Ad*_{T^-1} I V``: constant for a
     free body.
 
-    Kim (2012), eqs. (23)-(24) with {a} the inertial frame and {b} the body frame
-    (``T = T_sb``, ``L_b = Ad*_T L_s``).
+    Kim (2012), eqs. (23)-(24) with ``T = T_sb`` and ``L_b = Ad*_T L_s``.
 
     Parameters
     ----------
-    I : (..., 6, 6) array, generalized inertia in the body frame
-    T : (..., 4, 4) array, pose of the body frame in the inertial frame
+    I : (..., 6, 6) array, generalized inertia
+    T : (..., 4, 4) array, pose of the body in the inertial frame
     V : (..., 6) array, body twist
 
     Returns
     -------
-    L_s : (..., 6) array
-        ``(angular momentum about the inertial origin, linear momentum)``
+    L_s : (..., 6) array, (angular momentum about the origin, linear momentum)
 
     Examples
     --------
@@ -227,29 +185,22 @@ def spatial_momentum(I, T, V):
 
 
 def kirchhoff(I, V, dV):
-    """The wrench from Kirchhoff's equations, with the momenta ``dK/dv`` and
-    ``dK/dw``.
+    """The wrench ``(tau_w, tau_v)`` from Kirchhoff's equations.
 
-    From (2012), eqs. (9)-(10), with ``p_f = dK/dv`` and ``p_m = dK/dw`` the linear
-    and angular parts of ``I V`` (``K = V.I V / 2``)::
-
-        tau_v = d/dt p_f + w x p_f                          From (2012), eq. (9)
-        tau_w = d/dt p_m + v x p_f + w x p_m                From (2012), eq. (10)
-
-    with ``d/dt p = I dV`` (a constant body-frame inertia). This is Newton-Euler
-    (Kim (2012), eq. (31)) component by component, and the Boltzmann-Hamel equations
-    (From (2012), eq. (26)) at ``phi = 0``; From orders ``(v, w)``, the result here
-    is ``(tau_w, tau_v)``.
+    From (2012), eqs. (9)-(10), with ``(p_m, p_f) = I V`` and ``d/dt p = I dV``:
+    ``tau_v = d/dt p_f + w x p_f``, ``tau_w = d/dt p_m + v x p_f + w x p_m``. This
+    is Kim (2012), eq. (31) component by component, and From's Boltzmann-Hamel
+    equations (From eq. (26)) at ``phi = 0``.
 
     Parameters
     ----------
-    I : (..., 6, 6) array, generalized inertia in the body frame
-    V : (..., 6) array, body twist ``(w, v)``
-    dV : (..., 6) array, its component-wise time derivative
+    I : (..., 6, 6) array, generalized inertia
+    V : (..., 6) array, body twist
+    dV : (..., 6) array, its time derivative
 
     Returns
     -------
-    F : (..., 6) array, the wrench ``(tau_w, tau_v)``
+    F : (..., 6) array
 
     Examples
     --------
@@ -272,17 +223,11 @@ def kirchhoff(I, V, dV):
     return np.concatenate([tau_w, tau_v], axis=-1)
 
 
-# ----------------------------------------------------------------------------------
-# From (2012): single bodies on subgroups of SE(3)
-# ----------------------------------------------------------------------------------
+# --- From (2012): single bodies on subgroups of SE(3) -----------------------------
 Group = namedtuple("Group", "name H from_order description")
 Group.__doc__ = """A subgroup of SE(3) as a configuration space (From (2012),
-Definition 4.1-4.2).
-
-``H`` (6 x m) is the selection matrix with ``V = H v`` (From eq. (58)), in liedyn's
-(w, v) order; ``from_order`` lists the indices of ``v`` in From's (linear-first)
-order, so that ``v_from = v[from_order]``.
-"""
+Definition 4.1-4.2): ``V = H v`` (From eq. (58)) with ``H`` (6 x m) in (w, v) order;
+``v_from = v[from_order]`` in From's linear-first order."""
 
 
 def _selection(columns):
@@ -307,20 +252,14 @@ GROUPS = {
     "SO2": Group("SO2", _selection([2]), (0,),
                  "rotation about the fixed z-axis, v = (wz,)"),
 }
-"""The configuration spaces of From (2012), Section 4 and Table 1, keyed by name.
-
-``R2``, ``R`` and ``SO2`` are From's lower-dimensional groups (Section 4.6); the
-fourth, the helical group ``H``, has a pitch and is made by :func:`helical_group`.
-Their Lie algebras are abelian, so their Coriolis matrices vanish.
-"""
+"""From (2012), Section 4 and Table 1's configuration spaces by name; ``R2``, ``R``,
+``SO2`` (and :func:`helical_group`) are abelian: no Coriolis matrix."""
 
 
 def group(name):
     """The :class:`Group` called ``name`` (a key of :data:`GROUPS`), or a Group
     itself.
 
-    Examples
-    --------
     >>> group("SE2").H.shape
     (6, 3)
     """
@@ -330,25 +269,12 @@ def group(name):
 
 
 def helical_group(pitch):
-    """From's helical group ``H``: screw motion along z,
-    ``V = (0, 0, 1, 0, 0, h) v``.
+    """From's helical group: screw motion ``V = (0, 0, 1, 0, 0, h) v`` along z.
 
-    From (2012), Section 4.6 and Table 1 (row ``H``): one-dimensional and abelian,
-    so ``C = 0`` and ``S(phi) = 1`` (Table 2). The pitch ``h`` is the translation
-    per radian.
-    Unlike the other groups, ``H`` has a column of length ``sqrt(1 + pitch^2)``: the
-    reduced velocity ``v`` is the rotation rate ``w_z``.
+    From (2012), Section 4.6 and Table 1 (row ``H``): abelian, so ``C = 0``.
+    ``pitch`` ``h`` is the translation per radian; ``v`` is the rotation rate
+    ``w_z``.
 
-    Parameters
-    ----------
-    pitch : float
-
-    Returns
-    -------
-    Group
-
-    Examples
-    --------
     >>> helical_group(0.5).H[:, 0]
     array([0. , 0. , 1. , 0. , 0. , 0.5])
     """
@@ -360,26 +286,15 @@ def helical_group(pitch):
 
 
 def _left_inverse(H):
-    """``(H^T H)^-1 H^T``: equals ``H^T`` for the selection matrices, not for
-    ``H``."""
+    """``(H^T H)^-1 H^T`` (``= H^T`` for a selection matrix)."""
     return np.linalg.solve(H.T @ H, H.T)
 
 
 def reduced_inertia(I, group_name):
-    """The constant inertia ``M = H^T I H`` of a body on a subgroup (From (2012),
-    eq. (60)).
+    """The constant inertia ``M = H^T I H`` (..., m, m) of a body on a subgroup.
 
-    Parameters
-    ----------
-    I : (..., 6, 6) array, generalized inertia in the body frame
-    group_name : str or Group
+    From (2012), eq. (60); ``I`` is (..., 6, 6), ``group_name`` a name or a Group.
 
-    Returns
-    -------
-    M : (..., m, m) array
-
-    Examples
-    --------
     >>> from liedyn.inertia import spatial_inertia
     >>> I = spatial_inertia(2.0, np.zeros(3), np.diag([1.0, 2.0, 3.0]))
     >>> reduced_inertia(I, "SE2")  # diag(Iz, m, m): From (2012), eq. (86) reordered
@@ -393,16 +308,10 @@ def reduced_inertia(I, group_name):
 
 
 def ad_tilde(p):
-    """From's matrix ``ad~_p`` with entries ``(ad~_p)_ab = p . [e_a, e_b]``, in (w,
-    v) order.
+    """From's matrix ``ad~_p = -[[ [p_m], [p_f] ], [ [p_f], 0 ]]``.
 
-    From (2012), eq. (73) and Table 1, reordered angular-first::
-
-        ad~_p = -[[ [p_m], [p_f] ],
-                  [ [p_f],   0   ]]      for p = (p_m, p_f) in dse(3).
-
-    It swaps the roles of ``p`` and ``Y`` in the coadjoint action:
-    ``ad~_p Y = -ad*_Y p`` (From's Lemma 5.1). It is skew-symmetric.
+    From (2012), eq. (73) and Table 1, in (w, v) order: skew-symmetric, with
+    ``ad~_p Y = -ad*_Y p`` (From's Lemma 5.1).
 
     Parameters
     ----------
@@ -426,22 +335,17 @@ def ad_tilde(p):
 
 
 def coriolis_matrix(I, v, group_name="SE3"):
-    """From's Coriolis matrix ``C(v)`` of a single body on a subgroup, in closed
-    form.
+    """From's Coriolis matrix ``C(v) = H^T ad~_{I H v} H`` of a body on a subgroup.
 
-    From (2012), Proposition 3.1, From eq. (57),
-    ``C_ij = sum_k (dS_ki/dphi_j - dS_kj/dphi_i) (Mv)_k`` at ``phi = 0``, which with
-    ``S(phi) = 1 - ad_phi/2 + ...`` becomes ``C_ij = (I H v) . [H e_i, H e_j]``,
-    i.e. ``C(v) = H^T ad~_{I H v} H`` (From eqs. (68), (74), (82), (93)). Then
-    ``M dv + C(v) v = H^T F`` is Newton-Euler (31) restricted to the group:
-    ``C(v) v = -H^T ad*_{Hv} I H v``.
+    From (2012), Proposition 3.1, From's eq. (57) at ``phi = 0`` gives
+    ``C_ij = (I H v) . [H e_i, H e_j]`` (From eqs. (68), (74), (82), (93)); then
+    ``M dv + C(v) v = H^T F`` is Kim's eq. (31) restricted to the group.
 
     Parameters
     ----------
-    I : (..., 6, 6) array, generalized inertia in the body frame
-    v : (..., m) array, reduced velocity (``V = H v``), liedyn order (see
-        :data:`GROUPS`)
-    group_name : str or Group, default ``"SE3"``
+    I : (..., 6, 6) array, generalized inertia
+    v : (..., m) array, reduced velocity, ``V = H v``
+    group_name : str or Group
 
     Returns
     -------
@@ -463,18 +367,15 @@ def coriolis_matrix(I, v, group_name="SE3"):
 
 
 def velocity_map(phi, group_name="SE3"):
-    """From's velocity transformation ``S(phi)`` with ``v = S(phi) dphi`` for
-    ``Q = Qbar exp(phi)``.
+    """From's ``S(phi)``, with ``v = S(phi) dphi`` for ``Q = Qbar exp(phi)``.
 
-    From (2012), eqs. (29), (55): ``S(phi) = 1 - ad_phi/2 + ad_phi^2/6 - ...``, the
-    right Jacobian of the exponential, in closed form
-    ``H^+ dexp(H phi, side="right") H`` with the left inverse
-    ``H^+ = (H^T H)^-1 H^T`` (``= H^T`` for the selection matrices).
+    From (2012), eqs. (29), (55): ``S = 1 - ad_phi/2 + ad_phi^2/6 - ...``, the right
+    Jacobian of the exponential, ``H^+ dexp(H phi, side="right") H``.
 
     Parameters
     ----------
     phi : (..., m) array, local exponential coordinates (float or complex)
-    group_name : str or Group, default ``"SE3"``
+    group_name : str or Group
 
     Returns
     -------
@@ -491,23 +392,10 @@ def velocity_map(phi, group_name="SE3"):
 
 
 def velocity_map_derivative(group_name="SE3", h=1e-20):
-    """The derivatives ``dS[k, i, j] = dS_ij / dphi_k`` of :func:`velocity_map` at
-    ``phi = 0``.
+    """``dS[k, i, j] = dS_ij / dphi_k`` (m, m, m) of :func:`velocity_map` at 0.
 
-    These enter From (2012), eq. (57) (the Coriolis matrix). Computed by complex
-    step, ``Im S(i h e_k) / h``, exact to round-off (no subtraction).
+    The derivatives in From (2012), eq. (57), by complex step ``Im S(i h e_k) / h``.
 
-    Parameters
-    ----------
-    group_name : str or Group
-    h : float, complex step
-
-    Returns
-    -------
-    dS : (m, m, m) array
-
-    Examples
-    --------
     >>> dS = velocity_map_derivative("SO3")
     >>> np.allclose(dS[2], -skew([0.0, 0.0, 1.0]) / 2)        # -ad_{e_z} / 2
     True
@@ -517,20 +405,17 @@ def velocity_map_derivative(group_name="SE3", h=1e-20):
 
 
 def coriolis_index_formula(dS, p, form="from2012"):
-    """Evaluate a Coriolis matrix from the derivatives of ``S(phi)`` at ``phi = 0``.
+    """A Coriolis matrix from the derivatives of ``S(phi)`` at ``phi = 0``.
 
-    * ``form="from2012"``: From (2012), eq. (57),
-      ``C_ij = sum_k (dS_ki/dphi_j - dS_kj/dphi_i) p_k`` (correct);
-    * ``form="duindam2008"``: Duindam and Stramigioli (2008), eq. (26) = From
-      (2012), eq. (33) at ``phi = 0`` (where ``S = 1``):
-      ``C_ij = sum_s (dS_ji/dphi_s - dS_js/dphi_i) p_s``. It contracts ``p`` with
-      the differentiation index and gives ``C = -ad_p^T`` (From eq. (36)), which is
-      wrong.
+    ``form="from2012"``: From (2012), eq. (57),
+    ``C_ij = sum_k (dS_ki/dphi_j - dS_kj/dphi_i) p_k``. ``form="duindam2008"``:
+    Duindam and Stramigioli (2008), eq. (26) (From eq. (33) at ``phi = 0``),
+    ``C_ij = sum_s (dS_ji/dphi_s - dS_js/dphi_i) p_s``, which contracts ``p`` with
+    the differentiation index and gives the wrong ``C = -ad_p^T`` (From eq. (36)).
 
     Parameters
     ----------
-    dS : (m, m, m) array, ``dS[k, i, j] = dS_ij / dphi_k`` at 0
-        (:func:`velocity_map_derivative`)
+    dS : (m, m, m) array, from :func:`velocity_map_derivative`
     p : (..., m) array, the reduced momentum ``M v``
     form : {"from2012", "duindam2008"}
 
@@ -556,9 +441,7 @@ def coriolis_index_formula(dS, p, form="from2012"):
     return np.einsum("sji,...s->...ij", dS, p) - np.einsum("ijs,...s->...ij", dS, p)
 
 
-# ----------------------------------------------------------------------------------
-# Integration of a free body on SE(3)
-# ----------------------------------------------------------------------------------
+# --- Integration of a free body on SE(3) ------------------------------------------
 def _wrench(F, t, T, V):
     if F is None:
         return np.zeros_like(V)
@@ -568,12 +451,7 @@ def _wrench(F, t, T, V):
 
 
 def _acceleration(I, V, F, H):
-    """Eq. (31) solved for dV; on a subgroup ``M dv + C(v) v = H^T F`` with
-    ``dV = H dv``.
-
-    ``C(v) v = H^T bias_force(I, H v)`` (see :func:`coriolis_matrix`). ``I`` is not
-    validated again (the integrators validate it once).
-    """
+    """Eq. (31) solved for dV; on a subgroup ``dV = H (H^T I H)^-1 H^T rhs``."""
     rhs = F - bias_force(I, V)
     if H is None:
         return np.linalg.solve(I, rhs[..., None])[..., 0]
@@ -608,8 +486,7 @@ _METHODS = {"rkmk4": _rkmk4, "lie_euler": _lie_euler}
 
 
 def _prepare(I, T, V, F, group_name, names=("T", "V")):
-    """Validate the inputs of an integrator; return them broadcast, and H (None for
-    SE(3))."""
+    """The integrators' inputs, validated and broadcast, and H (None for SE(3))."""
     I = check_inertia(I)
     T = _checks.homogeneous(names[0], T)
     V = _checks.array(names[1], V, (6,))
@@ -625,7 +502,6 @@ def _prepare(I, T, V, F, group_name, names=("T", "V")):
                       f"reduced inertia H^T I H on {group(group_name).name}")
     projected = _matvec(H @ _left_inverse(H), V)
     off = 0.0 if V.dtype == object else np.max(np.abs(V - projected), initial=0.0)
-    # exact for selections
     if off > 1e-12 * max(1.0, np.max(np.abs(V), initial=0.0)):
         raise ValueError(f"argument '{names[1]}': has components outside the Lie "
                          f"algebra of {group(group_name).name} (largest "
@@ -635,21 +511,16 @@ def _prepare(I, T, V, F, group_name, names=("T", "V")):
 
 
 def lie_euler_step(I, T, V, dt, F=None, t=0.0, group_name="SE3"):
-    """One step of the Lie-Euler method: ``T+ = T exp(dt V)``, ``V+ = V + dt dV``.
-    Order 1.
+    """One Lie-Euler step, order 1: ``T+ = T exp(dt V)``, ``V+ = V + dt dV``.
 
     Parameters
     ----------
-    I : (..., 6, 6) array, generalized inertia in the body frame
-    T : (..., 4, 4) array, pose of the body frame
-    V : (..., 6) array, body twist
-    dt : float, time step
-    F : None, (..., 6) array or callable ``F(t, T, V)``, external wrench in the body
-        frame
-    t : float, current time (passed to ``F``)
-    group_name : str or Group, the configuration space (default ``"SE3"``); ``V``
-        must lie in
-        its Lie algebra (``V = H v``) and ``T`` in the group
+    I : (..., 6, 6) array, generalized inertia
+    T : (..., 4, 4) array, pose of the body
+    V : (..., 6) array, body twist, in the group's Lie algebra (``V = H v``)
+    dt, t : float, time step and current time
+    F : None, (..., 6) array or callable ``F(t, T, V)``, external wrench
+    group_name : str or Group, the configuration space
 
     Returns
     -------
@@ -668,32 +539,17 @@ def lie_euler_step(I, T, V, dt, F=None, t=0.0, group_name="SE3"):
 
 
 def rkmk4_step(I, T, V, dt, F=None, t=0.0, group_name="SE3"):
-    """One step of the Runge-Kutta-Munthe-Kaas method of order 4 (RKMK4) on the
-    group.
+    """One Runge-Kutta-Munthe-Kaas step of order 4 on the group.
 
-    Near the current pose write ``T(t + s) = T exp(phi(s))``; then ``phi`` and ``V``
-    obey ODEs on vector spaces,
-
-    * ``dphi/ds = dexp_inv(phi, side="right") V`` (the inverse of From's
-      ``S(phi)``),
-    * ``dV/ds = I^-1 (F + ad*_V I V)`` (Kim eq. (31)); on a subgroup with selection
-      matrix ``H``, ``dV = H (H^T I H)^-1 H^T (F + ad*_V I V)`` (From (2012), eq.
-      (48)),
-
-    which the classical RK4 tableau integrates from ``phi(0) = 0``; the step ends
-    with ``T+ = T exp(phi(dt))``. Global error O(dt^4); ``T`` stays exactly on the
-    group.
+    With ``T(t + s) = T exp(phi(s))``, RK4 integrates from ``phi(0) = 0`` the ODEs
+    ``dphi/ds = dexp_inv(phi, side="right") V`` and ``dV/ds = I^-1 (F + ad*_V I V)``
+    (Kim (2012), eq. (31); on a subgroup ``H (H^T I H)^-1 H^T (...)``, From (2012),
+    eq. (48)); then ``T+ = T exp(phi(dt))``.
 
     Parameters
     ----------
-    I : (..., 6, 6) array, generalized inertia in the body frame
-    T : (..., 4, 4) array, pose of the body frame
-    V : (..., 6) array, body twist
-    dt : float, time step
-    F : None, (..., 6) array or callable ``F(t, T, V)``, external wrench in the body
-        frame
-    t : float, current time (passed to ``F``)
-    group_name : str or Group, the configuration space (default ``"SE3"``)
+    I, T, V, dt, F, t, group_name
+        as in :func:`lie_euler_step`
 
     Returns
     -------
@@ -718,30 +574,17 @@ def simulate(I, T0, V0, dt, steps, F=None, method="rkmk4", group_name="SE3"):
 
     Parameters
     ----------
-    I : (..., 6, 6) array, generalized inertia in the body frame
-    T0 : (..., 4, 4) array, initial pose (in the group)
-    V0 : (..., 6) array, initial body twist (in the group's Lie algebra)
-    dt : float, time step
-    steps : int, number of steps
-    F : None, (..., 6) array or callable ``F(t, T, V)``, external wrench in the body
-        frame
+    I : (..., 6, 6) array, generalized inertia (its ``H^T I H`` must be invertible)
+    T0, V0 : (..., 4, 4) and (..., 6) arrays, initial pose and body twist
+    dt : float
+    steps : int
+    F : None, (..., 6) array or callable ``F(t, T, V)``, external wrench
     method : {"rkmk4", "lie_euler"}
-    group_name : str or Group, the configuration space (default ``"SE3"``: a free
-        body; ``"SO3"``: a body turning about the fixed origin of its frame, e.g. a
-        pendulum)
+    group_name : str or Group, e.g. ``"SE3"`` (free) or ``"SO3"`` (a pendulum)
 
     Returns
     -------
-    T : (steps + 1, ..., 4, 4) array, poses at ``t = 0, dt, ..., steps dt``
-    V : (steps + 1, ..., 6) array, body twists
-
-    Raises
-    ------
-    ValueError
-        naming the argument at fault, as :func:`body_acceleration`: in particular
-        for a singular inertia (a point mass, a thin rod), or one whose reduced
-        inertia ``H^T I H`` on the group is singular (a rod pivoting about a point
-        of its axis).
+    T, V : (steps + 1, ..., 4, 4) and (steps + 1, ..., 6) arrays
 
     Examples
     --------

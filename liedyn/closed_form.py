@@ -1,34 +1,23 @@
-"""The equations of motion of a serial chain in closed form, with stacked matrices.
+"""The equations of motion of a serial chain in closed form, with stacked matrices;
+derived in :ref:`sec-equations-of-motion`.
 
-Murray, Li and Sastry, Ch. 4 notes (Li and Wu), slides "Coordinate invariance of
-Newton-Euler equations": the forward and backward recursions of the Newton-Euler
-algorithm, written for all ``n`` links at once, give
+Murray, Li and Sastry, Ch. 4 notes (Li and Wu), "Coordinate invariance of
+Newton-Euler equations": the Newton-Euler recursions for all ``n`` links at once::
 
-    ``V  = G P_0 V_0 + G xi dq``
-    ``dV = G xi ddq + G P_0 dV_0 + G ad_{xi dq} P_0 V_0 + G ad_{xi dq} Gamma V``
-    ``F  = G^T Mb dV + G^T ad_V^T Mb V``,       ``tau = xi^T F``
+    V   = G P_0 V_0 + G xi dq
+    dV  = G xi ddq + G P_0 dV_0 + G ad_{xi dq} P_0 V_0 + G ad_{xi dq} Gamma V
+    F   = G^T Mb dV + G^T ad_V^T Mb V,            tau = xi^T F
+    M   = xi^T G^T Mb G xi
+    C   = xi^T G^T (Mb G ad_{xi dq} Gamma + ad_V^T Mb) G xi
+    phi = xi^T G^T Mb G P_0 dV_0
 
-and so ``M(q) ddq + C(q, dq) dq + phi(q) = tau`` with
-
-    ``M   = xi^T G^T Mb G xi``
-    ``C   = xi^T G^T (Mb G ad_{xi dq} Gamma + ad_V^T Mb) G xi``
-    ``phi = xi^T G^T Mb G P_0 dV_0``.
-
-The notes order twists ``(v, w)``; here they are ``(w, v)`` as everywhere in liedyn,
-which changes no formula (every operator is conjugated by the same permutation).
-Their link frame ``C_i`` is our body frame ``{i}``, their
-``g_{i-1,i}(q_i) = g_{i-1,i}(0) exp(xi_i q_i)`` is our
-``T_{lambda(i),i} = X_i J_i(q_i)``, their ``xi_i`` is our constant joint Jacobian
-``S_i`` and their ``M_i`` is our generalized inertia ``I_i`` (Kim eq. (20) of Kim
-(2012)). Two of their stacked symbols carry a minus sign inside:
-``ad_{xi dq} = diag(-ad_{xi_i dq_i})`` and ``ad_V^T = diag(-ad_{V_i}^T)``.
-
-Only serial chains of one-degree-of-freedom joints with a constant screw axis
-(revolute, prismatic, helical, screw) fit this form; anything else raises
-``ValueError``. The matrices are ``6n x 6n``: this is a teaching path, checked
-against the recursive algorithms, not a fast one.
-
-Derived in :ref:`sec-equations-of-motion`.
+so that ``M ddq + C dq + phi = tau``. The notes' ``(v, w)`` order changes no
+formula; their ``C_i``, ``g_{i-1,i}(q_i) = g_{i-1,i}(0) exp(xi_i q_i)``, ``xi_i``,
+``M_i`` are our ``{i}``, ``T_{lambda(i),i} = X_i J_i(q_i)``, ``S_i``, ``I_i`` (Kim
+(2012), eq. (20)); two stacked symbols carry a minus sign, ``ad_{xi dq} =
+diag(-ad_{xi_i dq_i})`` and ``ad_V^T = diag(-ad_{V_i}^T)``. Only serial chains of
+one-DOF constant-screw joints fit; the ``6n x 6n`` matrices make it a teaching
+path, not a fast one.
 """
 from dataclasses import dataclass
 
@@ -36,7 +25,7 @@ import numpy as np
 
 from . import _checks
 from . import joints as J
-from ._spatial import Ad_inv_matrix, skew
+from ._spatial import Ad_inv_matrix, skew, tr
 from .kinematics import joint_transforms, world_poses
 from .lie import Ad, Ad_inv, ad, exp_se3, make_transform
 from .model import state
@@ -46,54 +35,40 @@ __all__ = ["ClosedForm", "closed_form_matrices", "Property4", "property4",
            "property2"]
 
 SCREW_JOINTS = (J.Revolute, J.Prismatic, J.Helical, J.Screw)
-"""Joint classes with one degree of freedom and ``J(q) = exp(xi q)``, ``xi``
+"""The joints with one degree of freedom and ``J(q) = exp(xi q)``, ``xi``
 constant."""
 
 
 @dataclass(frozen=True)
 class ClosedForm:
-    """The stacked matrices of a serial chain and the terms of its equations of
-    motion.
-
-    Murray, Li and Sastry, Ch. 4 notes, slides "Coordinate invariance of
-    Newton-Euler equations"; ``n`` is the number of links, every array has the
-    leading batch dimensions of ``q``.
+    """The stacked matrices of a serial chain and its equations of motion (Murray,
+    Li and Sastry, Ch. 4 notes); ``n`` links, leading batch dimensions of ``q``.
 
     Attributes
     ----------
     xi : (..., 6n, n) array
-        block diagonal of the joint twists ``xi_i`` (our ``S_i``), each in its link
-        frame
+        block diagonal of the joint twists ``xi_i`` (our ``S_i``)
     Gamma : (..., 6n, 6n) array
-        ``Ad_{g_{i-1,i}^-1}`` on the first block sub-diagonal, zero elsewhere
+        ``Ad_{g_{i-1,i}^-1}`` on the first block sub-diagonal
     G : (..., 6n, 6n) array
         ``(1 - Gamma)^-1``: block ``(i, j)`` is ``Ad_{g_{j,i}^-1}`` for ``i >= j``
     P0 : (..., 6n, 6) array
-        ``(Ad_{g_{0,1}^-1}, 0, ..., 0)``: brings the ground's twist into link 1
+        ``(Ad_{g_{0,1}^-1}, 0, ..., 0)``
     Mb : (6n, 6n) array
-        block diagonal of the generalized inertias ``I_i`` (the notes' script M)
+        block diagonal of the inertias ``I_i``
     V : (..., 6n) array
         stacked body twists ``G xi dq``
-    ad_xi_dq : (..., 6n, 6n) array
-        ``diag(-ad_{xi_i dq_i})`` (sign included, as in the notes)
-    ad_V_T : (..., 6n, 6n) array
-        ``diag(-ad_{V_i}^T)`` (sign included, as in the notes)
-    M : (..., n, n) array
-        mass matrix ``xi^T G^T Mb G xi``
-    C : (..., n, n) array
-        Coriolis matrix ``xi^T G^T (Mb G ad_{xi dq} Gamma + ad_V^T Mb) G xi`` (the
-        notes' ``C(q, dq)`` is the vector ``C dq``); ``C dq`` is right, but
-        ``dM/dt - 2C`` is not skew in general
+    ad_xi_dq, ad_V_T : (..., 6n, 6n) arrays
+        ``diag(-ad_{xi_i dq_i})`` and ``diag(-ad_{V_i}^T)``
+    M, C : (..., n, n) arrays
+        mass and Coriolis matrices (``C dq`` is right, ``dM/dt - 2C`` not skew)
     C_christoffel : (..., n, n) array
-        ``xi^T G^T (Mb G ad_{xi dq} Gamma + B) G xi`` with the skew blocks
-        ``B_i = (I_i ad_{V_i} - ad*_{V_i} I_i - bar(I_i V_i)) / 2`` in place of
-        ``-ad_{V_i}^T I_i``: same ``C dq``, ``dM/dt = C + C^T``; equal to
-        :func:`liedyn.crba.coriolis_matrix` and to the Christoffel matrix
+        ``C`` with the skew blocks ``B_i`` of :func:`liedyn.crba.coriolis_matrix`
+        for ``-ad_{V_i}^T I_i``: ``dM/dt = C + C^T``
     phi : (..., n) array
-        gravity torques ``xi^T G^T Mb G P_0 dV_0`` with ``dV_0 = (0, -g)``
+        gravity torques ``xi^T G^T Mb G P_0 dV_0``
     Jt : (..., 6, n) array
-        Jacobian ``P_t G xi`` of the tool frame,
-        ``P_t = (0, ..., 0, Ad_{g_{n,t}^-1})``
+        tool-frame Jacobian ``P_t G xi``, ``P_t = (0, ..., 0, Ad_{g_{n,t}^-1})``
     """
 
     xi: np.ndarray
@@ -111,28 +86,22 @@ class ClosedForm:
     Jt: np.ndarray
 
 
-def _T(A):
-    return np.swapaxes(A, -1, -2)
-
-
 def _ad(V):
-    """``ad_V`` (..., 6, 6) without validation, dtype-generic (Kim (2012), eq.
-    (27))."""
+    """``ad_V`` (..., 6, 6) without validation (Kim (2012), eq. (27))."""
     w, v = skew(V[..., :3]), skew(V[..., 3:])
     return np.concatenate([np.concatenate([w, np.zeros_like(w)], -1),
                            np.concatenate([v, w], -1)], -2)
 
 
 def _bar(L):
-    """``bar(L)`` (..., 6, 6), skew, with ``ad*_V L = bar(L) V``, for ``L`` of shape
-    (..., 6, 1)."""
+    """The skew ``bar(L)`` with ``ad*_V L = bar(L) V``, for ``L`` (..., 6, 1)."""
     m, f = skew(L[..., :3, 0]), skew(L[..., 3:, 0])
     return np.concatenate([np.concatenate([m, f], -1),
                            np.concatenate([f, np.zeros_like(f)], -1)], -2)
 
 
 def check_serial_chain(model):
-    """Raise ``ValueError`` unless ``model`` is a serial chain of 1-DOF screw-type
+    """Raise ``ValueError`` unless ``model`` is a serial chain of 1-DOF screw
     joints."""
     for i in range(1, model.nbodies + 1):
         if model.parent[i] != i - 1:
@@ -154,43 +123,24 @@ def check_serial_chain(model):
 
 
 def closed_form_matrices(model, q, dq, tool=None):
-    """Stacked matrices ``xi``, ``Gamma``, ``G``, ``P_0`` of a serial chain; ``M``,
-    ``C``, ``phi``.
+    """The stacked matrices of a serial chain and the terms ``M``, ``C``, ``phi``.
 
-    Murray, Li and Sastry, Ch. 4 notes, slides "Coordinate invariance of
-    Newton-Euler equations": ``M = xi^T G^T Mb G xi``,
-    ``C = xi^T G^T (Mb G ad_{xi dq} Gamma + ad_V^T Mb) G xi``,
-    ``phi = xi^T G^T Mb G P_0 dV_0``, ``J_t = P_t G xi``, with
-    ``G = (1 - Gamma)^-1 = 1 + Gamma + ... + Gamma^(n-1)`` (their Property 4, see
-    :func:`property4`). ``G`` is built block by block,
-    ``G_ij = Ad_{g_{i-1,i}^-1} G_{i-1,j}``, so that the same code runs on float,
-    complex and sympy-object arrays. The equations of motion read
-    ``M ddq + C dq + phi = tau`` (Kim (2012), eq. (32), without external forces).
+    Murray, Li and Sastry, Ch. 4 notes: ``M = xi^T G^T Mb G xi``, ``C = xi^T G^T (Mb
+    G ad_{xi dq} Gamma + ad_V^T Mb) G xi``, ``phi = xi^T G^T Mb G P_0 dV_0``, ``J_t
+    = P_t G xi``, ``G = (1 - Gamma)^-1`` (:func:`property4`); ``M ddq + C dq + phi =
+    tau`` is Kim (2012), eq. (32). Float, complex and sympy-object input.
 
     Parameters
     ----------
     model : liedyn.model.Model
-        a serial chain (``parent[i] = i - 1``) of Revolute, Prismatic, Helical or
-        Screw joints
-    q : (..., n) array
-        joint positions
-    dq : (..., n) array
-        joint velocities
+        a serial chain of Revolute, Prismatic, Helical or Screw joints
+    q, dq : (..., n) arrays
     tool : (4, 4) array, optional
-        pose ``g_{n,t}`` of a tool frame in the last link's frame (default
-        identity), for ``Jt``
+        pose ``g_{n,t}`` of a tool frame in the last link (for ``Jt``)
 
     Returns
     -------
     ClosedForm
-        ``xi`` (..., 6n, n), ``Gamma``, ``G`` (..., 6n, 6n), ``P0`` (..., 6n, 6),
-        ``M``, ``C`` (..., n, n), ``phi`` (..., n), ``Jt`` (..., 6, n), ...
-
-    Raises
-    ------
-    ValueError
-        for a tree, a joint with several (or zero) degrees of freedom or a
-        non-constant axis, and for inputs of the wrong shape or with NaN entries.
 
     Examples
     --------
@@ -206,11 +156,36 @@ def closed_form_matrices(model, q, dq, tool=None):
     check_serial_chain(model)
     batch, dtype, q, dq, _ = state(model, q, dq)
     n = model.nbodies
+    xi, Gamma, G, P0 = _stacked_operators(model, q, batch, dtype)
+    Mb = np.zeros((6 * n, 6 * n))
+    for i, b in enumerate(_blocks(n)):
+        Mb[b, b] = model.inertias[i + 1]
+    Gxi = G @ xi
+    V = (Gxi @ dq[..., None])[..., 0]                      # V = G xi dq   (V_0 = 0)
+    ad_xi_dq, ad_V_T, B = _velocity_blocks(model, xi, V, dq, Gamma)
+    M = tr(Gxi) @ Mb @ Gxi
+    MGadG = Mb @ G @ ad_xi_dq @ Gamma
+    C = tr(Gxi) @ (MGadG + ad_V_T @ Mb) @ Gxi
+    C_christoffel = tr(Gxi) @ (MGadG + B) @ Gxi
+    dV0 = gravity_acceleration(model).astype(dtype)
+    phi = (tr(Gxi) @ Mb @ G @ P0 @ dV0[:, None])[..., 0]
+    Pt = _tool_selection(tool, n, batch, dtype)
+    return ClosedForm(xi, Gamma, G, P0, Mb, V, ad_xi_dq, ad_V_T, M, C,
+                      C_christoffel, phi, Pt @ Gxi)
+
+
+def _blocks(n):
+    """The slices of the 6-row blocks of links 1..n."""
+    return [slice(6 * i, 6 * i + 6) for i in range(n)]
+
+
+def _stacked_operators(model, q, batch, dtype):
+    """``xi``, ``Gamma``, ``G = (1 - Gamma)^-1`` block by block (``G_ij =
+    Ad_{g_{i-1,i}^-1} G_{i-1,j}``, any dtype) and ``P_0``."""
+    n, blk = model.nbodies, _blocks(model.nbodies)
     R, p = joint_transforms(model, q)
     A = [None] + [np.broadcast_to(Ad_inv_matrix(R[i], p[i]), batch + (6, 6))
                   for i in range(1, n + 1)]                     # Ad_{g_{i-1,i}^-1}
-    blk = [slice(6 * i, 6 * i + 6) for i in range(n)]           # block of link i+1
-
     xi = np.zeros(batch + (6 * n, n), dtype=dtype)
     Gamma = np.zeros(batch + (6 * n, 6 * n), dtype=dtype)
     G = np.zeros_like(Gamma)
@@ -223,49 +198,38 @@ def closed_form_matrices(model, q, dq, tool=None):
             Gamma[..., blk[i], blk[i - 1]] = A[i + 1]
             for j in range(i):                                 # G_ij = Ad G_{i-1,j}
                 G[..., blk[i], blk[j]] = A[i + 1] @ G[..., blk[i - 1], blk[j]]
-    Mb = np.zeros((6 * n, 6 * n))
-    for i in range(n):
-        Mb[blk[i], blk[i]] = model.inertias[i + 1]
+    return xi, Gamma, G, P0
 
-    Gxi = G @ xi
-    V = (Gxi @ dq[..., None])[..., 0]                      # V = G xi dq   (V_0 = 0)
-    ad_xi_dq = np.zeros_like(Gamma)
-    ad_V_T = np.zeros_like(Gamma)
-    B = np.zeros_like(Gamma)
-    for i in range(n):
-        Vi, Ii = V[..., blk[i]], model.inertias[i + 1]
-        ad_xi_dq[..., blk[i], blk[i]] = -_ad(xi[..., blk[i], i] * dq[..., i:i + 1])
-        ad_V_T[..., blk[i], blk[i]] = -_T(_ad(Vi))
-        B[..., blk[i], blk[i]] = (
-            Ii @ _ad(Vi) - _T(_ad(Vi)) @ Ii - _bar(Ii @ Vi[..., None])) / 2
 
-    M = _T(Gxi) @ Mb @ Gxi
-    MGadG = Mb @ G @ ad_xi_dq @ Gamma
-    C = _T(Gxi) @ (MGadG + ad_V_T @ Mb) @ Gxi
-    C_christoffel = _T(Gxi) @ (MGadG + B) @ Gxi
-    dV0 = gravity_acceleration(model).astype(dtype)
-    phi = (_T(Gxi) @ Mb @ G @ P0 @ dV0[:, None])[..., 0]
+def _velocity_blocks(model, xi, V, dq, Gamma):
+    """The block diagonals ``ad_{xi dq}``, ``ad_V^T`` (signs included) and ``B``
+    (the skew blocks of :func:`liedyn.crba.coriolis_matrix`)."""
+    ad_xi_dq, ad_V_T, B = (np.zeros_like(Gamma) for _ in range(3))
+    for i, b in enumerate(_blocks(model.nbodies)):
+        Vi, Ii = V[..., b], model.inertias[i + 1]
+        ad_xi_dq[..., b, b] = -_ad(xi[..., b, i] * dq[..., i:i + 1])
+        ad_V_T[..., b, b] = -tr(_ad(Vi))
+        B[..., b, b] = (
+            Ii @ _ad(Vi) - tr(_ad(Vi)) @ Ii - _bar(Ii @ Vi[..., None])) / 2
+    return ad_xi_dq, ad_V_T, B
+
+
+def _tool_selection(tool, n, batch, dtype):
+    """``P_t = (0, ..., 0, Ad_{g_{n,t}^-1})`` (..., 6, 6n); identity tool if
+    None."""
     Pt = np.zeros(batch + (6, 6 * n), dtype=dtype)
     if tool is None:
-        Pt[..., blk[-1]] = np.eye(6, dtype=int)
+        Pt[..., _blocks(n)[-1]] = np.eye(6, dtype=int)
     else:
-        from ._checks import homogeneous
-        tool = homogeneous("tool", tool)
-        Pt[..., blk[-1]] = Ad_inv_matrix(tool[..., :3, :3], tool[..., :3, 3])
-    return ClosedForm(xi, Gamma, G, P0, Mb, V, ad_xi_dq, ad_V_T, M, C,
-                      C_christoffel, phi, Pt @ Gxi)
+        tool = _checks.homogeneous("tool", tool)
+        Pt[..., _blocks(n)[-1]] = Ad_inv_matrix(tool[..., :3, :3], tool[..., :3, 3])
+    return Pt
 
 
 @dataclass(frozen=True)
 class Property4:
-    """Murray, Li and Sastry, Ch. 4 notes, Property 4, evaluated.
-
-    Attributes
-    ----------
-    powers : list of (..., 6n, 6n) arrays
-        ``Gamma^0 = 1, Gamma^1, ..., Gamma^n``; the last one is zero
-    G_series : (..., 6n, 6n) array
-        ``1 + Gamma + ... + Gamma^(n-1)``, equal to ``G = (1 - Gamma)^-1``
+    """Murray, Li and Sastry, Ch. 4 notes, Property 4: ``powers`` ``Gamma^0, ...,
+    Gamma^n`` (the last zero) and ``G_series = 1 + Gamma + ... + Gamma^(n-1) = G``.
     """
 
     powers: list
@@ -273,24 +237,13 @@ class Property4:
 
 
 def property4(Gamma):
-    """Powers of ``Gamma`` and the finite Neumann series of ``G``: Property 4 of the
-    notes.
+    """Powers of ``Gamma`` and the finite Neumann series of ``G``.
 
-    Murray, Li and Sastry, Ch. 4 notes, Property 4: ``Gamma^n = 0`` (``Gamma`` is
-    strictly block lower triangular: each power moves its blocks one more step below
-    the diagonal), so ``G = (1 - Gamma)^-1 = 1 + Gamma + ... + Gamma^(n-1)`` and
-    ``1 + Gamma G = G``.
+    Murray, Li and Sastry, Ch. 4 notes, Property 4: ``Gamma`` (..., 6n, 6n) is
+    strictly block lower triangular, so ``Gamma^n = 0`` and ``G = (1 - Gamma)^-1 = 1
+    + Gamma +
+    ... + Gamma^(n-1)``. Returns a :class:`Property4`.
 
-    Parameters
-    ----------
-    Gamma : (..., 6n, 6n) array, e.g. ``closed_form_matrices(...).Gamma``
-
-    Returns
-    -------
-    Property4
-
-    Examples
-    --------
     >>> from liedyn.robots import serial_chain
     >>> cf = closed_form_matrices(serial_chain(3), [0.1, 0.2, 0.3], [0.0, 0.0, 0.0])
     >>> p4 = property4(cf.Gamma)
@@ -324,34 +277,25 @@ def _poe(model):
 
 
 def property2(model, q, form="corrected"):
-    """The mass matrix and its derivatives in product-of-exponentials form: Property
-    2.
+    """The mass matrix and its derivatives in product-of-exponentials form.
 
-    Murray, Li and Sastry, Ch. 4 notes, Property 2, with the space-frame joint
-    twists ``xi_i`` and link inertias ``M'_l = Ad^T_{g_l(0)^-1} M_l Ad_{g_l(0)^-1}``
-    at ``q = 0`` and ``A_lj = Ad^-1(exp(xi_{j+1} q_{j+1}) ... exp(xi_l q_l))``
-    (``1`` for ``l = j``, ``0`` for ``l < j``)::
+    Murray, Li and Sastry, Ch. 4 notes, Property 2, with space-frame twists
+    ``xi_i``, ``M'_l = Ad^T_{g_l(0)^-1} M_l Ad_{g_l(0)^-1}`` and ``A_lj =
+    Ad^-1(exp(xi_{j+1} q_{j+1}) ... exp(xi_l q_l))``::
 
         M_ij = sum_{l >= max(i, j)} xi_i^T A_li^T M'_l A_lj xi_j
         dM_ij/dq_k = sum_{l >= max(i, j, k)} (
             [A_{k-1,i} xi_i, xi_k]^T A_{l,k-1}^T M'_l A_lj xi_j
             + xi_i^T A_li^T M'_l A_{l,k-1} [A_{k-1,j} xi_j, xi_k])
 
-    where a bracket with ``k <= i`` (``k <= j``) is zero. The notes print ``A_lk``
-    in place of ``A_{l,k-1}`` (``form="printed"``), which is wrong (see the errata);
-    the form here is the derivative
-    ``d(A_li xi_i)/dq_k = A_{l,k-1} [A_{k-1,i} xi_i, xi_k]`` of ``A_li`` written as
-    ``A_lk Ad_{exp(-xi_k q_k)} A_{k-1,i}``.
+    (a bracket with ``k <= i`` is zero). The notes print ``A_lk`` for ``A_{l,k-1}``
+    (``form="printed"``, wrong: see the errata).
 
     Parameters
     ----------
-    model : liedyn.model.Model
-        a serial chain of Revolute, Prismatic, Helical or Screw joints,
-        ``J = exp(S q)``
-    q : (n,) array, joint positions (one state)
+    model : liedyn.model.Model, a serial chain of screw joints
+    q : (n,) array, one state
     form : {"corrected", "printed"}
-        ``"printed"`` evaluates the derivative as printed in the notes, for the
-        errata
 
     Returns
     -------

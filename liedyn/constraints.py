@@ -1,40 +1,25 @@
-"""Constrained systems: closed loops and Pfaffian constraints, Kim (2012), Section
-3.
+"""Constrained systems, Kim (2012), Section 3: closed loops and Pfaffian
+constraints; derived in :ref:`sec-constrained`.
 
-A closed-loop mechanism is modelled as an open tree (the loops cut) plus constraints
-``A(q) dq = 0`` (Kim eq. (55)). The equations of motion gain the constraint forces
-``A^T lambda``:
-
-    ``M ddq + b = tau + A^T lambda``   (54),        ``A ddq + dA dq = 0``  
-    (derivative of (55)).
-
-Two kinds of constraints give ``A(q)`` (..., m, nv), the drift ``dA dq`` (..., m)
-and, for the holonomic ones, the residual ``f(q)`` (..., m):
-
-* :class:`LoopClosure`: a frame ``{a}`` on one body must coincide with a frame
-  ``{b}`` on another in the selected directions of their relative twist (3 for a
-  planar loop cut through a link, 2 for a planar loop cut at a revolute joint, 3 for
-  a spherical cut, 6 for a weld);
-* :class:`Pfaffian`: ``A(q) dq = 0`` given by callables (e.g. rolling without
-  slipping).
-
-Then :func:`constrained_forward` (§3.2, Kim eqs. (67)-(69)),
-:func:`constrained_inverse` (§3.1, Kim eqs. (56)-(66)) and
-:func:`constrained_hybrid` (§3.3, Kim eqs. (70)-(80)), plus :func:`project` onto the
-constraint manifold.
-
-All constraints of a call are evaluated from **one** forward recursion (Kim eqs.
-(37), (41)); the dynamics reuse the one inside their articulated-body (or hybrid)
-pass, and the ``m`` simplified passes of §3.2 reuse its articulated inertias.
-
-Derived in :ref:`sec-constrained`.
+A closed-loop mechanism is an open tree (the loops cut) plus constraints
+``A(q) dq = 0`` (Kim's eq. (55)) whose forces ``A^T lambda`` enter the equations of
+motion: ``M ddq + b = tau + A^T lambda`` (54) and ``A ddq + dA dq = 0``. A
+:class:`LoopClosure` (a frame on one body follows a frame on another in chosen
+directions) or a :class:`Pfaffian` (callables, e.g. rolling) gives ``A(q)`` (..., m,
+nv), the drift ``dA dq`` (..., m) and, if holonomic, the residual ``f(q)``. The
+dynamics: :func:`constrained_inverse` (§3.1), :func:`constrained_forward` (§3.2),
+:func:`constrained_hybrid` (§3.3), and :func:`project` onto the constraint manifold.
+All constraints of a call are evaluated from one forward recursion, the one inside
+the dynamics' articulated-body (or hybrid) pass, whose articulated inertias the
+``m`` simplified passes of §3.2 reuse.
 """
 from dataclasses import dataclass
 
 import numpy as np
 
 from . import _checks
-from ._spatial import Ad_inv_matrix, Ad_inv_mul, Ad_mul, ad_mul, compose, matvec
+from ._spatial import (Ad_inv_matrix, Ad_inv_mul, Ad_mul, ad_mul, compose, matvec,
+                       tr)
 from .forward_dynamics import aba_pass
 from .hybrid_dynamics import hybrid_pass
 from .kinematics import forward_pass, joint_transforms, world_poses
@@ -58,20 +43,14 @@ VELOCITY_TOL = 1e-6
 AXES = {"wx": 0, "wy": 1, "wz": 2, "vx": 3, "vy": 4, "vz": 5}
 
 
-def _T(A):
-    return np.swapaxes(A, -1, -2)
-
-
 class _Kinematics:
-    """One forward recursion (Kim (2012), eqs. (37), (41)) shared by all constraints
-    of a call.
+    """One forward recursion (Kim (2012), eqs. (37), (41)) shared by all
+    constraints.
 
-    Holds, per body ``i``: the joint transforms ``T_{lambda(i),i} = (R[i], p[i])``,
-    the joint Jacobians ``S[i]``, the world poses ``T_{0,i} = (Rw[i], pw[i])`` and,
-    when ``dq`` is given, the twists ``V[i]`` and the accelerations at ``ddq = 0``.
-    ``fw`` reuses the forward pass of an articulated-body or hybrid pass; its
-    accelerations then include the ground acceleration ``ground`` (gravity, footnote
-    6), which :meth:`motion` takes out again.
+    Per body: ``R``, ``p`` of ``T_{lambda(i),i}``, ``S``, world poses ``Rw``, ``pw``
+    and, given ``dq``, the twists ``V`` and accelerations at ``ddq = 0``. ``fw`` may
+    be the forward pass of a dynamics call; its accelerations then include the
+    ground acceleration ``ground``, which :meth:`motion` takes out.
     """
 
     def __init__(self, model, q, dq=None, fw=None, ground=None):
@@ -92,9 +71,9 @@ class _Kinematics:
         self._columns = None
 
     def columns(self, model):
-        """``Ad_{T_{0,j}} S_j`` of every joint ``j`` (..., nv, 6): the columns of
-        the Jacobian in the world frame (Kim eq. (11)), computed once and shared by
-        all loop closures."""
+        """``Ad_{T_{0,j}} S_j`` of every joint (..., nv, 6): the world-frame
+        Jacobian columns (Kim eq. (11)), computed once.
+        """
         if self._columns is None:
             N = model.nbodies
             body = np.repeat(np.arange(N),
@@ -102,19 +81,18 @@ class _Kinematics:
             Rw = np.stack(np.broadcast_arrays(*self.Rw[1:]), axis=-3)[
                 ..., body, :, :]
             pw = np.stack(np.broadcast_arrays(*self.pw[1:]), axis=-2)[..., body, :]
-            S = np.concatenate([_T(np.broadcast_to(self.S[i], self.q.shape[:-1]
+            S = np.concatenate([tr(np.broadcast_to(self.S[i], self.q.shape[:-1]
                                                    + self.S[i].shape[-2:]))
                                 for i in range(1, N + 1)], axis=-2)
             self._columns = Ad_mul(Rw, pw, S)
         return self._columns
 
     def pose(self, body, frame):
-        """World pose ``(R, p)`` of a frame fixed on ``body`` at
-        ``frame = T_{i,f}``."""
+        """World pose ``(R, p)`` of the frame ``T_{i,f}`` fixed on ``body``."""
         return compose(self.Rw[body], self.pw[body], frame[:3, :3], frame[:3, 3])
 
     def motion(self, body, frame):
-        """Twist and acceleration (at ``ddq = 0``, no gravity) of a frame fixed on
+        """Twist and acceleration (``ddq = 0``, no gravity) of a frame on
         ``body``."""
         dV = self.dV[body]
         if self.ground is not None:           # Ad_{T_{0,i}^-1} dV_0 came along (41)
@@ -134,28 +112,23 @@ class LoopClosure:
     """Frame ``{b}`` on ``body_b`` must follow frame ``{a}`` on ``body_a`` along
     ``axes``.
 
-    The constrained quantity is the twist of ``{b}`` relative to ``{a}``, expressed
-    in ``{b}``: ``V_rel = V_b - Ad_{T_{b,a}} V_a``;
-    ``A = P (J_b - Ad_{T_{b,a}} J_a)`` with ``P`` selecting ``axes`` (names from
-    ``"wx", "wy", "wz", "vx", "vy", "vz"`` or indices 0-5). The residual is
-    ``P (log(R_a^T R_b), R_b^T (p_b - p_a))`` (zero when the frames coincide), and
-    the drift ``dA dq = P (dV_b - Ad_{T_{b,a}} dV_a + ad_{V_rel} Ad_{T_{b,a}} V_a)``
-    with the body accelerations at ``ddq = 0`` (Kim (2012), eq. (41); Lemma 1).
-
-    On the constraint manifold ``d/dt f = A dq`` when all three rotations or none
-    are constrained, and for planar cuts (``"wz"`` with motion in the x-y plane).
-    For other subsets of rotations with a nonzero free relative rotation (e.g. a
-    spatial revolute cut, ``axes=("wx", "wy", "vx", "vy", "vz")``) the rotational
-    rows of ``d/dt f`` are an invertible recombination of those of ``A dq``: the
-    same constraint, enough for :func:`project`, but the ``beta`` term of Baumgarte
-    stabilisation is then only approximate.
+    The constrained quantity is the twist of {b} relative to {a}, in {b}:
+    ``V_rel = V_b - Ad_{T_{b,a}} V_a``, so ``A = P (J_b - Ad_{T_{b,a}} J_a)`` with
+    ``P`` selecting ``axes``. The residual is ``P (log(R_a^T R_b), R_b^T (p_b -
+    p_a))`` and the drift ``dA dq = P (dV_b - Ad_{T_{b,a}} dV_a + ad_{V_rel}
+    Ad_{T_{b,a}} V_a)`` at ``ddq = 0`` (Kim (2012), eq. (41); Lemma 1). ``d/dt f = A
+    dq`` when all three rotations or none are constrained, and for planar cuts;
+    otherwise the rotational rows differ by an invertible recombination (fine for
+    :func:`project`, approximate for Baumgarte's ``beta``).
 
     Parameters
     ----------
     body_a, body_b : int or str (0 / "ground" allowed for one of them)
-    frame_a, frame_b : (4, 4) arrays, optional: the frames in their bodies
-        (identity)
-    axes : sequence of axis names or indices (default all six: a weld)
+    frame_a, frame_b : (4, 4) arrays, optional
+        the frames in their bodies (identity)
+    axes : sequence of names ``"wx", "wy", "wz", "vx", "vy", "vz"`` or indices 0-5
+        default all six: a weld; 3 for a planar loop cut through a link, 2 cut at a
+        revolute joint, 3 for a spherical cut
 
     Examples
     --------
@@ -203,8 +176,7 @@ class LoopClosure:
                 f"axes={self.axes.tolist()})")
 
     def residual(self, model, q):
-        """``f(q)`` (..., m): the selected rotation-vector and position errors of
-        {b} from {a}."""
+        """``f(q)`` (..., m): the selected rotation-vector and position errors."""
         return self._terms(model, _Kinematics(model, model.check_q(q)),
                            residual=True)[2]
 
@@ -214,14 +186,13 @@ class LoopClosure:
                            jacobian=True)[0]
 
     def drift(self, model, q, dq):
-        """``dA/dt dq`` (..., m): the part of ``d/dt (A dq)`` that does not depend
-        on ``ddq``."""
+        """``dA/dt dq`` (..., m): the part of ``d/dt (A dq)`` without ``ddq``."""
         _, _, q, dq, _ = state(model, q, dq)
         return self._terms(model, _Kinematics(model, q, dq), drift=True)[1]
 
     def _terms(self, model, kin, jacobian=False, drift=False, residual=False):
-        """``(A, dA dq, f)`` from shared kinematics ``kin``; ``None`` for those not
-        asked for."""
+        """``(A, dA dq, f)`` from shared kinematics ``kin``; ``None`` if not
+        asked."""
         a, b = model.body(self.body_a), model.body(self.body_b)
         Ta, Tb = kin.pose(a, self.frame_a), kin.pose(b, self.frame_b)
         return (self._jacobian(model, kin, a, b, Tb) if jacobian else None,
@@ -229,8 +200,13 @@ class LoopClosure:
                 self._residual(Ta, Tb) if residual else None)
 
     def _jacobian(self, model, kin, a, b, Tb):
-        """``A = P (J_b - Ad_{T_ba} J_a)``; ``Tb = (R, p)``, the world pose of
-        ``{b}``."""
+        """``A = P (J_b - Ad_{T_ba} J_a)``; ``Tb = (R, p)`` is the world pose of
+        ``{b}``.
+
+        Joint ``j`` moves {b} by ``Ad_{T_{b,j}} S_j dq_j`` (Kim eq. (11)) if it is
+        on the path to b, and {a} likewise; joints on both paths move them alike and
+        cancel.
+        """
         # joint j moves {b} by Ad_{T_{b,j}} S_j dq_j (Kim eq. (11)) if it is on the
         # path to b, and {a} by Ad_{T_{a,j}} S_j dq_j if it is on the path to a; as
         # Ad_{T_ba} Ad_{T_{a,j}} = Ad_{T_{b,j}}, A = P Ad_{T_{0,b}^-1} sum_j s_j
@@ -243,15 +219,14 @@ class LoopClosure:
         Rb, pb = Tb
         cols = Ad_inv_mul(Rb[..., None, :, :], pb[..., None, :],
                           s[:, None] * kin.columns(model))    # (..., nv, 6), in {b}
-        return _T(cols[..., self.axes])
+        return tr(cols[..., self.axes])
 
     def _drift(self, kin, a, b, Ta, Tb):
-        """``dA dq = P (dV_b - Ad_{T_ba} dV_a + ad_{V_rel} Ad_{T_ba} V_a)`` at
-        ``ddq = 0``."""
+        """``dA dq = P (dV_b - Ad_{T_ba} dV_a + ad_{V_rel} Ad_{T_ba} V_a)``."""
         (Ra, pa), (Rb, pb) = Ta, Tb
         Va, dVa = kin.motion(a, self.frame_a)
         Vb, dVb = kin.motion(b, self.frame_b)
-        Rba, pba = _T(Rb) @ Ra, matvec(_T(Rb), pa - pb)          # T_ba = T_b^-1 T_a
+        Rba, pba = tr(Rb) @ Ra, matvec(tr(Rb), pa - pb)          # T_ba = T_b^-1 T_a
         AVa = Ad_mul(Rba, pba, Va)
         acc = dVb - Ad_mul(Rba, pba, dVa) + ad_mul(Vb - AVa, AVa)
         return acc[..., self.axes]
@@ -259,7 +234,7 @@ class LoopClosure:
     def _residual(self, Ta, Tb):
         """``f = P (log(R_a^T R_b), R_b^T (p_b - p_a))``."""
         (Ra, pa), (Rb, pb) = Ta, Tb
-        err = np.concatenate([log_so3(_T(Ra) @ Rb), matvec(_T(Rb), pb - pa)],
+        err = np.concatenate([log_so3(tr(Ra) @ Rb), matvec(tr(Rb), pb - pa)],
                              axis=-1)
         return err[..., self.axes]
 
@@ -274,10 +249,9 @@ class Pfaffian:
     A : callable ``(q) -> (m, nv)`` array
     drift : callable ``(q, dq) -> (m,)`` array, the term ``dA/dt dq``
     m : int, the number of rows
-    residual : callable ``(q) -> (m,)``, optional (holonomic constraints only):
-    ``f(q)`` with
-        ``A = df/dq``; used by :func:`project` and by the ``beta`` term of Baumgarte
-        stabilisation (without it those rows get only the velocity term)
+    residual : callable ``(q) -> (m,)``, optional
+        holonomic constraints only: ``f(q)`` with ``A = df/dq``, for :func:`project`
+        and Baumgarte's ``beta`` term
 
     Examples
     --------
@@ -307,8 +281,7 @@ class Pfaffian:
         return self._residual is not None
 
     def residual(self, model, q):
-        """``f(q)`` (..., m), or an empty (..., 0) array for a constraint without
-        one."""
+        """``f(q)`` (..., m), or an empty (..., 0) array without one."""
         if self._residual is None:
             return np.zeros(np.shape(q)[:-1] + (0,))
         f = _checks.array("residual", self._residual(model.check_q(q)), (self.m,))
@@ -334,7 +307,7 @@ class Pfaffian:
                 from None
 
     def _terms(self, model, kin, jacobian=False, drift=False, residual=False):
-        """``(A, dA dq, f)`` as :meth:`LoopClosure._terms`; ``f`` is zero without a
+        """``(A, dA dq, f)`` as :meth:`LoopClosure._terms`; ``f`` zero without a
         residual."""
         return (self.jacobian(model, kin.q) if jacobian else None,
                 self.drift(model, kin.q, kin.dq) if drift else None,
@@ -343,8 +316,7 @@ class Pfaffian:
 
 
 def _constraint_list(constraints, allow_empty=False):
-    """A non-empty list of LoopClosure / Pfaffian (a single constraint must be
-    wrapped)."""
+    """A non-empty list of LoopClosure / Pfaffian (a single one must be wrapped)."""
     constraints = _checks.sequence("constraints", constraints,
                                    (LoopClosure, Pfaffian),
                                    "LoopClosure or Pfaffian constraints")
@@ -368,11 +340,8 @@ def _baumgarte(baumgarte):
 
 
 def _evaluate(model, constraints, kin, jacobian=False, drift=False, residual=False):
-    """All constraints' ``A`` (..., m, nv), ``dA dq`` (..., m) and ``f`` (..., m),
-    stacked.
-
-    The rows of ``f`` of a constraint without a residual are zero. Entries not asked
-    for: None.
+    """All constraints' ``A`` (..., m, nv), ``dA dq`` and ``f`` (..., m), stacked
+    (zero rows of ``f`` without a residual; None for those not asked).
     """
     constraints = _constraint_list(constraints)
     parts = [c._terms(model, kin, jacobian, drift, residual) for c in constraints]
@@ -401,10 +370,8 @@ def constraint_drift(model, constraints, q, dq):
 
 
 def constraint_residual(model, constraints, q):
-    """The holonomic residuals ``f(q)`` stacked (Pfaffian constraints without one
-    add nothing).
-
-    Kim (2012), Section 3: ``f(q) = 0`` with ``A = df/dq``.
+    """The holonomic residuals ``f(q)`` (..., m) stacked: Kim (2012), Section 3,
+    ``f(q) = 0`` with ``A = df/dq`` (Pfaffians without one add nothing).
     """
     holonomic = [c for c in _constraint_list(constraints) if c.holonomic]
     if not holonomic:
@@ -436,14 +403,9 @@ def _check_velocity(A, dq, tol):
 
 
 def _stabilised_rhs(A, drift, f, dq, baumgarte):
-    """``dA dq + 2 alpha A dq + beta^2 f``: the acceleration-level constraint
-    right-hand side.
-
-    Baumgarte stabilisation asks ``d^2f/dt^2 + 2 alpha df/dt + beta^2 f = 0``
-    instead of ``d^2f/dt^2 = 0``; with ``df/dt = A dq`` and
-    ``d^2f/dt^2 = A ddq + dA dq`` only the right-hand side of Kim eq. (67) changes.
-    ``f`` has a row for every constraint: a non-holonomic one has no ``f(q)``, its
-    rows are zero and only the velocity term acts on them.
+    """``dA dq + 2 alpha A dq + beta^2 f``: Baumgarte's right-hand side of Kim's eq.
+    (67), from ``d^2f/dt^2 + 2 alpha df/dt + beta^2 f = 0`` (zero ``f`` rows for
+    non-holonomic constraints).
     """
     if baumgarte is None:
         return drift
@@ -455,31 +417,15 @@ def _simplified_pass(model, record, torques, prescribed=None):
     """``m`` simplified articulated-body (or hybrid) calls at once, Kim (2012), §3.2
     (§3.3).
 
-    The response of the open tree at rest and without gravity to the ``m`` torque
-    vectors in the columns of ``torques`` (..., nv, m). ``record`` is the
-    :class:`~liedyn.forward_dynamics.ABAPass` (or
-    :class:`~liedyn.hybrid_dynamics.HybridPass`) of the same configuration: its
-    transforms, joint Jacobians, articulated inertias ``I_hat_i`` and ``Psi_i``
-    depend on ``q`` only and are reused. With ``V = 0``, ``dV_0 = 0`` and no
-    external force the bias terms vanish (``eta_i = 0``) and Kim eqs. (49)-(50),
-    (45) and (41) become vector recursions, here with the ``m`` vectors as the
-    columns of 6 x m matrices:
-
-    * backward: ``B_i = sum_k Ad*_{T_{i,k}^-1} beta_k``, ``u_i = tau_i - S_i^T B_i``
-      and ``beta_i = B_i + I_hat_i S_i Psi_i u_i`` (Kim eqs. (49)-(50));
-    * forward: ``a_i = Ad_{T_{lambda(i),i}^-1} dV_lambda(i)``,
-      ``ddq_i = Psi_i (u_i - S_i^T I_hat_i a_i)`` (Kim eq. (45)),
-      ``dV_i = a_i + S_i ddq_i`` (41).
-
-    A prescribed joint (hybrid, ``ddq_i = 0``) passes ``beta_i = B_i`` on, and its
-    torque is ``tau_i = S_i^T (I_hat_i dV_i + B_i)``. Cost O(n m), no inertia
-    recomputed.
-
-    Returns
-    -------
-    ddq, tau : (..., nv, m) arrays (``tau`` copies ``torques`` on the joints that
-    are not
-        prescribed)
+    The response of the tree at rest, without gravity, to the torques in the columns
+    of ``torques`` (..., nv, m); ``record`` (an ``ABAPass`` or ``HybridPass`` at the
+    same ``q``) lends its transforms, ``S``, ``I_hat`` and ``Psi``. With ``eta =
+    0``, Kim's eqs. (49)-(50), (45), (41) become recursions on 6 x m matrices:
+    backward ``B_i = sum_k Ad*_{T_{i,k}^-1} beta_k``, ``u_i = tau_i - S_i^T B_i``,
+    ``beta_i = B_i + I_hat_i S_i Psi_i u_i``; forward ``a_i = Ad_{T^-1}
+    dV_lambda(i)``, ``ddq_i = Psi_i (u_i - S_i^T I_hat_i a_i)``, ``dV_i = a_i + S_i
+    ddq_i``. A prescribed joint passes ``beta_i = B_i`` and gets ``tau_i = S_i^T
+    (I_hat_i dV_i + B_i)``. Returns ``ddq``, ``tau`` (..., nv, m).
     """
     fw, N = record.forward, model.nbodies
     u = (np.zeros(N + 1, bool) if prescribed is None
@@ -487,23 +433,20 @@ def _simplified_pass(model, record, torques, prescribed=None):
     batch = np.broadcast_shapes(torques.shape[:-2], *(record.I_hat[i].shape[:-2]
                                                       for i in range(1, N + 1)))
     m = torques.shape[-1]
-    # complex step passes
     dtype = np.result_type(torques, record.I_hat[N], fw.V[N], float)
-    # Ad_{T_{lambda(i),i}^-1} of all bodies at once
     X = Ad_inv_matrix(np.stack(np.broadcast_arrays(*fw.R[1:]), axis=-3),
                       np.stack(np.broadcast_arrays(*fw.p[1:]), axis=-2))
     X = [None] + [X[..., i, :, :] for i in range(N)]
-    # I_hat_i S_i
     IS = [None] + [record.I_hat[i] @ fw.S[i] for i in range(1, N + 1)]
     B, U, beta = ([None] * (N + 1) for _ in range(3))
     for i in range(N, 0, -1):                         # backward, Kim eqs. (49)-(50)
         B[i] = np.zeros(batch + (6, m), dtype=dtype)
         for k in model.children[i]:
-            B[i] = B[i] + _T(X[k]) @ beta[k]
+            B[i] = B[i] + tr(X[k]) @ beta[k]
         if u[i]:
             beta[i] = B[i]
         else:
-            U[i] = torques[..., model.v_slice[i], :] - _T(fw.S[i]) @ B[i]
+            U[i] = torques[..., model.v_slice[i], :] - tr(fw.S[i]) @ B[i]
             beta[i] = B[i] + IS[i] @ (record.Psi[i] @ U[i])
     ddq = np.zeros(batch + (model.nv, m), dtype=dtype)
     tau = np.array(np.broadcast_to(torques, batch + (model.nv, m)), dtype=dtype)
@@ -512,9 +455,9 @@ def _simplified_pass(model, record, torques, prescribed=None):
         a = X[i] @ dV[model.parent[i]]
         if u[i]:
             dV[i] = a
-            tau[..., model.v_slice[i], :] = _T(IS[i]) @ a + _T(fw.S[i]) @ B[i]
+            tau[..., model.v_slice[i], :] = tr(IS[i]) @ a + tr(fw.S[i]) @ B[i]
         else:
-            ddq_i = record.Psi[i] @ (U[i] - _T(IS[i]) @ a)
+            ddq_i = record.Psi[i] @ (U[i] - tr(IS[i]) @ a)
             ddq[..., model.v_slice[i], :] = ddq_i
             dV[i] = a + fw.S[i] @ ddq_i
     return ddq, tau
@@ -522,8 +465,9 @@ def _simplified_pass(model, record, torques, prescribed=None):
 
 @dataclass(frozen=True)
 class ConstrainedForward:
-    """``ddq`` and ``lam`` of :func:`constrained_forward`, with ``ddq_r``
-    (unconstrained) and ``MinvAT`` (``M^-1 A^T``, (..., nv, m))."""
+    """``ddq``, ``lam`` of :func:`constrained_forward`, with ``ddq_r``
+    (unconstrained) and ``MinvAT`` (``M^-1 A^T``, (..., nv, m)).
+    """
 
     ddq: np.ndarray
     lam: np.ndarray
@@ -533,16 +477,13 @@ class ConstrainedForward:
 
 def constrained_forward(model, constraints, q, dq, tau, f_ext=None, baumgarte=None,
                         full_output=False, velocity_tol=VELOCITY_TOL):
-    """Forward dynamics of a constrained system, Kim (2012), §3.2, Kim eqs.
+    """Forward dynamics of a constrained system, Kim (2012), §3.2, Kim's eqs.
     (67)-(69).
 
-    The recursive method: one full articulated-body pass gives
-    ``ddq_r = M^-1 (tau - b)`` and, from its forward recursion, the constraint terms
-    ``A`` and ``dA dq``; ``m`` simplified passes (no velocity, no gravity, the
-    columns of ``A^T`` as torques) reuse its articulated inertias and give
-    ``M^-1 A^T``; then ``lambda = -(A M^-1 A^T)^-1 (A ddq_r + dA dq)`` (Kim eq.
-    (67)) and ``ddq = ddq_r + M^-1 A^T lambda`` (Kim eqs. (68)-(69)): O(n m) +
-    O(m^3).
+    One articulated-body pass gives ``ddq_r = M^-1 (tau - b)`` and, from its forward
+    recursion, ``A`` and ``dA dq``; ``m`` simplified passes reusing its articulated
+    inertias give ``M^-1 A^T``; then ``lambda = -(A M^-1 A^T)^-1 (A ddq_r + dA dq)``
+    (67) and ``ddq = ddq_r + M^-1 A^T lambda`` (68)-(69): O(n m + m^3).
 
     Parameters
     ----------
@@ -550,14 +491,11 @@ def constrained_forward(model, constraints, q, dq, tau, f_ext=None, baumgarte=No
     constraints : sequence of LoopClosure / Pfaffian
     q : (..., nq);  dq, tau : (..., nv);  f_ext : (..., N, 6), optional
     baumgarte : (alpha, beta), optional
-        stabilisation: enforce ``A ddq + dA dq + 2 alpha A dq + beta^2 f = 0``, with
-        ``f`` the residual of each holonomic constraint (zero rows for the others)
+        enforce ``A ddq + dA dq + 2 alpha A dq + beta^2 f = 0`` instead
     full_output : bool, return a :class:`ConstrainedForward` record
     velocity_tol : float or None
-        without ``baumgarte``, the state must satisfy Kim eq. (55):
-        ``max |A dq| <= velocity_tol (1 + max |dq|)`` (default :data:`VELOCITY_TOL`
-        = 1e-6), else ``ValueError``; ``None`` skips the check. With ``baumgarte``
-        it is not checked (the stabilisation exists to pull such states back)
+        without ``baumgarte``, ``dq`` must satisfy Kim eq. (55) to
+        ``max |A dq| <= velocity_tol (1 + max |dq|)``; ``None`` skips the check
 
     Returns
     -------
@@ -566,8 +504,7 @@ def constrained_forward(model, constraints, q, dq, tau, f_ext=None, baumgarte=No
     Raises
     ------
     ValueError
-        if ``A M^-1 A^T`` is singular (rank-deficient constraints or a singular
-        pose), or if ``dq`` violates the constraints beyond ``velocity_tol``
+        if ``A M^-1 A^T`` is singular, or ``dq`` violates the constraints
     """
     constraints, baumgarte = _constraint_list(constraints), _baumgarte(baumgarte)
     if velocity_tol is not None:
@@ -582,7 +519,7 @@ def constrained_forward(model, constraints, q, dq, tau, f_ext=None, baumgarte=No
     if baumgarte is None and velocity_tol is not None:
         _check_velocity(A, dq, velocity_tol)
     ddq_r = full.ddq
-    MinvAT = _simplified_pass(model, full, _T(A))[0]            # m simplified calls
+    MinvAT = _simplified_pass(model, full, tr(A))[0]            # m simplified calls
     G = A @ MinvAT
     _check_rank(G, "A M^-1 A^T")
     rhs = matvec(A, ddq_r) + _stabilised_rhs(A, drift, f, dq, baumgarte)
@@ -595,12 +532,10 @@ def constrained_forward(model, constraints, q, dq, tau, f_ext=None, baumgarte=No
 
 def constrained_forward_kkt(model, constraints, q, dq, tau, f_ext=None,
                             baumgarte=None):
-    """The same as :func:`constrained_forward` by one dense KKT solve, for checking.
+    """:func:`constrained_forward` by one dense KKT solve, for checking.
 
-    Kim (2012), eqs. (54)-(55):
-    ``[[M, -A^T], [A, 0]] [ddq; lambda] = [tau - b; -(dA dq)]``, with ``M``
-    by CRBA and ``b`` by RNEA: O(n^2) + O((n + m)^3). The state is not checked
-    against the constraints.
+    Kim (2012), eqs. (54)-(55): ``[[M, -A^T], [A, 0]] [ddq; lambda] = [tau - b;
+    -(dA dq)]``, ``M`` by CRBA, ``b`` by RNEA; the state is not checked.
     """
     from .crba import mass_matrix
     constraints, baumgarte = _constraint_list(constraints), _baumgarte(baumgarte)
@@ -614,7 +549,7 @@ def constrained_forward_kkt(model, constraints, q, dq, tau, f_ext=None,
     m, n = A.shape[-2], model.nv
     batch = np.broadcast_shapes(M.shape[:-2], A.shape[:-2])
     K = np.zeros(batch + (n + m, n + m), dtype=np.result_type(M, A, tau, b))
-    K[..., :n, :n], K[..., :n, n:], K[..., n:, :n] = M, -_T(A), A
+    K[..., :n, :n], K[..., :n, n:], K[..., n:, :n] = M, -tr(A), A
     rhs_c = _stabilised_rhs(A, drift, f, dq, baumgarte)
     rhs = np.concatenate([np.broadcast_to(tau - b, batch + (n,)),
                           -np.broadcast_to(rhs_c, batch + (m,))], axis=-1)
@@ -624,7 +559,7 @@ def constrained_forward_kkt(model, constraints, q, dq, tau, f_ext=None,
 
 
 def _coordinate_mask(model, per_joint, name):
-    """A per-coordinate boolean mask (nv,) from one boolean per joint, validated as
+    """A per-coordinate mask (nv,) from one boolean per joint, validated as
     ``name``."""
     mask = np.asarray(per_joint)
     if mask.shape != (model.nbodies,) or mask.dtype != bool:
@@ -638,7 +573,7 @@ def _coordinate_mask(model, per_joint, name):
 
 
 def _null_space(B):
-    """An orthonormal basis of the null space of ``B`` (rows: constraints)."""
+    """An orthonormal basis of the null space of ``B``."""
     _, s, Vt = np.linalg.svd(B)
     rank = int(np.sum(s > RANK_TOL * max(s[0] if s.size else 0, 1e-300)))
     return Vt[rank:].T
@@ -660,32 +595,23 @@ def _check_consistent(model, constraints, q, dq, ddq, tol=1e-6):
 
 def constrained_inverse(model, constraints, q, dq, ddq, actuated, tau_passive=None,
                         objective="min_torque", f_ext=None):
-    """Inverse dynamics of a constrained system, Kim (2012), §3.1, Kim eqs.
+    """Inverse dynamics of a constrained system, Kim (2012), §3.1, Kim's eqs.
     (56)-(66).
 
     With ``tau_r = rnea(q, dq, ddq)`` split into actuated (a) and passive (p)
-    coordinates, ``A_p^T lambda = tau_pr - tau_p`` (57) and
-    ``tau_a = tau_ar - A_a^T lambda`` (58):
-
-    * ``m == n_p``: unique (Kim eq. (58));
-    * ``m > n_p`` (redundant actuation):
-      ``lambda = (A_p^T)^+ (tau_pr - tau_p) + N s`` (Kim eq. (59));
-      ``objective="min_constraint_force"`` takes ``s = 0``, the least ``|lambda|``;
-      ``"min_torque"`` takes ``s* = (A_a^T N)^+ (...)`` (Kim eqs. (62)-(64)), the
-      least ``|tau_a|`` (pseudoinverses: least-squares solutions, checked to solve
-      Kim eq. (57) exactly);
-    * ``m < n_p``: no exact solution: ``ValueError`` (use
-      :func:`constrained_hybrid`).
-
-    The state must satisfy ``A dq = 0`` and ``A ddq + dA dq = 0`` (checked, relative
-    1e-6).
+    coordinates, ``A_p^T lambda = tau_pr - tau_p`` (57) and ``tau_a = tau_ar - A_a^T
+    lambda`` (58). ``m == n_p``: unique. ``m > n_p`` (redundant actuation): ``lambda
+    = (A_p^T)^+ (tau_pr - tau_p) + N s`` (59), ``s = 0`` for
+    ``objective="min_constraint_force"``, ``s*`` of Kim's eqs. (62)-(64) (the least
+    ``|tau_a|``) for ``"min_torque"``. ``m < n_p``: no exact solution,
+    ``ValueError`` (use :func:`constrained_hybrid`). The state must satisfy ``A dq =
+    0`` and ``A ddq + dA dq = 0`` (checked).
 
     Parameters
     ----------
     actuated : sequence of N bool, one per joint
-    tau_passive : (nv,) array, optional: torques of the passive joints (entries on
-    actuated
-        coordinates ignored); default zero
+    tau_passive : (nv,) array, optional
+        torques of the passive joints (entries on actuated coordinates ignored)
     objective : {"min_torque", "min_constraint_force"}
 
     Returns
@@ -732,24 +658,15 @@ def constrained_inverse(model, constraints, q, dq, ddq, actuated, tau_passive=No
 
 
 def constrained_hybrid(model, constraints, q, dq, ddq, tau, prescribed, f_ext=None):
-    """Hybrid dynamics of a constrained system, Kim (2012), §3.3, Kim eqs.
+    """Hybrid dynamics of a constrained system, Kim (2012), §3.3, Kim's eqs.
     (70)-(80).
 
-    For ``m <= n_v``: one hybrid call gives the unconstrained solution
-    ``(tau_ur, ddq_r)`` and, from its forward recursion, ``A`` and ``dA dq``; ``m``
-    simplified calls with inputs ``(ddq_u = 0, tau_v = A_v^T e_k)`` reuse its
-    articulated inertias and give ``M_vv^-1 A_v^T`` and the matching ``tau_uc``;
-    ``lambda = -(A_v M_vv^-1 A_v^T)^-1 (A ddq_r + dA dq)`` (Kim eq. (76));
-    ``ddq_v = ddq_vr + M_vv^-1 A_v^T lambda`` (80),
-    ``tau_u = tau_ur + tau_uc - A_u^T lambda`` (79).
-
-    For ``m > n_v`` (one state only, no batch) the constraints alone fix ``ddq_v``:
-    the least-squares solution of ``A_v ddq_v = -A_u ddq_u - dA dq``, accepted only
-    if it solves the equations (relative 1e-8), else ``ValueError`` (the prescribed
-    ``ddq_u`` admit no motion); then ``tau_u`` and ``lambda`` follow from
-    :func:`constrained_inverse` with 'a', 'p' replaced by 'u', 'v': its redundant
-    case (``m > n_v``), solved with pseudoinverses and the minimum-torque choice of
-    ``lambda``.
+    ``m <= n_v``: one hybrid call gives ``(tau_ur, ddq_r)``, ``A`` and ``dA dq``;
+    ``m`` simplified calls with ``(ddq_u = 0, tau_v = A_v^T e_k)`` give ``M_vv^-1
+    A_v^T`` and ``tau_uc`` (78); ``lambda = -(A_v M_vv^-1 A_v^T)^-1 (A ddq_r + dA
+    dq)`` (76), ``ddq_v = ddq_vr + M_vv^-1 A_v^T lambda`` (80), ``tau_u = tau_ur +
+    tau_uc - A_u^T lambda`` (79). ``m > n_v`` (one state): the constraints fix
+    ``ddq_v``, and :func:`constrained_inverse` gives ``tau_u`` and ``lambda``.
 
     Returns
     -------
@@ -758,8 +675,8 @@ def constrained_hybrid(model, constraints, q, dq, ddq, tau, prescribed, f_ext=No
     Raises
     ------
     ValueError
-        if ``A_v M_vv^-1 A_v^T`` is singular (``m <= n_v``), or the prescribed
-        accelerations are inconsistent with the constraints (``m > n_v``)
+        if ``A_v M_vv^-1 A_v^T`` is singular, or the prescribed accelerations admit
+        no motion
     """
     constraints = _constraint_list(constraints)
     u = _coordinate_mask(model, prescribed, "prescribed")
@@ -768,25 +685,8 @@ def constrained_hybrid(model, constraints, q, dq, ddq, tau, prescribed, f_ext=No
                                          names=("dq", "ddq", "tau"))
     m, n_v = sum(c.m for c in constraints), int(v.sum())
     if m > n_v:
-        if q.ndim != 1:
-            raise ValueError("constrained_hybrid with m > "
-                             "n_v takes one state, not a batch")
-        A, drift, _ = _evaluate(model, constraints, _Kinematics(model, q, dq),
-                                jacobian=True, drift=True)
-        rhs = -(A[:, u] @ ddq[u] + drift)
-        ddq_v = np.linalg.lstsq(A[:, v], rhs, rcond=None)[0]
-        residual = np.max(np.abs(A[:, v] @ ddq_v - rhs), initial=0.0)
-        if residual > 1e-8 * (1 + np.max(np.abs(rhs))):
-            raise ValueError(f"m = {m} constraints exceed the n_v = {n_v} "
-                             "torque-given coordinates and the prescribed "
-                             "accelerations admit no consistent motion (A_v ddq_v "
-                             "= -A_u ddq_u - dA dq has no solution)")
-        ddq_out = np.array(ddq, dtype=float)
-        ddq_out[v] = ddq_v
-        tau_out, lam = constrained_inverse(model, constraints, q, dq, ddq_out,
-                                           np.asarray(prescribed), tau_passive=tau,
-                                           f_ext=f_ext)
-        return tau_out, ddq_out, lam
+        return _overdetermined_hybrid(model, constraints, q, dq, ddq, tau,
+                                      prescribed, f_ext, u)
     mask = np.asarray(prescribed)
     full = hybrid_pass(model, q, dq, ddq, tau, mask, f_ext)    # the full call: (77)
     kin = _Kinematics(model, q, dq, fw=full.forward,
@@ -794,9 +694,8 @@ def constrained_hybrid(model, constraints, q, dq, ddq, tau, prescribed, f_ext=No
     A, drift, _ = _evaluate(model, constraints, kin, jacobian=True, drift=True)
     tau_r, ddq_r = full.tau, full.ddq
     E = np.zeros(A.shape[:-2] + (model.nv, m), dtype=A.dtype)
-    E[..., v, :] = _T(A)[..., v, :]                     # columns: tau_v = A_v^T e_k
-    # m simplified calls, (78)
-    unit_ddq, unit_tau = _simplified_pass(model, full, E, mask)
+    E[..., v, :] = tr(A)[..., v, :]                     # columns: tau_v = A_v^T e_k
+    unit_ddq, unit_tau = _simplified_pass(model, full, E, mask)         # (78)
     Minv_AvT = unit_ddq[..., v, :]                                # (..., n_v, m)
     tau_uc = unit_tau[..., u, :]                                  # (..., n_u, m)
     K = A[..., :, v] @ Minv_AvT
@@ -805,32 +704,48 @@ def constrained_hybrid(model, constraints, q, dq, ddq, tau, prescribed, f_ext=No
     ddq_out, tau_out = np.array(ddq_r), np.array(tau_r)
     ddq_out[..., v] = ddq_r[..., v] + matvec(Minv_AvT, lam)                   # (80)
     tau_out[..., u] = (tau_r[..., u] + matvec(tau_uc, lam)
-                       - matvec(_T(A[..., :, u]), lam))                      # (79)
+                       - matvec(tr(A[..., :, u]), lam))                      # (79)
+    return tau_out, ddq_out, lam
+
+
+def _overdetermined_hybrid(model, constraints, q, dq, ddq, tau, prescribed, f_ext,
+                           u):
+    """:func:`constrained_hybrid` for ``m > n_v``: ``ddq_v`` from the constraints,
+    then ``tau_u`` and ``lambda`` by :func:`constrained_inverse`."""
+    v = ~u
+    m, n_v = sum(c.m for c in constraints), int(v.sum())
+    if q.ndim != 1:
+        raise ValueError("constrained_hybrid with m > "
+                         "n_v takes one state, not a batch")
+    A, drift, _ = _evaluate(model, constraints, _Kinematics(model, q, dq),
+                            jacobian=True, drift=True)
+    rhs = -(A[:, u] @ ddq[u] + drift)
+    ddq_v = np.linalg.lstsq(A[:, v], rhs, rcond=None)[0]
+    residual = np.max(np.abs(A[:, v] @ ddq_v - rhs), initial=0.0)
+    if residual > 1e-8 * (1 + np.max(np.abs(rhs))):
+        raise ValueError(f"m = {m} constraints exceed the n_v = {n_v} "
+                         "torque-given coordinates and the prescribed "
+                         "accelerations admit no consistent motion (A_v ddq_v "
+                         "= -A_u ddq_u - dA dq has no solution)")
+    ddq_out = np.array(ddq, dtype=float)
+    ddq_out[v] = ddq_v
+    tau_out, lam = constrained_inverse(model, constraints, q, dq, ddq_out,
+                                       np.asarray(prescribed), tau_passive=tau,
+                                       f_ext=f_ext)
     return tau_out, ddq_out, lam
 
 
 def project(model, constraints, q, dq=None, tol=1e-12, max_iter=50):
-    """Project ``(q, dq)`` onto the constraint manifold: consistent initial
-    conditions, drift repair.
+    """Project ``(q, dq)`` onto the constraint manifold (Kim (2012), Section 3,
+    Kim's eq. (55)).
 
-    Kim (2012), Section 3 assumes a state consistent with ``f(q) = 0`` and Kim eq.
-    (55); this makes one.
-
-    Gauss-Newton steps ``q <- q (+) (-A^+ f(q))`` over the holonomic constraints (on
-    the manifold, :meth:`liedyn.model.Model.integrate`) until ``|f| < tol``, then
-    ``dq <- (1 - A^+ A) dq`` over all of them (the nearest velocity with
-    ``A dq = 0``). Both use the pseudoinverse ``A^+``: least-squares (minimum-norm)
-    steps, so redundant or rank-deficient constraints do not fail here (the dynamics
-    would reject them).
+    Gauss-Newton steps ``q <- q (+) (-A^+ f(q))`` on the manifold until ``|f| <
+    tol``, then ``dq <- (1 - A^+ A) dq``, the nearest velocity with ``A dq = 0``;
+    the pseudoinverse tolerates redundant constraints.
 
     Returns
     -------
     q : (nq,) array, and dq : (nv,) array when ``dq`` is given
-
-    Raises
-    ------
-    ValueError
-        if Newton's method does not converge within ``max_iter`` steps
     """
     constraints = _constraint_list(constraints, allow_empty=dq is None)
     tol = _checks.scalar("tol", tol, positive=True)

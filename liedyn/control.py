@@ -1,28 +1,22 @@
-"""Control laws built on the dynamics: computed torque, PD with gravity
-compensation, the passivity-based controller of Slotine and Li, and
-operational-space control.
+"""Control laws on the dynamics: computed torque, PD with gravity compensation,
+Slotine and Li's passivity-based controller and operational-space control; derived
+in :ref:`sec-control`.
 
-Every law is a function ``tau = law(model, q, dq, ...)`` of the measured state,
-returning joint torques of shape (..., nv); each is written with liedyn's own
-algorithms (``rnea`` for ``M a + C dq + N``, ``gravity_torque`` for ``N``,
-``coriolis_matrix``, ``mass_matrix``, the body Jacobians). The Lyapunov functions of
-their stability arguments are functions too, so that the book can evaluate them
-along a simulated trajectory, and :func:`simulate_closed_loop` closes the loop with
-:func:`liedyn.simulation.simulate`.
-
-Conventions: the tracking error is ``e = q (-) q_d`` (``model.difference(q_d, q)``,
-so that ``q = q_d (+) e``; for vector-space joints ``e = q - q_d``) and
-``de = dq - dq_d``. Gains are symmetric positive definite (nv, nv) matrices, given
-as a matrix, a vector of diagonal entries (nv,) or a scalar.
-
-Derived in :ref:`sec-control`.
+A law is a function ``tau = law(model, q, dq, ...)`` returning (..., nv) torques,
+written with liedyn's own algorithms; the Lyapunov functions of the stability
+arguments are functions too, for evaluation along a trajectory, and
+:func:`simulate_closed_loop` closes the loop. The tracking error is ``e = q (-)
+q_d`` (``model.difference(q_d, q)``; ``q - q_d`` on vector spaces) and ``de = dq -
+dq_d``; configurations are (..., nq), velocities (..., nv). Gains are symmetric
+positive definite (nv, nv) matrices, given as a matrix, a diagonal (nv,) or a
+scalar (:func:`gain`).
 """
 from dataclasses import dataclass
 
 import numpy as np
 
 from . import _checks
-from ._spatial import cross, matvec, skew
+from ._spatial import cross, matvec, skew, tr
 from .crba import (bias_force, coriolis_matrix, gravity_torque, kinetic_energy,
                    mass_matrix)
 from .kinematics import body_accelerations, body_jacobian, forward_kinematics
@@ -36,37 +30,12 @@ __all__ = ["gain", "tracking_error", "computed_torque", "computed_torque_lyapuno
            "simulate_closed_loop"]
 
 
-def _T(A):
-    return np.swapaxes(A, -1, -2)
-
-
 def gain(name, K, n):
-    """A gain as a symmetric positive definite (n, n) matrix..
+    """A gain as a symmetric positive definite (n, n) matrix, or an error naming it.
 
-    The gains of every law of this module (Murray, Li and Sastry, Ch. 4, "Control
-    Algorithm": ``K_p``, ``K_v`` positive definite) pass through here, so a wrong
-    gain is refused with an error that names it.
+    Murray, Li and Sastry, Ch. 4, "Control Algorithm": ``K_p``, ``K_v`` positive
+    definite. ``K``: a scalar ``k`` means ``k I``, an (n,) array the diagonal.
 
-    Parameters
-    ----------
-    name : str
-        the argument's name, for the error message
-    K : float, (n,) or (n, n) array
-        a scalar ``k`` means ``k I``, a vector the diagonal
-    n : int
-
-    Returns
-    -------
-    (n, n) array
-
-    Raises
-    ------
-    ValueError
-        if ``K`` has another shape, is not finite, not symmetric or not positive
-        definite
-
-    Examples
-    --------
     >>> gain("Kp", [1.0, 2.0], 2)
     array([[1., 0.],
            [0., 2.]])
@@ -104,23 +73,11 @@ def _error(model, q, q_d):
 
 
 def tracking_error(model, q, dq, q_d, dq_d):
-    """The tracking errors ``e = q (-) q_d`` and ``de = dq - dq_d``.
+    """The tracking errors ``e = q (-) q_d`` and ``de = dq - dq_d``, (..., nv) each.
 
-    Murray, Li and Sastry, Ch. 4, "Control Algorithm": ``e = q - q_d``, taken on the
-    configuration manifold (``q = q_d (+) e``,
-    :meth:`liedyn.model.Model.difference`).
+    Murray, Li and Sastry, Ch. 4, "Control Algorithm": ``e = q - q_d``, on the
+    manifold (:meth:`liedyn.model.Model.difference`).
 
-    Parameters
-    ----------
-    q, q_d : (..., nq) arrays
-    dq, dq_d : (..., nv) arrays
-
-    Returns
-    -------
-    e, de : (..., nv) arrays
-
-    Examples
-    --------
     >>> from liedyn.robots import double_pendulum
     >>> zero = [0.0, 0.0]
     >>> e, de = tracking_error(double_pendulum(), [0.5, 0.2], [1.0, 0.0],
@@ -136,21 +93,15 @@ def tracking_error(model, q, dq, q_d, dq_d):
 def computed_torque(model, q, dq, q_d, dq_d, ddq_d, Kp, Kd):
     """Computed torque: ``tau = M(q) (ddq_d - Kd de - Kp e) + C(q, dq) dq + N(q)``.
 
-    Murray, Li and Sastry, Ch. 4, "Control Algorithm" (1), with no constraint
-    (``J = I``, ``A = 0``); Murray, Li and Sastry (1994), Ch. 4 (computed torque).
-    The whole right-hand side is one inverse-dynamics call,
-    ``rnea(q, dq, ddq_d - Kd de - Kp e)`` (Kim (2012), Table 2). With an exact model
-    the error obeys the linear equation ``dde + Kd de + Kp e = 0``.
+    Murray, Li and Sastry, Ch. 4, "Control Algorithm" (1) without constraints; one
+    inverse-dynamics call ``rnea(q, dq, ddq_d - Kd de - Kp e)`` (Kim (2012), Table
+    2). With an exact model, ``dde + Kd de + Kp e = 0``.
 
     Parameters
     ----------
-    model : liedyn.model.Model
-    q, q_d : (..., nq) arrays
-        measured and desired configurations
-    dq, dq_d, ddq_d : (..., nv) arrays
-        measured velocity, desired velocity and acceleration
-    Kp, Kd : float, (nv,) or (nv, nv)
-        symmetric positive definite gains
+    q, q_d : measured and desired configurations
+    dq, dq_d, ddq_d : measured velocity, desired velocity and acceleration
+    Kp, Kd : gains
 
     Returns
     -------
@@ -172,23 +123,12 @@ def computed_torque(model, q, dq, q_d, dq_d, ddq_d, Kp, Kd):
 
 
 def computed_torque_lyapunov(model, q, dq, q_d, dq_d, Kp):
-    """``V = de^T de / 2 + e^T Kp e / 2``: a Lyapunov function of computed torque.
+    """``V = de^T de / 2 + e^T Kp e / 2`` (...): computed torque's Lyapunov
+    function.
 
-    Murray, Li and Sastry (1994), Ch. 4 (computed torque): along ``dde = -Kd de - Kp
-    e``, ``dV/dt = -de^T Kd de <= 0``.
+    Murray, Li and Sastry, Ch. 4: along ``dde = -Kd de - Kp e``, ``dV/dt = -de^T Kd
+    de``.
 
-    Parameters
-    ----------
-    q, q_d : (..., nq) arrays
-    dq, dq_d : (..., nv) arrays
-    Kp : float, (nv,) or (nv, nv)
-
-    Returns
-    -------
-    V : (...) array
-
-    Examples
-    --------
     >>> from liedyn.robots import pendulum
     >>> float(computed_torque_lyapunov(pendulum(), [0.5], [1.0], [0.0], [0.0],
     ...                                Kp=4.0))
@@ -202,19 +142,15 @@ def computed_torque_lyapunov(model, q, dq, q_d, dq_d, Kp):
 def pd_gravity(model, q, dq, q_d, Kp, Kd):
     """PD control with gravity compensation: ``tau = -Kp e - Kd dq + N(q)``.
 
-    Takegaki and Arimoto (1981); Murray, Li and Sastry (1994), Ch. 4 (PD control).
-    Regulates to a constant ``q_d``; ``N(q) = gravity_torque(q)`` (Zhang, Lecture
-    9). Stability: see :func:`pd_gravity_lyapunov`.
+    Takegaki and Arimoto (1981); Murray, Li and Sastry, Ch. 4 (PD control).
+    Regulates to a constant set point ``q_d``; ``N(q) = gravity_torque(q)`` (Zhang,
+    Lecture 9).
 
     Parameters
     ----------
-    model : liedyn.model.Model
-    q : (..., nq) array
-    dq : (..., nv) array
-    q_d : (..., nq) array
-        the set point
-    Kp, Kd : float, (nv,) or (nv, nv)
-        symmetric positive definite gains
+    q, q_d : the configuration and the set point
+    dq : the velocity
+    Kp, Kd : gains
 
     Returns
     -------
@@ -234,22 +170,13 @@ def pd_gravity(model, q, dq, q_d, Kp, Kd):
 
 
 def pd_gravity_lyapunov(model, q, dq, q_d, Kp):
-    """``V = dq^T M(q) dq / 2 + e^T Kp e / 2``: the Lyapunov function of PD +
-    gravity.
+    """``V = dq^T M(q) dq / 2 + e^T Kp e / 2`` (...): PD + gravity's Lyapunov
+    function.
 
-    Murray, Li and Sastry (1994), Ch. 4 (PD control): along the closed loop
-    ``M ddq + C dq = -Kp e - Kd dq``,
-    ``dV/dt = dq^T (M ddq + dM/dt dq / 2) + e^T Kp dq``
-    ``= dq^T (dM/dt - 2C) dq / 2 - dq^T Kd dq = -dq^T Kd dq <= 0``,
-    by the skew symmetry of ``dM/dt - 2C`` (Murray, Li and Sastry, Ch. 4, Property
-    1); LaSalle's principle then gives ``q -> q_d``.
+    Murray, Li and Sastry, Ch. 4, Property 1 (``dM/dt - 2C`` skew): along ``M ddq +
+    C dq = -Kp e - Kd dq``, ``dV/dt = dq^T (dM/dt - 2C) dq / 2 - dq^T Kd dq = -dq^T
+    Kd dq``; LaSalle then gives ``q -> q_d``.
 
-    Returns
-    -------
-    V : (...) array
-
-    Examples
-    --------
     >>> from liedyn.robots import pendulum
     >>> float(pd_gravity_lyapunov(pendulum(mass=2.0), [0.5], [1.0], [0.0], Kp=4.0))
     1.5
@@ -269,21 +196,17 @@ def _reference_velocity(model, q, dq, q_d, dq_d, ddq_d, Lam):
 def passivity_based(model, q, dq, q_d, dq_d, ddq_d, Lam, Kd):
     """Slotine and Li's controller: ``tau = M ddq_r + C(q, dq) dq_r + N - Kd s``.
 
-    Slotine and Li (1987): the reference velocity ``dq_r = dq_d - Lam e`` and the
-    sliding variable ``s = dq - dq_r = de + Lam e`` turn the closed loop into
-    ``M ds + (C + Kd) s = 0``; with a Christoffel-consistent ``C``
-    (:func:`liedyn.crba.coriolis_matrix`, Murray, Li and Sastry, Ch. 4, Property 1)
-    it is passive, see :func:`passivity_lyapunov`. Unlike computed torque, the law
-    never cancels the dynamics: ``M ddq_r + N`` is ``rnea(q, 0, ddq_r)`` (Kim
-    (2012), Table 2) and ``C(q, dq) dq_r`` uses the measured velocity in ``C``.
+    Slotine and Li (1987): with ``dq_r = dq_d - Lam e`` and ``s = dq - dq_r = de +
+    Lam e`` the closed loop is ``M ds + (C + Kd) s = 0``, passive for a
+    Christoffel-consistent ``C`` (:func:`liedyn.crba.coriolis_matrix`; Murray, Li
+    and Sastry, Ch. 4, Property 1). ``M ddq_r + N`` is ``rnea(q, 0, ddq_r)`` (Kim
+    (2012), Table 2).
 
     Parameters
     ----------
-    model : liedyn.model.Model
-    q, q_d : (..., nq) arrays
-    dq, dq_d, ddq_d : (..., nv) arrays
-    Lam, Kd : float, (nv,) or (nv, nv)
-        symmetric positive definite gains
+    q, q_d : configurations
+    dq, dq_d, ddq_d : velocities, desired acceleration
+    Lam, Kd : gains
 
     Returns
     -------
@@ -305,25 +228,13 @@ def passivity_based(model, q, dq, q_d, dq_d, ddq_d, Lam, Kd):
 
 
 def passivity_lyapunov(model, q, dq, q_d, dq_d, Lam, Kd):
-    """``V = s^T M(q) s / 2 + e^T Lam Kd e``: Slotine and Li's Lyapunov function.
+    """``V = s^T M(q) s / 2 + e^T Lam Kd e`` (...): Slotine and Li's Lyapunov
+    function.
 
-    Slotine and Li (1987): along ``M ds + (C + Kd) s = 0`` and with ``dM/dt - 2C``
-    skew (Murray, Li and Sastry, Ch. 4, Property 1),
-    ``dV/dt = -s^T Kd s + 2 e^T Lam Kd de = -de^T Kd de - e^T Lam Kd Lam e < 0`` for
-    ``(e, de) != 0``, so the tracking error converges exponentially. Needs
-    ``Lam Kd`` symmetric (e.g. both diagonal).
+    Slotine and Li (1987): along ``M ds + (C + Kd) s = 0`` with ``dM/dt - 2C`` skew
+    (Murray, Li and Sastry, Ch. 4, Property 1), ``dV/dt = -de^T Kd de - e^T Lam Kd
+    Lam e``. Needs ``Lam Kd`` symmetric (else ``ValueError``).
 
-    Returns
-    -------
-    V : (...) array
-
-    Raises
-    ------
-    ValueError
-        if ``Lam Kd`` is not symmetric
-
-    Examples
-    --------
     >>> from liedyn.robots import pendulum
     >>> V = passivity_lyapunov(pendulum(), [0.5], [0.0], [0.0], [0.0],
     ...                        Lam=2.0, Kd=3.0)
@@ -350,36 +261,13 @@ def _task_jacobian(model, J, name="J"):
 
 
 def operational_space_inertia(model, q, J):
-    """The operational-space inertia ``Lambda = (J M^-1 J^T)^-1`` of a task
-    ``J dq``.
+    """The operational-space inertia ``Lambda = (J M^-1 J^T)^-1`` (..., k, k) of a
+    task.
 
-    Khatib (1987): the inertia that the task "feels", with kinetic energy
-    ``dx^T Lambda dx / 2`` for motions of least kinetic energy. ``M^-1 J^T`` is a
-    linear solve with the mass matrix of the composite-rigid-body algorithm
-    (:func:`liedyn.crba.mass_matrix`, Featherstone (2008), Table 6.2); the tests
-    compare ``Lambda`` with ``M^-1`` from the articulated-body algorithm and with
-    Pinocchio.
+    Khatib (1987): the inertia the task ``dx = J dq`` "feels"; ``M^-1 J^T`` is a
+    solve with the CRBA's ``M`` (Featherstone (2008), Table 6.2). ``J`` is (..., k,
+    nv), e.g. a body Jacobian; a ``ValueError`` refuses a rank-deficient ``J``.
 
-    Parameters
-    ----------
-    model : liedyn.model.Model
-    q : (..., nq) array
-    J : (..., k, nv) array
-        the task Jacobian, e.g. a body Jacobian (twist ``(w, v)``,
-        :mod:`liedyn.kinematics`)
-
-    Returns
-    -------
-    Lambda : (..., k, k) array
-
-    Raises
-    ------
-    ValueError
-        if ``J`` has the wrong shape or loses rank (a kinematic singularity of the
-        task)
-
-    Examples
-    --------
     >>> from liedyn.robots import pendulum
     >>> J = np.array([[2.0]])  # the bob's speed per joint rate: l = 2
     >>> model = pendulum(mass=3.0, length=2.0)
@@ -392,7 +280,7 @@ def operational_space_inertia(model, q, J):
 
 def _task_inertia(model, q, J):
     """``Lambda`` and ``X = M^-1 J^T`` (a linear solve with the CRBA's ``M``)."""
-    X = np.linalg.solve(mass_matrix(model, q), _T(J))    # M^-1 J^T
+    X = np.linalg.solve(mass_matrix(model, q), tr(J))    # M^-1 J^T
     A = J @ X                                             # J M^-1 J^T
     s = np.linalg.svd(A, compute_uv=False)
     singular = np.any(s[..., -1] <= 1e-12 * np.maximum(s[..., 0], 1e-300))
@@ -405,29 +293,20 @@ def _task_inertia(model, q, J):
 
 
 def operational_space_control(model, q, dq, J, dJdq, a, tau_null=None):
-    """Operational-space control: the torques that give a task acceleration
-    ``ddx = a``.
+    """Operational-space control: torques for the task acceleration ``ddx = a``.
 
     Khatib (1987): ``F = Lambda (a - dJ dq) + mu + p`` with ``mu + p = Lambda J M^-1
-    b``, ``tau = J^T F + N^T tau_null`` and the dynamically consistent null-space
-    projector ``N^T = I - J^T Lambda J M^-1``, which keeps ``tau_null`` out of the
-    task. Here ``b = C dq + N`` is :func:`liedyn.crba.bias_force` and ``M^-1 J^T`` a
-    linear solve with the mass matrix (Featherstone (2008), Table 6.2). With a
-    full-rank ``J`` the closed loop satisfies ``J ddq + dJ dq = a`` exactly.
+    b`` (``b``: :func:`liedyn.crba.bias_force`), ``tau = J^T F + N^T tau_null``, and
+    the dynamically consistent projector ``N^T = I - J^T Lambda J M^-1``; ``M^-1
+    J^T`` by a solve with the CRBA's ``M`` (Featherstone (2008), Table 6.2). Then
+    ``J ddq + dJ dq = a``.
 
     Parameters
     ----------
-    model : liedyn.model.Model
-    q : (..., nq) array
-    dq : (..., nv) array
-    J : (..., k, nv) array
-        task Jacobian, ``dx = J dq``
-    dJdq : (..., k) array
-        the task acceleration at ``ddq = 0``, ``ddx - J ddq``
-    a : (..., k) array
-        the commanded task acceleration
-    tau_null : (..., nv) array, optional
-        torques projected into the null space of the task (e.g. a posture PD)
+    J : (..., k, nv) array, the task Jacobian, ``dx = J dq``
+    dJdq : (..., k) array, the task acceleration at ``ddq = 0``
+    a : (..., k) array, the commanded task acceleration
+    tau_null : (..., nv) array, optional, torques for the task's null space
 
     Returns
     -------
@@ -447,28 +326,20 @@ def operational_space_control(model, q, dq, J, dJdq, a, tau_null=None):
     a = _checks.array("a", a, (k,))
     Lam, X = _task_inertia(model, q, J)                   # X = M^-1 J^T
     b = bias_force(model, q, dq)
-    F = matvec(Lam, a - dJdq + matvec(_T(X), b))       # Lambda (a - dJ dq) + mu + p
-    tau = matvec(_T(J), F)
+    F = matvec(Lam, a - dJdq + matvec(tr(X), b))       # Lambda (a - dJ dq) + mu + p
+    tau = matvec(tr(J), F)
     if tau_null is not None:
         tau0 = model.check_v(tau_null, "tau_null")
-        NT = np.eye(model.nv) - _T(J) @ Lam @ _T(X)       # I - J^T Lambda J M^-1
+        NT = np.eye(model.nv) - tr(J) @ Lam @ tr(X)       # I - J^T Lambda J M^-1
         tau = tau + matvec(NT, tau0)
     return tau
 
 
 @dataclass(frozen=True)
 class PointTask:
-    """A point fixed on a body, in the ground frame: position, velocity, Jacobian,
-    bias.
-
-    Returned by :func:`point_task`; the bias ``dJdq`` comes from Kim (2012), eq.
-    (41).
-
-    Attributes
-    ----------
-    x, dx : (..., 3) arrays      position and velocity in the ground frame
-    J : (..., 3, nv) array       ``dx = J dq``
-    dJdq : (..., 3) array        ``ddx = J ddq + dJdq``
+    """A point on a body in the ground frame (Kim (2012), eq. (41) for the bias):
+    ``x``, ``dx`` (..., 3); ``J`` (..., 3, nv) with ``dx = J dq``; ``dJdq`` (..., 3)
+    with ``ddx = J ddq + dJdq``.
     """
 
     x: np.ndarray
@@ -478,30 +349,15 @@ class PointTask:
 
 
 def point_task(model, q, dq, body, point=None):
-    """Position, velocity, Jacobian and acceleration bias of a point on a body
-    (ground).
+    """Position, velocity, Jacobian and acceleration bias of a point ``r`` on a
+    body.
 
-    With the body pose ``T_{0,i} = (R, p)``, twist ``V_i = (w, v) = J_i dq`` (body
-    Jacobian, Zhang, Lecture 9) and the component-wise derivative
-    ``dV_i = (dw, dv)`` of Kim (2012), eq. (41) at ``ddq = 0`` without gravity, the
-    point ``r`` (in ``{i}``) has ``x = p + R r``, ``dx = R (v + w x r)`` and
-    ``dJdq = R (dv + dw x r + w x (v + w x r))``.
+    With ``T_{0,i} = (R, p)``, ``V_i = (w, v) = J_i dq`` (body Jacobian, Zhang,
+    Lecture 9) and ``dV_i = (dw, dv)`` of Kim (2012), eq. (41) at ``ddq = 0``
+    without gravity: ``x = p + R r``, ``dx = R (v + w x r)``, ``dJdq = R (dv + dw x
+    r + w x (v + w x r))``. ``point`` (3,) is in the body frame (default its
+    origin).
 
-    Parameters
-    ----------
-    model : liedyn.model.Model
-    q : (..., nq) array
-    dq : (..., nv) array
-    body : int or str
-    point : (3,) array, optional
-        the point in the body frame (default: the origin of ``{i}``)
-
-    Returns
-    -------
-    PointTask
-
-    Examples
-    --------
     >>> from liedyn.robots import pendulum
     >>> task = point_task(pendulum(length=2.0), [0.0], [1.0], 1, [0.0, -2.0, 0.0])
     >>> # centripetal: w^2 l up
@@ -530,19 +386,9 @@ def point_task(model, q, dq, body, point=None):
 
 @dataclass(frozen=True)
 class ClosedLoop:
-    """A closed-loop simulation: the trajectory and the torques.
-
-    The accelerations come from Kim (2012), Table 3 (see
-    :func:`simulate_closed_loop`).
-
-    Attributes
-    ----------
-    t : (steps + 1,) array
-    q : (steps + 1, ..., nq) array
-    dq, tau : (steps + 1, ..., nv) arrays
-        ``tau[k]`` is the controller's output at ``t[k]``
-    trajectory : liedyn.simulation.Trajectory
-        the whole output of :func:`liedyn.simulation.simulate` (with the energy)
+    """A closed-loop simulation (accelerations by Kim (2012), Table 3): ``t``,
+    ``q``, ``dq`` as in :class:`liedyn.simulation.Trajectory`, ``tau[k]`` the
+    controller's output at ``t[k]``, and the whole ``trajectory``.
     """
 
     t: np.ndarray
@@ -557,25 +403,11 @@ def simulate_closed_loop(model, controller, q0, dq0, dt, steps=None, duration=No
     """Simulate ``M ddq + b = tau`` with ``tau = controller(t, q, dq)``; record
     ``tau``.
 
-    The closed loop of Murray, Li and Sastry, Ch. 4, "Control Algorithm", integrated
-    by :func:`liedyn.simulation.simulate` (accelerations by Kim (2012), Table 3; the
-    controller is evaluated at every stage of the integrator). Afterwards the
-    controller is called once more on the whole sampled trajectory, with ``t`` of
-    shape ``(steps + 1, 1, ...)`` (one axis per batch axis of the state), to record
-    the torques.
-
-    Parameters
-    ----------
-    model : liedyn.model.Model
-    controller : callable ``(t, q, dq) -> tau``
-        must accept a batch of states, and ``t`` as a float or an array that
-        broadcasts against the batch of ``q``
-    q0 : (..., nq) array
-    dq0 : (..., nv) array
-    dt : float
-    steps, duration : int, float
-        give exactly one (see :func:`liedyn.simulation.simulate`)
-    method : {"rk4", "rkmk4", "semi_implicit", "euler"}
+    The closed loop of Murray, Li and Sastry, Ch. 4, integrated by
+    :func:`liedyn.simulation.simulate` (Kim (2012), Table 3); the controller is
+    evaluated at every stage, then once more on the whole trajectory (``t`` of shape
+    ``(steps + 1, 1, ...)``) to record the torques, so it must accept batches.
+    ``dt``, ``steps``, ``duration`` and ``method`` as in ``simulate``.
 
     Returns
     -------

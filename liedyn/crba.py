@@ -1,21 +1,14 @@
 """The terms of the equations of motion ``M(q) ddq + b(q, dq) = tau`` (Kim (2012),
-eq. (32)).
-
-* :func:`mass_matrix` by the composite-rigid-body algorithm (O(n^2), any tree,
-  multi-DOF joints);
-* :func:`bias_force` ``b = rnea(q, dq, 0)`` and :func:`gravity_torque`
-  ``g = rnea(q, 0, 0)``;
-* :func:`coriolis_matrix`, a factorization ``C(q, dq) dq = b - g`` with
-  ``dM/dt - 2C`` skew;
-* system energies and momentum.
-
-Derived in :ref:`sec-equations-of-motion`.
+eq. (32)): :func:`mass_matrix` by the composite-rigid-body algorithm,
+:func:`bias_force` and :func:`gravity_torque` by RNEA, a :func:`coriolis_matrix`
+with ``dM/dt - 2C`` skew, energies and momentum. Derived in
+:ref:`sec-equations-of-motion`.
 """
 import numpy as np
 
 from . import _checks
 from .engine import dispatch as _exec
-from ._spatial import Ad_inv_matrix, Ad_matrix, inverse, matvec, skew
+from ._spatial import Ad_inv_matrix, Ad_matrix, inverse, matvec, skew, tr
 from .kinematics import forward_kinematics, forward_pass, joint_transforms
 from .model import state
 from .inverse_dynamics import rnea
@@ -24,23 +17,14 @@ __all__ = ["mass_matrix", "composite_inertias", "bias_force", "gravity_torque",
            "coriolis_matrix", "kinetic_energy", "potential_energy", "momentum"]
 
 
-def tr(A):
-    """``A^T`` for a matrix or a stack of them (the last two axes swapped)."""
-    return np.swapaxes(A, -1, -2)
-
-
 def composite_inertias(model, q):
-    """Composite inertias
+    """Composite inertias: the subtree of body ``i`` locked rigid, in ``{i}``.
+
     ``I^c_i = I_i + sum_{k in mu(i)} Ad*_{T_{i,k}^-1} I^c_k Ad_{T_{i,k}^-1}``.
 
-    The inertia of the subtree rooted at body ``i`` locked rigid, in ``{i}``
-    (Featherstone (2008), Section 6.2, in Kim's notation: eq. (21) applied per
-    child).
-
-    Returns
-    -------
-    Ic : list of (..., 6, 6) arrays (entry 0 unused), and the list of
-    ``Ad_{T_{lambda(i),i}^-1}``
+    Featherstone (2008), Section 6.2, in Kim's notation (Kim's eq. (21) per child).
+    Returns the lists (entry 0 unused) ``Ic`` of (..., 6, 6) arrays, ``A`` of
+    ``Ad_{T_{lambda(i),i}^-1}`` and ``S``.
     """
     q, A, S = _joint_terms(model, q)
     Ic = [None] + [np.broadcast_to(I, q.shape[:-1] + I.shape)     # per state
@@ -52,8 +36,8 @@ def composite_inertias(model, q):
 
 
 def _joint_terms(model, q):
-    """``q`` checked, and ``A[i] = Ad_{T_{lambda(i),i}^-1}`` and ``S[i]`` of every
-    body (entry 0 unused), for one state or a batch."""
+    """``q`` checked, and the lists ``A[i] = Ad_{T_{lambda(i),i}^-1}`` and
+    ``S[i]``."""
     q = model.check_q(q)
     R, p = joint_transforms(model, q)
     bodies = range(1, model.nbodies + 1)
@@ -65,10 +49,9 @@ def _joint_terms(model, q):
 def mass_matrix(model, q):
     """The joint-space mass matrix ``M(q)`` by the composite-rigid-body algorithm.
 
-    ``M_ii = S_i^T I^c_i S_i``; walking up from ``i``,
-    ``F <- Ad*_{T_{lambda(j),j}^-1} F`` and ``M_{j,i} = S_j^T F`` for each ancestor
-    ``j`` (Featherstone (2008), Table 6.2; Zhang, Lecture 9). Symmetric positive
-    definite; O(n d) with d the tree depth.
+    ``M_ii = S_i^T I^c_i S_i``; walking up from ``i``, ``F <-
+    Ad*_{T_{lambda(j),j}^-1} F`` and ``M_{j,i} = S_j^T F`` for each ancestor ``j``
+    (Featherstone (2008), Table 6.2; Zhang, Lecture 9).
 
     Parameters
     ----------
@@ -77,7 +60,7 @@ def mass_matrix(model, q):
 
     Returns
     -------
-    M : (..., nv, nv) array
+    M : (..., nv, nv) array, symmetric positive definite
 
     Examples
     --------
@@ -104,8 +87,8 @@ def mass_matrix(model, q):
 
 
 def _symmetric(model, blocks, q):
-    """The symmetric (..., nv, nv) matrix with the blocks ``blocks[j, i]`` at the
-    rows of joint ``j`` and the columns of joint ``i`` and their transposes."""
+    """The symmetric (..., nv, nv) matrix of the blocks ``blocks[j, i]`` (rows of
+    ``j``)."""
     M = np.zeros(q.shape[:-1] + (model.nv, model.nv),
                  dtype=np.result_type(q, float))
     for (j, i), block in blocks.items():
@@ -116,13 +99,12 @@ def _symmetric(model, blocks, q):
 
 
 def bias_force(model, q, dq, f_ext=None):
-    """``b(q, dq) = rnea(q, dq, 0)``: Coriolis, centrifugal, gravity and external
-    terms.
+    """``b(q, dq) = rnea(q, dq, 0)`` (..., nv): Coriolis, centrifugal, gravity and
+    external terms.
 
-    Kim (2012), eq. (32); Zhang, Lecture 9 (``c`` and ``g`` from RNEA calls).
+    Kim (2012), eq. (32); Zhang, Lecture 9. Arguments as in
+    :func:`liedyn.inverse_dynamics.rnea`.
 
-    Examples
-    --------
     >>> from liedyn.robots import pendulum
     >>> model = pendulum(mass=1.0, length=1.0, gravity=10.0)
     >>> b = bias_force(model, [np.pi / 2], [0.0])
@@ -135,14 +117,11 @@ def bias_force(model, q, dq, f_ext=None):
 
 
 def gravity_torque(model, q):
-    """``g(q) = rnea(q, 0, 0)``: the torques that hold the model still against
-    gravity.
+    """``g(q) = rnea(q, 0, 0)`` (..., nv): the torques that hold the model still.
 
     Zhang, Lecture 9: the gravity term of ``tau = M ddq + c + g``; Kim (2012),
     footnote 6.
 
-    Examples
-    --------
     >>> from liedyn.robots import pendulum
     >>> round(float(gravity_torque(pendulum(gravity=10.0), [np.pi / 6])[0]), 12)
     5.0
@@ -151,8 +130,7 @@ def gravity_torque(model, q):
 
 
 def _bar(L):
-    """The skew 6x6 matrix ``L-bar`` with ``ad*_V L = L-bar V`` for a momentum
-    ``L = (m, f)``."""
+    """The skew 6x6 ``bar(L)`` with ``ad*_V L = bar(L) V`` for ``L = (m, f)``."""
     m, f = skew(L[..., :3]), skew(L[..., 3:])
     return np.concatenate([np.concatenate([m, f], -1),
                            np.concatenate([f, np.zeros_like(f)], -1)], -2)
@@ -165,21 +143,13 @@ def _ad(V):
 
 
 def coriolis_matrix(model, q, dq):
-    """A Coriolis matrix ``C(q, dq)`` with ``C dq = b - g`` and ``dM/dt - 2C``
-    skew-symmetric.
+    """A Coriolis matrix ``C(q, dq)`` with ``C dq = b - g`` and ``dM/dt - 2C`` skew.
 
-    Built from body Jacobians (Zhang, Lecture 9):
-    ``C = sum_i J_i^T (I_i dJ_i + B_i J_i)`` with the skew body term
-    ``B_i = (I_i ad_{V_i} - ad*_{V_i} I_i - bar(I_i V_i)) / 2``, for which
-    ``B_i V_i = -ad*_{V_i} I_i V_i`` (Kim (2012), eq. (31)) and
-    ``ad*_V L = bar(L) V``. Then ``dM/dt = C + C^T``; for joints whose velocity is
-    ``dq/dt`` it equals the Christoffel matrix ``C_ij = sum_k Gamma_ijk dq_k``
-    (checked in the tests). Cost O(N n^2): a teaching implementation, not a fast
-    one.
-
-    ``dJ_i`` is assembled from
-    ``dJ_i = -ad_{V_i} J_i + sum_j Ad_{T_{i,j}} (ad_{V_j} S_j + dS_j)`` over the
-    joints ``j`` on the path to ``i``.
+    From the body Jacobians (Zhang, Lecture 9): ``C = sum_i J_i^T (I_i dJ_i + B_i
+    J_i)`` with ``B_i = (I_i ad_{V_i} - ad*_{V_i} I_i - bar(I_i V_i)) / 2``, so that
+    ``B_i V_i = -ad*_{V_i} I_i V_i`` (Kim (2012), eq. (31)), and ``dJ_i = -ad_{V_i}
+    J_i + sum_j Ad_{T_{i,j}} (ad_{V_j} S_j + dS_j)``. Then ``dM/dt = C + C^T``; for
+    velocities ``dq/dt`` it is the Christoffel matrix. O(N n^2).
 
     Parameters
     ----------
@@ -212,11 +182,9 @@ def coriolis_matrix(model, q, dq):
 
 
 def kinetic_energy(model, q, dq):
-    """``sum_i V_i^T I_i V_i / 2`` (Kim (2012), eq. (15)), equal to
-    ``dq^T M dq / 2``.
+    """``sum_i V_i^T I_i V_i / 2 = dq^T M dq / 2`` (Kim (2012), eq. (15)), shape
+    (...).
 
-    Examples
-    --------
     >>> from liedyn.robots import pendulum
     >>> float(kinetic_energy(pendulum(mass=1.0, length=2.0), [0.0], [1.0]))
     2.0
@@ -228,16 +196,12 @@ def kinetic_energy(model, q, dq):
 
 
 def potential_energy(model, q):
-    """Gravitational potential ``-sum_i m_i g . c_i`` with ``c_i`` the world COM of
-    body ``i``.
+    """Gravitational potential ``-sum_i m_i g . c_i``, ``c_i`` the world centre of
+    mass.
 
-    Murray, Li and Sastry, Ch. 4 (the potential of the Lagrangian ``L = T - V``).
+    Murray, Li and Sastry, Ch. 4 (``L = T - V``); zero at the ground origin's
+    height.
 
-    Zero at the ground-frame origin height; ``d/dt (T + U) = dq^T tau`` along the
-    motion.
-
-    Examples
-    --------
     >>> from liedyn.robots import pendulum
     >>> # hanging
     >>> float(potential_energy(pendulum(mass=1.0, length=1.0, gravity=10.0), [0.0]))
@@ -258,15 +222,10 @@ def potential_energy(model, q):
 
 
 def momentum(model, q, dq):
-    """Spatial momentum of the whole system in the ground frame:
-    ``sum_i Ad*_{T_{0,i}^-1} I_i V_i``.
+    """The system's momentum ``sum_i Ad*_{T_{0,i}^-1} I_i V_i`` (..., 6) in the
+    ground frame, (angular about the origin, linear).
 
-    Kim (2012), eqs. (23)-(24); conserved for a free-floating system without
-    gravity.
-
-    Returns
-    -------
-    L : (..., 6) array, (angular, linear) about the ground origin
+    Kim (2012), eqs. (23)-(24); conserved when free-floating without gravity.
     """
     _, _, q, dq, _ = state(model, q, dq)
     fw = forward_pass(model, q, dq)

@@ -1,39 +1,23 @@
 """Analytic derivatives of inverse, forward and hybrid dynamics, Kim (2012), Section
-4.
+4; derived in :ref:`sec-derivatives`.
 
-Everything rests on Lemma 3 and its corollaries (Kim eqs. (81)-(91)): for
-``T = T_{lambda(i),i}`` depending on a scalar ``p``,
-``d/dp Ad_{T^-1} = -ad_{dh} Ad_{T^-1}`` and
-``d/dp Ad*_{T^-1} = -Ad*_{T^-1} ad*_{dh}`` with ``dh = T^-1 dT/dp`` (Kim eq. (89));
-for ``p = q_i^k``, ``dh = S_i^k`` (Kim eq. (90)). :func:`rnea_derivative`
-differentiates every line of Table 2 by the chain rule: this is Kim's Table 5, for
-one scalar ``p`` *or* for a batch of directions at once (a leading axis of the
-``delta_*`` arguments), which is how the full matrices of :func:`rnea_partials` are
-built: no Python loop over the ``n`` directions.
+Everything rests on Lemma 3 and its corollaries (Kim's eqs. (81)-(91)): for ``T =
+T_{lambda(i),i}`` depending on a scalar ``p``, ``d/dp Ad_{T^-1} = -ad_{dh}
+Ad_{T^-1}`` and ``d/dp Ad*_{T^-1} = -Ad*_{T^-1} ad*_{dh}`` with ``dh = T^-1 dT/dp``
+(Kim's eq. (89)); for ``p = q_i^k``, ``dh = S_i^k`` (Kim's eq. (90)).
+:func:`rnea_derivative` differentiates every line of Table 2 (Table 5), for one
+direction or a batch of them (a leading axis of the ``delta_*`` arguments): the full
+matrices of :func:`rnea_partials` are one such batch.
 
-Conventions. ``delta_q`` is the derivative of the configuration in the tangent
-space: for vector-space joints ``dq/dp``; for spherical and free joints the
-body-frame rotation/twist ``v`` with ``q(p) = q exp(p v)`` (the same right
-perturbation as :meth:`liedyn.model.Model.integrate`).
-``delta_X[i-1]`` is ``X_i^-1 dX_i/dp`` (a body-frame twist) for a placement that
-depends on ``p`` (e.g. a link length), ``delta_I[i-1] = dI_i/dp`` and
-``delta_f_ext[i-1] = dF^ext_i/dp`` (Kim eq. (92)). Arguments left ``None`` are zero,
-and so are the terms they feed: the sparsity that Kim lists after Kim eq. (92).
-
-Forward and hybrid dynamics are differentiated implicitly: ``M ddq + b = tau`` holds
-along ``p``, so ``d ddq/dp = M^-1 (dtau/dp - dID/dp)`` with ``dID/dp`` the
-inverse-dynamics derivative at fixed ``ddq`` (Table 5). This yields the same numbers
-as Kim's Tables 6-7 (which differentiate the articulated-body recursion line by
-line) and is checked against finite differences, complex step and Pinocchio.
-
-Constrained forward dynamics (:func:`constrained_forward_partials`, Kim (2012),
-Section 3.2) is differentiated the same way, through its KKT system (Kim eqs.
-(54)-(55)): the constraint forces of loop closures join ``f_ext`` of one Table 5
-pass (their derivatives by Lemma 3), the derivative of the acceleration-level
-constraint comes from the same pass; only the black-box callables of
-:class:`~liedyn.constraints.Pfaffian` constraints are differenced numerically.
-
-Derived in :ref:`sec-derivatives`.
+``delta_q`` lives in the tangent space: ``dq/dp`` for vector-space joints, the body
+rotation or twist ``v`` with ``q(p) = q exp(p v)`` for spherical and free joints (as
+:meth:`liedyn.model.Model.integrate`). ``delta_X[i-1] = X_i^-1 dX_i/dp``,
+``delta_I[i-1] = dI_i/dp``, ``delta_f_ext[i-1] = dF^ext_i/dp`` (Kim eq. (92));
+``None`` is zero, and the terms it feeds are skipped. Forward and hybrid dynamics
+are differentiated implicitly, ``d ddq/dp = M^-1 (dtau/dp - dID/dp)``: the
+quantities of Tables 6-7. Constrained forward dynamics is differentiated through its
+KKT system (Kim's eqs. (54)-(55)); only :class:`~liedyn.constraints.Pfaffian`
+callables are differenced numerically.
 """
 from dataclasses import dataclass
 
@@ -42,7 +26,7 @@ import numpy as np
 from . import _checks
 from .engine import dispatch as _exec
 from ._spatial import (Ad_inv_mul, Ad_mul, Ad_star_inv_mul, Ad_star_mul, ad_mul,
-                       ad_star_mul, cross, inverse, matvec)
+                       ad_star_mul, cross, inverse, matvec, tr)
 from .forward_dynamics import aba, inverse_mass_matrix
 from .constraints import (VELOCITY_TOL, LoopClosure, Pfaffian, _constraint_list,
                           constrained_forward, constraint_jacobian)
@@ -60,14 +44,8 @@ __all__ = ["rnea_derivative", "rnea_partials", "rnea_inertial_partials",
            "ConstrainedForwardPartials", "PFAFFIAN_STEP"]
 
 PFAFFIAN_STEP = np.finfo(float).eps ** (1 / 3)
-"""Default step of the central differences taken of
-:class:`liedyn.constraints.Pfaffian` callables in
-:func:`constrained_forward_partials` (``eps^(1/3)``, about ``6e-6``: truncation
-``O(h^2)`` and round-off ``O(eps/h)`` balance near ``1e-10`` relative)."""
-
-
-def _T(A):
-    return np.swapaxes(A, -1, -2)
+"""Central-difference step for Pfaffian callables: truncation ``O(h^2)`` and
+round-off ``O(eps/h)`` balance near ``1e-10`` relative."""
 
 
 def _optional(model, name, x, tail):
@@ -80,27 +58,22 @@ def rnea_derivative(model, q, dq, ddq, delta_q=None,
                     delta_X=None, f_ext=None):
     """Directional derivative ``dtau/dp`` of inverse dynamics: Kim (2012), Table 5.
 
-    Forward recursion (with ``A = Ad_{T^-1}``,
-    ``dh_i = S_i delta_q_i + Ad_{J_i^-1} delta_X_i``):
-    ``dV_i' = A dV'_lambda - ad_{dh_i} A V_lambda + S_i' dq_i + S_i delta_dq_i`` and
-    the derivative of Kim eq. (41); backward recursion: the derivative of Kim
-    eq. (42), ``F_i' = I_i' dV_i + I_i dV_i' - ad*_{V_i'} I_i V_i``
-    ``- ad*_{V_i} (I_i' V_i + I_i V_i') - F_i^ext'``
-    ``+ sum_k Ad*_{T_{i,k}^-1} (F_k' - ad*_{dh_k} F_k)``,
-    ``tau_i' = S_i'^T F_i + S_i^T F_i'``.
-    Primes are ``d/dp``; ``S_i' = dS(q_i, delta_q_i)``,
-    ``dS_i' = d2S(q_i, dq_i, delta_q_i) + dS(q_i, delta_dq_i)``
-    (:mod:`liedyn.joints`).
+    With ``A = Ad_{T^-1}``, ``dh_i = S_i delta_q_i + Ad_{J_i^-1} delta_X_i`` and
+    primes for ``d/dp``: forward, ``V_i' = A V'_lambda - ad_{dh_i} A V_lambda + S_i'
+    dq_i + S_i delta_dq_i`` and likewise Kim eq. (41); backward, the derivative of
+    Kim eq. (42), ``F_i' = I_i' dV_i + I_i dV_i' - ad*_{V_i'} I_i V_i - ad*_{V_i}
+    (I_i' V_i + I_i V_i') - F_i^ext' + sum_k Ad*_{T_{i,k}^-1} (F_k' - ad*_{dh_k}
+    F_k)``, ``tau_i' = S_i'^T F_i + S_i^T F_i'``, with ``S_i' = dS(q_i, delta_q_i)``
+    and ``dS_i' = d2S(q_i, dq_i, delta_q_i) + dS(q_i, delta_dq_i)``.
 
     Parameters
     ----------
     model : liedyn.model.Model
-    q : (..., nq) array;  dq, ddq : (..., nv) arrays;  f_ext : (..., N, 6) array,
-        optional
-    delta_q, delta_dq, delta_ddq : (..., nv) arrays, optional derivatives of the
-        state w.r.t. ``p`` (``delta_q`` in the tangent space, see module doc)
-    delta_I : (..., N, 6, 6) array, optional;  delta_f_ext, delta_X : (..., N, 6)
-        arrays, optional
+    q : (..., nq) array;  dq, ddq : (..., nv) arrays;  f_ext : (..., N, 6) array
+    delta_q, delta_dq, delta_ddq : (..., nv) arrays, optional
+        derivatives of the state (``delta_q`` in the tangent space)
+    delta_I : (..., N, 6, 6) array;  delta_f_ext, delta_X : (..., N, 6) arrays
+        optional model derivatives (Kim eq. (92))
 
     Returns
     -------
@@ -130,11 +103,10 @@ def rnea_derivative(model, q, dq, ddq, delta_q=None,
 @dataclass(frozen=True)
 class _ForwardDerivative:
     """Per-body derivatives of Table 5's forward recursion (entry 0: the ground,
-    zero).
-
-    ``dh[i]`` = ``h_i'`` (Kim eq. (89)), ``S_p[i]`` = ``S_i'``, ``V[i]`` = ``V_i'``,
-    ``dV[i]`` = ``dV_i'`` and, when asked for, ``xi[i] = T_{0,i}^-1 T_{0,i}'``: the
-    body-frame twist by which the whole pose of body ``i`` moves along ``p``."""
+    zero): ``dh`` = ``h_i'`` (Kim's eq. (89)), ``S_p`` = ``S_i'``, ``V``, ``dV``
+    and, if asked, ``xi[i] = T_{0,i}^-1 T_{0,i}'``, the body-frame twist of the pose
+    of body ``i``.
+    """
 
     dh: list
     S_p: list
@@ -145,8 +117,7 @@ class _ForwardDerivative:
 
 def _table5_forward(model, fw, q, dq, ddq, delta_q, delta_dq, delta_ddq, dl_X,
                     with_xi=False):
-    """The forward half of Table 5 (derivatives of Kim eqs. (37) and (41)) on a
-    validated state."""
+    """Table 5's forward half: the derivatives of Kim's eqs. (37) and (41)."""
     zero = np.zeros(model.nv)
     dl_q, dl_dq, dl_ddq = (
         zero if x is None else model.check_v(x, n)
@@ -161,7 +132,7 @@ def _table5_forward(model, fw, q, dq, ddq, delta_q, delta_dq, delta_ddq, dl_X,
         dqi_p, ddqi_p, dlq_i = dl_dq[..., vs], dl_ddq[..., vs], dl_q[..., vs]
         R, p, S, dS = fw.R[i], fw.p[i], fw.S[i], fw.dS[i]
         dh_i = matvec(S, dlq_i)                                          # (89)-(90)
-        if dl_X is not None:                         # a placement that moves with p
+        if dl_X is not None:
             Ji = joint.transform(qi)
             dh_i = dh_i + Ad_inv_mul(Ji[..., :3, :3], Ji[..., :3, 3],
                                      dl_X[..., i - 1, :])
@@ -193,7 +164,7 @@ def _table5_forward(model, fw, q, dq, ddq, delta_q, delta_dq, delta_ddq, dl_X,
 
 
 def _table5_backward(model, nominal, fd, q, dl_I, dl_f):
-    """The backward half of Table 5 (derivative of Kim eq. (42)); returns ``dtau``
+    """Table 5's backward half, the derivative of Kim's eq. (42): ``dtau``
     (..., nv)."""
     fw, N = nominal.forward, model.nbodies
     dF = [None] * (N + 1)
@@ -211,7 +182,7 @@ def _table5_backward(model, nominal, fd, q, dl_I, dl_f):
             dF_i = dF_i + Ad_star_inv_mul(
                 fw.R[k], fw.p[k], dF[k] - ad_star_mul(fd.dh[k], nominal.F[k]))
         dF[i] = dF_i
-        dtau.append(matvec(_T(fd.S_p[i]), F) + matvec(_T(fw.S[i]), dF_i))
+        dtau.append(matvec(tr(fd.S_p[i]), F) + matvec(tr(fw.S[i]), dF_i))
     dtau = dtau[::-1]
     batch = np.broadcast_shapes(q.shape[:-1], *[x.shape[:-1] for x in dtau])
     return np.concatenate(
@@ -222,8 +193,8 @@ def _table5_backward(model, nominal, fd, q, dl_I, dl_f):
 
 
 def _directions(model, q, *vectors):
-    """Validate the state, then add a direction axis: state arrays get shape (...,
-    1, n) so that (nv, nv) identities broadcast as ``nv`` directions."""
+    """The validated state with a direction axis, (..., 1, n): nv directions
+    broadcast."""
     names = ("dq", "ddq", "tau") if len(vectors) == 3 else ("dq", "ddq")
     q = model.check_q(q)
     vectors = [model.check_v(v, name) for v, name in zip(vectors, names)]
@@ -233,25 +204,19 @@ def _directions(model, q, *vectors):
 def rnea_partials(model, q, dq, ddq, f_ext=None):
     """Full partial derivatives of inverse dynamics: ``(dtau/dq, dtau/d(dq), M)``.
 
-    Table 5 of Kim (2012) with the ``nv`` unit directions of ``q``, ``dq`` and
-    ``ddq`` carried as one batch axis through the recursions (``dtau/d(ddq) = M``).
-    For joints with a constant ``S`` and float or complex input, the compiled
-    kernels compute the same matrices with all directions at once in the ground
-    frame (:ref:`ch10-ground-frame`,
-    ``liedyn.engine.kernels.rnea_partials_state``).
-    Derivatives with respect to spherical/free joints are taken in their tangent
-    space (right perturbation ``q exp(delta)``, as Pinocchio's
-    ``computeRNEADerivatives``).
+    Kim (2012), Table 5 with the ``nv`` unit directions of ``q``, ``dq`` and ``ddq``
+    as one batch axis (``dtau/d(ddq) = M``); the compiled kernels compute the same
+    matrices in the ground frame (:ref:`ch10-ground-frame`). ``dtau/dq`` is in the
+    tangent space (as Pinocchio's ``computeRNEADerivatives``).
 
     Parameters
     ----------
-    q : (..., nq) array;  dq, ddq : (..., nv) arrays;  f_ext : (..., N, 6) array,
-    optional
+    q : (..., nq) array;  dq, ddq : (..., nv) arrays;  f_ext : (..., N, 6) array
 
     Returns
     -------
-    dtau_dq, dtau_ddq_dot, M : (..., nv, nv) arrays,
-    ``[..., i, k] = d tau_i / d x_k``
+    dtau_dq, dtau_ddq_dot, M : (..., nv, nv) arrays, ``[..., i, k] = d tau_i / d
+        x_k``
 
     Examples
     --------
@@ -266,27 +231,23 @@ def rnea_partials(model, q, dq, ddq, f_ext=None):
     E = np.eye(model.nv)
     qx, dqx, ddqx = _directions(model, q, dq, ddq)
     fx = None if f_ext is None else model.check_f_ext(f_ext)[..., None, :, :]
-    out = [_T(rnea_derivative(model, qx, dqx, ddqx, f_ext=fx, **{name: E}))
+    out = [tr(rnea_derivative(model, qx, dqx, ddqx, f_ext=fx, **{name: E}))
            for name in ("delta_q", "delta_dq", "delta_ddq")]
     return tuple(out)
 
 
 def rnea_inertial_partials(model, q, dq, ddq, f_ext=None):
-    """``dtau/dpi``: the joint-torque regressor ``Y`` with ``tau = Y pi`` (pi: 10 N
+    """``dtau/dpi``: the joint-torque regressor ``Y`` with ``tau = Y pi`` (10 N
     parameters).
 
-    Kim (2012), Table 5 and Kim eq. (92) with ``delta_I`` running over the 10
-    inertial parameters of each body (:func:`liedyn.inertia.from_parameters`; order
-    ``(m, m c, Ixx, Ixy, Iyy, Ixz, Iyz, Izz)``), all ``10 N`` directions as one
-    batch axis. Gravity and ``f_ext`` enter ``tau`` but ``f_ext`` does not depend on
-    ``pi``: ``Y pi = tau + J^T``-terms of ``f_ext``, exactly ``tau`` when ``f_ext``
-    is None.
+    Kim (2012), Table 5 and Kim's eq. (92), ``delta_I`` running over the 10 inertial
+    parameters of each body (:func:`liedyn.inertia.from_parameters`), all ``10 N``
+    directions as one batch axis. ``f_ext`` does not depend on ``pi``: ``Y pi =
+    tau`` exactly without it.
 
     Parameters
     ----------
-    model : liedyn.model.Model
-    q : (..., nq) array;  dq, ddq : (..., nv) arrays;  f_ext : (..., N, 6) array,
-    optional
+    q : (..., nq) array;  dq, ddq : (..., nv) arrays;  f_ext : (..., N, 6) array
 
     Returns
     -------
@@ -310,27 +271,23 @@ def rnea_inertial_partials(model, q, dq, ddq, f_ext=None):
         dI[10 * i:10 * i + 10, i] = basis
     qx, dqx, ddqx = _directions(model, q, dq, ddq)
     fx = None if f_ext is None else model.check_f_ext(f_ext)[..., None, :, :]
-    return _T(rnea_derivative(model, qx, dqx, ddqx, delta_I=dI, f_ext=fx))
+    return tr(rnea_derivative(model, qx, dqx, ddqx, delta_I=dI, f_ext=fx))
 
 
 def aba_derivative(model, q, dq, tau, delta_q=None, delta_dq=None, delta_tau=None,
                    delta_I=None, delta_f_ext=None, delta_X=None, f_ext=None):
     """Directional derivative ``d(ddq)/dp`` of forward dynamics.
 
-    Implicit differentiation of ``M ddq + b = tau`` (the quantity of Kim (2012),
-    Table 6): ``d(ddq)/dp = M^-1 (dtau/dp - r)`` with ``r`` the Table 5 derivative
-    at fixed ``ddq``.
+    The quantity of Kim (2012), Table 6, by implicit differentiation of ``M ddq + b
+    = tau``: ``d(ddq)/dp = M^-1 (dtau/dp - r)``, ``r`` the Table 5 derivative at
+    fixed ``ddq``.
 
     Parameters
     ----------
-    model : liedyn.model.Model
-    q : (..., nq) array;  dq, tau : (..., nv) arrays;  f_ext : (..., N, 6) array,
-        optional
-    delta_q, delta_dq, delta_tau : (..., nv) arrays, optional derivatives of the
-        state and input w.r.t. ``p`` (``delta_q`` in the tangent space)
-    delta_I : (..., N, 6, 6) array, optional;  delta_f_ext, delta_X : (..., N, 6)
-        arrays, optional
-        the model derivatives of Kim eq. (92), as in :func:`rnea_derivative`
+    q : (..., nq) array;  dq, tau : (..., nv) arrays;  f_ext : (..., N, 6) array
+    delta_q, delta_dq, delta_tau : (..., nv) arrays, optional
+    delta_I, delta_f_ext, delta_X : optional
+        model derivatives, as in :func:`rnea_derivative` (Kim eq. (92))
 
     Returns
     -------
@@ -355,24 +312,15 @@ def aba_derivative(model, q, dq, tau, delta_q=None, delta_dq=None, delta_tau=Non
 
 
 def aba_partials(model, q, dq, tau, f_ext=None):
-    """Full partial derivatives of forward dynamics:
-    ``(d ddq/dq, d ddq/d(dq), M^-1)``.
+    """Full partials of forward dynamics: ``(d ddq/dq, d ddq/d(dq), M^-1)``.
 
-    Kim (2012), Table 6 (the quantities), computed as described below.
-
-    ``d ddq/dx = -M^-1 dtau/dx`` evaluated at ``ddq = aba(q, dq, tau)`` (implicit
-    differentiation of ``M ddq + b = tau``, with :func:`rnea_partials` and
-    :func:`liedyn.forward_dynamics.inverse_mass_matrix`); ``d ddq/dtau = M^-1``. The
-    compiled path does it all in one call per batch
-    (``liedyn.engine.drivers.aba_partials_loop``: ABA, the ground-frame partials at
-    its ``ddq``, and ``M^-1`` from a Cholesky factorisation of the ``M`` that comes
-    with them).
+    The quantities of Kim (2012), Table 6: ``d ddq/dx = -M^-1 dtau/dx`` at ``ddq =
+    aba(q, dq, tau)`` (:func:`rnea_partials`,
+    :func:`liedyn.forward_dynamics.inverse_mass_matrix`), ``d ddq/dtau = M^-1``.
 
     Parameters
     ----------
-    model : liedyn.model.Model
-    q : (..., nq) array;  dq, tau : (..., nv) arrays;  f_ext : (..., N, 6) array,
-    optional
+    q : (..., nq) array;  dq, tau : (..., nv) arrays;  f_ext : (..., N, 6) array
 
     Returns
     -------
@@ -407,24 +355,19 @@ def hybrid_derivative(model, q, dq, ddq, tau, prescribed, delta_q=None,
                       delta_f_ext=None, delta_X=None, f_ext=None):
     """Directional derivative of hybrid dynamics: ``(dtau_out/dp, dddq_out/dp)``.
 
-    The quantity of Kim (2012), Table 7, by implicit differentiation of Kim eq.
-    (33): with ``r`` the Table 5 derivative at ``ddq_out`` holding the unknown
-    accelerations fixed, ``d ddq_v = M_vv^-1 (d tau_v - r_v)`` and
-    ``d tau_u = r_u + M_uv d ddq_v``. Only the ``u`` entries of ``delta_ddq`` and
-    the ``v`` entries of ``delta_tau`` are read.
+    The quantity of Kim (2012), Table 7, by implicit differentiation of Kim's eq.
+    (33): with ``r`` the Table 5 derivative at ``ddq_out``, ``d ddq_v = M_vv^-1 (d
+    tau_v - r_v)`` and ``d tau_u = r_u + M_uv d ddq_v``. Only the ``u`` entries of
+    ``delta_ddq`` and the ``v`` entries of ``delta_tau`` are read.
 
     Parameters
     ----------
-    model : liedyn.model.Model
-    q : (..., nq) array;  dq, ddq, tau : (..., nv) arrays;  f_ext : (..., N, 6)
-        array, optional
-    prescribed : sequence of N bool, one per joint (``u``: ``ddq`` given, ``tau``
-        computed)
-    delta_q, delta_dq, delta_ddq, delta_tau : (..., nv) arrays, optional derivatives
-        of the state and inputs w.r.t. ``p`` (``delta_q`` in the tangent space)
-    delta_I : (..., N, 6, 6) array, optional;  delta_f_ext, delta_X : (..., N, 6)
-        arrays, optional
-        the model derivatives of Kim eq. (92), as in :func:`rnea_derivative`
+    q : (..., nq) array;  dq, ddq, tau : (..., nv) arrays
+    f_ext : (..., N, 6) array
+    prescribed : sequence of N bool, one per joint (``u``: ``ddq`` given)
+    delta_q, delta_dq, delta_ddq, delta_tau : (..., nv) arrays, optional
+    delta_I, delta_f_ext, delta_X : optional
+        model derivatives, as in :func:`rnea_derivative` (Kim eq. (92))
 
     Returns
     -------
@@ -470,12 +413,9 @@ def hybrid_derivative(model, q, dq, ddq, tau, prescribed, delta_q=None,
 
 @dataclass(frozen=True)
 class HybridPartials:
-    """Partials of hybrid dynamics' outputs ``(tau_out, ddq_out)``, each (..., nv,
-    nv).
-
-    ``*_dq``: w.r.t. the configuration (tangent space); ``*_ddq_dot``: w.r.t. the
-    velocity; ``*_dinput``: w.r.t. the known input ``x`` with ``x_k = ddq_k`` on
-    prescribed coordinates and ``x_k = tau_k`` on torque-given ones.
+    """Partials (..., nv, nv) of hybrid dynamics' ``(tau_out, ddq_out)``: ``*_dq``
+    (tangent space), ``*_ddq_dot`` (velocity) and ``*_dinput`` (the known input:
+    ``ddq_k`` on prescribed coordinates, ``tau_k`` on the others).
     """
 
     dtau_dq: np.ndarray
@@ -487,24 +427,20 @@ class HybridPartials:
 
 
 def hybrid_partials(model, q, dq, ddq, tau, prescribed, f_ext=None):
-    """All partial derivatives of :func:`liedyn.hybrid_dynamics.hybrid`, directions
-    batched.
+    """All partial derivatives of :func:`liedyn.hybrid_dynamics.hybrid`.
 
-    Kim (2012), Table 7 (the quantities), by :func:`hybrid_derivative` with the
-    ``nv`` unit directions of ``q``, ``dq`` and of the known input as one batch
-    axis.
+    The quantities of Kim (2012), Table 7: :func:`hybrid_derivative` with the ``nv``
+    unit directions of ``q``, ``dq`` and the known input as one batch axis.
 
     Parameters
     ----------
-    model : liedyn.model.Model
-    q : (..., nq) array;  dq, ddq, tau : (..., nv) arrays;  f_ext : (..., N, 6)
-        array, optional
+    q : (..., nq) array;  dq, ddq, tau : (..., nv) arrays
+    f_ext : (..., N, 6) array
     prescribed : sequence of N bool, one per joint
 
     Returns
     -------
     HybridPartials
-        six (..., nv, nv) arrays (see :class:`HybridPartials`)
 
     Examples
     --------
@@ -522,18 +458,15 @@ def hybrid_partials(model, q, dq, ddq, tau, prescribed, f_ext=None):
     res = [hybrid_derivative(*args, f_ext=fx, **kw) for kw in
            ({"delta_q": E}, {"delta_dq": E},
             {"delta_ddq": E * u[:, None], "delta_tau": E * ~u[:, None]})]
-    return HybridPartials(*[_T(x) for pair in res for x in pair])
+    return HybridPartials(*[tr(x) for pair in res for x in pair])
 
 
 @dataclass(frozen=True)
 class ConstrainedForwardPartials:
-    """Partials of constrained forward dynamics
-    (:func:`constrained_forward_partials`).
-
-    ``ddq`` (..., nv) and ``lam`` (..., m) are the values at the state; ``dddq_*``
-    are (..., nv, nv) and ``dlam_*`` (..., m, nv),
-    ``[..., i, k] = d out_i / d x_k``, with ``x`` the configuration (``*_dq``,
-    tangent space), the velocity (``*_ddq_dot``) or the torque (``*_dtau``).
+    """:func:`constrained_forward_partials`: ``ddq`` (..., nv) and ``lam`` (..., m)
+    at the state, and ``dddq_*`` (..., nv, nv), ``dlam_*`` (..., m, nv), ``[..., i,
+    k] = d out_i / d x_k`` with ``x`` the configuration (``*_dq``, tangent space),
+    velocity (``*_ddq_dot``) or torque (``*_dtau``).
     """
 
     ddq: np.ndarray
@@ -547,8 +480,9 @@ class ConstrainedForwardPartials:
 
 
 def _frame_derivatives(model, fw, fd, body, frame, dV0):
-    """Twist, acceleration (gravity included) of a frame fixed on ``body``, their
-    derivatives and the frame's pose-perturbation twist ``xi``, all in the frame."""
+    """Twist and acceleration (gravity included) of a frame on ``body``, their
+    derivatives and the frame's pose-perturbation twist ``xi``, all in the frame.
+    """
     R, p = frame[:3, :3], frame[:3, 3]
     if body == 0:                      # the ground: at rest, "accelerating" with -g
         z = np.zeros(6)
@@ -558,12 +492,10 @@ def _frame_derivatives(model, fw, fd, body, frame, dV0):
 
 
 def _loop_closure_terms(model, c, mu, Tw, fw, fd, baumgarte):
-    """Analytic constraint terms of one :class:`~liedyn.constraints.LoopClosure`.
-
-    Returns the derivatives ``dF`` (..., D, N, 6) of the body wrenches of
-    :func:`_loop_wrenches` and the derivative (..., D, m_c) of the
-    acceleration-level constraint ``A ddq + dA dq (+ Baumgarte terms)`` at fixed
-    ``ddq``, along the ``D`` directions of ``fd``.
+    """One :class:`~liedyn.constraints.LoopClosure`'s ``dF`` (..., D, N, 6),
+    derivatives of the wrenches of :func:`_loop_wrenches`, and ``g'`` (..., D, m_c),
+    derivative of ``A ddq + dA dq`` (+ Baumgarte terms) at fixed ``ddq``, along
+    ``fd``'s directions.
     """
     N = model.nbodies
     a, b = model.body(c.body_a), model.body(c.body_b)
@@ -581,8 +513,7 @@ def _loop_closure_terms(model, c, mu, Tw, fw, fd, baumgarte):
         dFa = -(ad_star_mul(xa, Ad_star_mul(Rba, pba, mu_x))
                 - Ad_star_mul(Rba, pba, ad_star_mul(xb, mu_x)))
         dF[..., a - 1, :] = Ad_star_inv_mul(Xa[:3, :3], Xa[:3, 3], dFa)
-    # the relative acceleration dV_b - Ad dV_a + ad_{V_b - W} W, W = Ad V_a, and its
-    # derivative
+    # the relative acceleration dV_b - Ad dV_a + ad_{V_b - W} W, W = Ad V_a
     W, Z = Ad_mul(Rba, pba, Va), Ad_mul(Rba, pba, dVa)
     W_p = Ad_mul(Rba, pba, Va_p + ad_mul(xa, Va)) - ad_mul(xb, W)
     Z_p = Ad_mul(Rba, pba, dVa_p + ad_mul(xa, dVa)) - ad_mul(xb, Z)
@@ -592,11 +523,11 @@ def _loop_closure_terms(model, c, mu, Tw, fw, fd, baumgarte):
         acc_p = acc_p + 2 * alpha * (Vb_p - W_p)          # d(A dq) = d(P V_rel)
         if beta:                                          # d f = P d(log, R_b^T dp)
             Ra, Rb = Ta[..., None, :3, :3], Tb[..., None, :3, :3]
-            Rab = _T(Ra) @ Rb
+            Rab = tr(Ra) @ Rb
             phi = log_so3(Rab)
-            e = matvec(_T(Rb), Tb[..., None, :3, 3] - Ta[..., None, :3, 3])
+            e = matvec(tr(Rb), Tb[..., None, :3, 3] - Ta[..., None, :3, 3])
             dphi = matvec(dexp_inv_so3(phi, side="right"),
-                          xb[..., :3] - matvec(_T(Rab), xa[..., :3]))
+                          xb[..., :3] - matvec(tr(Rab), xa[..., :3]))
             de = -cross(xb[..., :3], e) + xb[..., 3:] - matvec(Rba, xa[..., 3:])
             acc_p = acc_p + beta**2 * np.concatenate(np.broadcast_arrays(dphi, de),
                                                      axis=-1)
@@ -604,10 +535,9 @@ def _loop_closure_terms(model, c, mu, Tw, fw, fd, baumgarte):
 
 
 def _loop_wrenches(model, c, mu, Tw):
-    """Body wrenches (..., N, 6) with ``sum_i J_i^T F_i = A^T lambda`` for one loop
-    closure: ``A^T lambda = J_b^T mu - J_a^T Ad*_{T_ba} mu`` is the wrench
-    ``mu = P^T lambda`` on frame ``{b}`` and its reaction ``-Ad*_{T_ba} mu`` on
-    ``{a}``, moved to the body frames."""
+    """Body wrenches (..., N, 6) with ``sum_i J_i^T F_i = A^T lambda`` for a loop
+    closure: ``mu = P^T lambda`` on {b}, its reaction ``-Ad*_{T_ba} mu`` on {a}.
+    """
     a, b = model.body(c.body_a), model.body(c.body_b)
     Xa, Xb = c.frame_a, c.frame_b
     Tba = inverse(Tw[..., b, :, :] @ Xb) @ Tw[..., a, :, :] @ Xa
@@ -623,12 +553,8 @@ def _loop_wrenches(model, c, mu, Tw):
 
 
 def _pfaffian_terms(model, c, lam_c, q, dq, ddq, baumgarte, h):
-    """Central differences of a :class:`~liedyn.constraints.Pfaffian`'s callables.
-
-    Returns ``d(A^T lambda)/dq`` (..., nv, nv) (rows: directions) and the derivative
-    of ``A ddq + dA dq (+ 2 alpha A dq + beta^2 f)`` at fixed ``ddq`` along the
-    ``2 nv`` directions ``(q, dq)``: (..., 2 nv, m_c). ``q`` moves on the manifold
-    (:meth:`Model.integrate`); ``f`` only if the constraint has a residual.
+    """Central differences of a Pfaffian's callables: ``d(A^T lambda)/dq`` (..., nv,
+    nv) and ``g'`` (..., 2 nv, m_c) along ``(q, dq)``; ``q`` moves on the manifold.
     """
     n = model.nv
     alpha, beta = (0.0, 0.0) if baumgarte is None else baumgarte
@@ -637,7 +563,7 @@ def _pfaffian_terms(model, c, lam_c, q, dq, ddq, baumgarte, h):
     for e in np.eye(n):
         qp, qm = model.integrate(q, h * e), model.integrate(q, -h * e)
         dA = (c.jacobian(model, qp) - c.jacobian(model, qm)) / (2 * h)
-        dAT_lam.append(matvec(_T(dA), lam_c))
+        dAT_lam.append(matvec(tr(dA), lam_c))
         dg_k = (matvec(dA, ddq + 2 * alpha * dq)
                 + (c.drift(model, qp, dq) - c.drift(model, qm, dq)) / (2 * h))
         if beta:
@@ -656,70 +582,33 @@ def _pfaffian_terms(model, c, lam_c, q, dq, ddq, baumgarte, h):
 def constrained_forward_partials(model, constraints, q, dq, tau, f_ext=None,
                                  baumgarte=None, velocity_tol=VELOCITY_TOL,
                                  fd_step=PFAFFIAN_STEP):
-    """Partial derivatives of constrained forward dynamics w.r.t. ``q``, ``dq`` and
+    """Partial derivatives of constrained forward dynamics w.r.t. ``q``, ``dq``,
     ``tau``.
 
-    Kim (2012), eqs. (54)-(55) and (67)-(69) (Section 3.2) differentiated with
-    Section 4 (Lemma 3, Table 5). The output of
-    :func:`liedyn.constraints.constrained_forward` solves the KKT system
-    ``M ddq + b - A^T lambda = tau``, ``A ddq + c = 0`` with ``c = dA dq`` (plus
-    ``2 alpha A dq + beta^2 f`` under Baumgarte stabilisation, ``f`` the residuals
-    of the holonomic constraints). Differentiating it along any ``x`` gives
-
-    ``[[M, -A^T], [A, 0]] [ddq'; lambda'] = [tau' - r'; -g']``,
-
-    ``r' = d/dx (M ddq + b - A^T lambda)`` and ``g' = d/dx (A ddq + c)`` at fixed
-    ``ddq`` and ``lambda``. This function solves it for the ``3 nv`` directions at
-    once; it does not differentiate the recursive §3.2 method line by line (it
-    differentiates the function that method computes, as :func:`aba_partials` does
-    for the ABA).
-
-    * ``r'`` is analytic: ``A^T lambda`` of a
-      :class:`~liedyn.constraints.LoopClosure` is the generalized force of the
-      wrench ``mu = P^T lambda`` on frame ``{b}`` and of its reaction
-      ``-Ad*_{T_ba} mu`` on ``{a}``; both join ``f_ext`` of one Table 5 pass
-      carrying the ``2 nv`` directions of ``q`` and ``dq``, with the reaction's
-      derivative by Lemma 3
-      (``d Ad_{T_ba} = Ad_{T_ba} ad_{xi_a} - ad_{xi_b} Ad_{T_ba}``, ``xi`` the
-      frames' pose-perturbation twists, accumulated along the same pass).
-    * ``g'`` of a loop closure is analytic: the derivative of the relative
-      acceleration ``dV_b - Ad_{T_ba} dV_a + ad_{V_b - Ad V_a} Ad V_a`` from the
-      ``V_i'`` and ``dV_i'`` of that pass (gravity cancels in the difference), plus
-      the Baumgarte terms (``d log`` by the inverse right Jacobian of SO(3)).
-    * :class:`~liedyn.constraints.Pfaffian` constraints are black-box callables:
-      their ``A(q)``, drift (and residual, for ``beta``) are differentiated by
-      **central differences** (``q`` moved on the manifold with
-      :meth:`liedyn.model.Model.integrate`, step ``fd_step``), ``4 nv`` calls of
-      each callable; expect about ``1e-10`` relative error from these terms.
-      (Complex step is not used: ``Pfaffian`` casts the callables' output to float.)
-
-    Derivatives w.r.t. ``q`` are in the tangent space (right perturbation
-    ``q exp(delta)``, as :meth:`~liedyn.model.Model.integrate`) and hold off the
-    constraint manifold too.
+    Kim (2012), eqs. (54)-(55) and (67)-(69) differentiated with Section 4 (Lemma 3,
+    Table 5). :func:`liedyn.constraints.constrained_forward` solves ``M ddq + b -
+    A^T lambda = tau``, ``A ddq + c = 0`` (``c = dA dq``, plus Baumgarte's ``2 alpha
+    A dq + beta^2 f``); along any ``x``, ``[[M, -A^T], [A, 0]] [ddq'; lambda'] =
+    [tau' - r';
+    -g']`` with ``r'``, ``g'`` the derivatives at fixed ``ddq``, ``lambda``. For a
+    loop closure both are analytic: its wrench ``mu = P^T lambda`` on {b} and
+    reaction on {a} join ``f_ext`` of one Table 5 pass over the ``2 nv`` directions
+    of ``q`` and ``dq``. Pfaffian callables are differenced centrally (step
+    ``fd_step``, about ``1e-10`` relative error). ``q`` derivatives are in the
+    tangent space.
 
     Parameters
     ----------
     model : liedyn.model.Model
     constraints : sequence of LoopClosure / Pfaffian
-    q : (..., nq) array;  dq, tau : (..., nv) arrays;  f_ext : (..., N, 6) array,
-        optional
-    baumgarte : (alpha, beta), optional;  velocity_tol : float or None as in
-        :func:`~liedyn.constraints.constrained_forward` (pass ``velocity_tol=None``
-        to differentiate at a state with ``A dq != 0`` without Baumgarte terms)
+    q : (..., nq) array;  dq, tau : (..., nv) arrays;  f_ext : (..., N, 6) array
+    baumgarte, velocity_tol
+        as in :func:`~liedyn.constraints.constrained_forward`
     fd_step : float, the central-difference step for Pfaffian callables
 
     Returns
     -------
     ConstrainedForwardPartials
-        ``ddq`` (..., nv), ``lam`` (..., m); ``dddq_dq``, ``dddq_ddq_dot``,
-        ``dddq_dtau`` (..., nv, nv); ``dlam_dq``, ``dlam_ddq_dot``, ``dlam_dtau``
-        (..., m, nv)
-
-    Raises
-    ------
-    ValueError
-        if ``A M^-1 A^T`` is singular or ``dq`` violates the constraints beyond
-        ``velocity_tol`` (see :func:`~liedyn.constraints.constrained_forward`)
 
     Examples
     --------
@@ -733,25 +622,42 @@ def constrained_forward_partials(model, constraints, q, dq, tau, f_ext=None,
     True
     """
     constraints = _constraint_list(constraints)
-    batch, _, q, dq, tau, f_ext = state(model, q, dq, tau, f_ext=f_ext,
-                                        names=("dq", "tau"))
+    _, _, q, dq, tau, f_ext = state(model, q, dq, tau, f_ext=f_ext,
+                                    names=("dq", "tau"))
     ddq, lam = constrained_forward(model, constraints, q, dq, tau, f_ext, baumgarte,
                                    velocity_tol=velocity_tol)
-    n, m, N = model.nv, lam.shape[-1], model.nbodies
+    n = model.nv
     starts = np.cumsum([0] + [c.m for c in constraints])
     rows = [slice(s, s + c.m) for s, c in zip(starts, constraints)]
-    loops = [(c, r) for c,
-             r in zip(constraints, rows) if isinstance(c, LoopClosure)]
-    # constraint wrenches on the bodies: sum_i J_i^T F_i = A^T lambda (loop
-    # closures)
+    R1, R2 = _loop_closure_partials(model, constraints, rows, q, dq, ddq, lam,
+                                    f_ext, baumgarte)
+    for c, r in zip(constraints, rows):
+        if isinstance(c, Pfaffian):
+            dAT_lam, g = _pfaffian_terms(model, c, lam[..., r], q, dq, ddq,
+                                         baumgarte, fd_step)
+            R1[..., :n, :] -= dAT_lam
+            R2[..., r] = g
+    X = _kkt_partials(model, constraints, q, R1, R2)
+    return ConstrainedForwardPartials(ddq, lam, X[..., :n, :n],
+                                      X[..., :n, n : 2 * n], X[..., :n, 2 * n :],
+                                      X[..., n:, :n], X[..., n:, n : 2 * n],
+                                      X[..., n:, 2 * n :])
+
+
+def _loop_closure_partials(model, constraints, rows, q, dq, ddq, lam, f_ext,
+                           baumgarte):
+    """``r'`` (..., 2 nv, nv) and ``g'`` (..., 2 nv, m) along ``q`` and ``dq``: one
+    Table 5 pass with the loop closures' wrenches in ``f_ext`` (Pfaffian rows
+    zero)."""
+    batch, n, m, N = q.shape[:-1], model.nv, lam.shape[-1], model.nbodies
+    loops = [(c, r) for c, r in zip(constraints, rows)
+             if isinstance(c, LoopClosure)]
     Tw = forward_kinematics(model, q).T_world
     mus = []
     for c, r in loops:
         mu = np.zeros(batch + (6,))
         mu[..., c.axes] = lam[..., r]
         mus.append(mu)
-    # one Table 5 pass with the 2n directions (q, dq), at the actual ddq, with F_c
-    # as f_ext
     E, Z = np.eye(n), np.zeros((n, n))
     dl_q, dl_dq = np.concatenate([E, Z]), np.concatenate([Z, E])
     qx, dqx, ddqx = (x[..., None, :] for x in (q, dq, ddq))
@@ -766,23 +672,18 @@ def constrained_forward_partials(model, constraints, q, dq, tau, f_ext=None,
         dF, R2[..., r] = _loop_closure_terms(model, c, mu, Tw, fw, fd, baumgarte)
         dF_c = dF_c + dF
     R1 = _table5_backward(model, nominal, fd, qx, None, dF_c if loops else None)
-    R1 = np.array(np.broadcast_to(R1, batch + (2 * n, n)))
-    for c, r in zip(constraints, rows):
-        if isinstance(c, Pfaffian):
-            dAT_lam, g = _pfaffian_terms(model, c, lam[..., r], q, dq, ddq,
-                                         baumgarte, fd_step)
-            R1[..., :n, :] -= dAT_lam
-            R2[..., r] = g
-    # the differentiated KKT system, all 3n right-hand sides at once
+    return np.array(np.broadcast_to(R1, batch + (2 * n, n))), R2
+
+
+def _kkt_partials(model, constraints, q, R1, R2):
+    """The differentiated KKT system ``[[M, -A^T], [A, 0]] X = [[-r'^T, 1];
+    [-g'^T, 0]]`` solved for the ``3 nv`` directions ``(q, dq, tau)`` at once."""
+    batch, n, m = q.shape[:-1], model.nv, R2.shape[-1]
     A = constraint_jacobian(model, constraints, q)
     K = np.zeros(batch + (n + m, n + m))
-    K[..., :n, :n], K[..., :n, n:], K[..., n:, :n] = (mass_matrix(model, q), -_T(A),
+    K[..., :n, :n], K[..., :n, n:], K[..., n:, :n] = (mass_matrix(model, q), -tr(A),
                                                       A)
     rhs = np.zeros(batch + (n + m, 3 * n))
     rhs[..., :n, : 2 * n], rhs[..., n:, : 2 * n], rhs[..., :n, 2 * n :] = (
-        -_T(R1), -_T(R2), E)
-    X = np.linalg.solve(K, rhs)
-    return ConstrainedForwardPartials(ddq, lam, X[..., :n, :n],
-                                      X[..., :n, n : 2 * n], X[..., :n, 2 * n :],
-                                      X[..., n:, :n], X[..., n:, n : 2 * n],
-                                      X[..., n:, 2 * n :])
+        -tr(R1), -tr(R2), np.eye(n))
+    return np.linalg.solve(K, rhs)

@@ -1,11 +1,8 @@
 """The exceptions of liedyn beyond ``TypeError`` and ``ValueError``.
 
-Every error message names the argument at fault, what was expected and what was
-received (shape, dtype or value); for a URDF file, the file, the element and the
-attribute. The four classes below derive from the built-in exception a user would
-catch anyway (``ValueError`` or ``FloatingPointError``), so ``except ValueError``
-keeps working; catch them by name to react to one cause only. The book's appendix
-"Errors" lists when each is raised and what to do.
+Each derives from the built-in exception a user would catch anyway (``ValueError``
+or ``FloatingPointError``), so ``except ValueError`` keeps working; catch them by
+name to react to one cause. The book's appendix "Errors" lists when each is raised.
 
 Examples
 --------
@@ -25,31 +22,17 @@ __all__ = ["ChartSingularityError", "URDFError", "NonFiniteResultError",
 
 
 class ChartSingularityError(ValueError):
-    """A configuration at (or within ``liedyn.joints.CHART_TOL`` of) a chart
-    singularity.
-
-    Raised by the algorithms that invert a joint's ``S(q)`` (forward and hybrid
-    dynamics, simulation) for Euler angles at gimbal lock and exponential
-    coordinates on ``|phi| = 2 pi k``; the message names the joint's body and the
-    remedy.
+    """A configuration within ``liedyn.joints.CHART_TOL`` of a chart singularity
+    (Euler angles at gimbal lock, exponential coordinates on ``|phi| = 2 pi k``),
+    raised by the algorithms that invert ``S(q)``; the message names the body and
+    the remedy.
     """
 
 
 class URDFError(ValueError):
-    """A malformed or unsupported URDF file, with where the problem is.
-
-    Parameters
-    ----------
-    label : str
-        the file name (quoted) or ``"string"`` for URDF text; kept as ``file``
-    element : str or None
-        e.g. ``"joint 'elbow' <limit>"``; None for the file as a whole
-    message : str
-        what was expected and what the file has
-    attribute : str, optional
-        the attribute of ``element`` at fault, e.g. ``"lower"``
-    line : int, optional
-        the line of the file where the element starts
+    """A malformed or unsupported URDF file: ``URDF <label>, line <line>: <element>,
+    attribute '<attribute>': <message>`` (``label``: the quoted file name or
+    ``"string"``, kept as ``file``; the other parts optional).
     """
 
     def __init__(self, label, element, message, attribute=None, line=None):
@@ -71,5 +54,5 @@ class NonFiniteResultError(FloatingPointError):
 
 
 class DivergenceError(FloatingPointError):
-    """A simulation diverged (non-finite state or runaway energy); the message names
-    the step."""
+    """A simulation diverged (non-finite state or runaway energy), at the step
+    named."""

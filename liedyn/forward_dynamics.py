@@ -1,15 +1,11 @@
 """Forward dynamics by the articulated-body algorithm, Kim (2012), Table 3
-(corrected).
+(corrected); derived in :ref:`sec-forward-dynamics`.
 
-Three recursions (Kim (2012), Section 2.2): forward, ``V_i`` by Kim eq. (37) and
-``eta_i = ad_{V_i} S_i dq_i + dS_i dq_i``; backward, the articulated inertias and
-bias forces of Kim eqs. (49)-(50); forward again, ``ddq_i`` by Kim eq. (45) and
-``dV_i`` by Kim eq. (41). Kim's Table 3, as printed, misprints three operators (an
-inverse for a star on ``Ad*`` in the two sums, and a missing inverse in the ``dV_i``
-update): the code follows the derivation, and the errata appendix records the
-corrections with their numerical checks.
-
-Derived in :ref:`sec-forward-dynamics`.
+Three recursions (Section 2.2): forward, ``V_i`` (Kim's eq. (37)) and ``eta_i =
+ad_{V_i} S_i dq_i + dS_i dq_i``; backward, the articulated inertias and bias forces
+(Kim's eqs. (49)-(50)); forward, ``ddq_i`` (Kim's eq. (45)) and ``dV_i`` (Kim's eq.
+(41)). The printed Table 3 misprints three operators; the code follows the
+derivation and the errata appendix records the corrections.
 """
 from dataclasses import dataclass
 
@@ -17,18 +13,13 @@ import numpy as np
 
 from . import _checks
 from .engine import dispatch as _exec
-from ._spatial import Ad_inv_matrix, Ad_inv_mul, ad_star_mul, matvec
+from ._spatial import Ad_inv_matrix, Ad_inv_mul, ad_star_mul, matvec, tr
 from .kinematics import ForwardPass, forward_pass
 from .model import state
 from .inverse_dynamics import gravity_acceleration
 
 __all__ = ["ABAPass", "aba", "aba_pass", "inverse_mass_matrix",
            "mass_matrix_factor"]
-
-
-def tr(A):
-    """``A^T`` for a matrix or a stack of them (the last two axes swapped)."""
-    return np.swapaxes(A, -1, -2)
 
 
 @dataclass(frozen=True)
@@ -76,8 +67,8 @@ def _inv(A, model, i):
 
 
 class _Given:
-    """The given inputs of Table 3 per body ``i = 1..N`` (entry 0 unused):
-    ``tau[i]`` and ``f_ext[i]``, for one state or a batch of them."""
+    """Table 3's given ``tau[i]`` and ``f_ext[i]`` per body ``i = 1..N`` (entry 0
+    unused)."""
 
     def __init__(self, model, batch, dtype, tau, f_ext):
         bodies = range(1, model.nbodies + 1)
@@ -98,9 +89,10 @@ class _Given:
 
 
 def _first_sweep(model, q, dq, tau, f_ext, dV0):
-    """The checks, and Table 3's first forward sweep: ``V`` and ``S`` (in the
-    forward pass), ``A[i] = Ad_{T_{lambda(i),i}^-1}`` and
-    ``eta[i] = ad_{V_i} S_i dq_i + dS_i dq_i`` (Kim eq. (41) without ``S ddq``)."""
+    """The checks, and Table 3's first forward sweep: the forward pass,
+    ``A[i] = Ad_{T_{lambda(i),i}^-1}`` and ``eta[i]`` (Kim's eq. (41) without ``S
+    ddq``).
+    """
     batch, dtype, q, dq, tau, f_ext = state(model, q, dq, tau, f_ext=f_ext,
                                             names=("dq", "tau"))
     model.check_chart(q)
@@ -115,10 +107,7 @@ def _first_sweep(model, q, dq, tau, f_ext, dV0):
 
 def aba_pass(model, q, dq, tau, f_ext=None, dV0=None):
     """Kim (2012), Table 3 (corrected), with every intermediate kept (see
-    :class:`ABAPass`).
-
-    Arguments as in :func:`aba`; ``dV0`` overrides the ground acceleration
-    ``(0, -g)``.
+    :class:`ABAPass`); arguments as in :func:`aba`, ``dV0`` overrides ``(0, -g)``.
     """
     fw, A, eta, given = _first_sweep(model, q, dq, tau, f_ext, dV0)
     N, S, V = model.nbodies, fw.S, fw.V
@@ -149,9 +138,9 @@ def aba(model, q, dq, tau, f_ext=None):
     """Forward dynamics: the accelerations ``ddq`` produced by torques ``tau``, in
     O(n).
 
-    Kim (2012), Table 3 and Kim eqs. (43)-(50) (with the corrections of the errata
-    appendix), for multi-DOF joints: ``Psi_i = (S_i^T I_hat_i S_i)^-1`` is an
-    ``n_i x n_i`` inverse. Derived in :ref:`sec-forward-dynamics`.
+    Kim (2012), Table 3 and Kim's eqs. (43)-(50) (corrected: see the errata
+    appendix); for a multi-DOF joint ``Psi_i = (S_i^T I_hat_i S_i)^-1`` is an ``n_i
+    x n_i`` inverse. Derived in :ref:`sec-forward-dynamics`.
 
     Parameters
     ----------
@@ -168,14 +157,9 @@ def aba(model, q, dq, tau, f_ext=None):
     Raises
     ------
     ValueError
-        if an articulated inertia ``S^T I_hat S`` is singular (e.g. a massless leaf
-        body)
+        if some ``S^T I_hat S`` is singular (e.g. a massless leaf body)
     ChartSingularityError
-        if a joint's coordinates are within :data:`liedyn.joints.CHART_TOL` of their
-        singular set (Euler angles at gimbal lock, exponential coordinates at
-        ``|phi| = 2 pi``)
-    NonFiniteResultError
-        if finite inputs overflow to NaN or inf
+        within :data:`liedyn.joints.CHART_TOL` of a joint chart's singular set
 
     Examples
     --------
@@ -195,27 +179,13 @@ def aba(model, q, dq, tau, f_ext=None):
 
 
 def inverse_mass_matrix(model, q):
-    """``M(q)^-1`` by the articulated-body structure, without forming or factoring
+    """``M(q)^-1`` (..., nv, nv) by the articulated-body structure, without forming
     ``M``.
 
     Kim (2012), Table 3 run with unit torques (the simplified algorithm of Section
-    3.2).
+    3.2): column ``k`` is ``aba(q, 0, e_k)`` without gravity, all columns as one
+    batch.
 
-    Column ``k`` is the acceleration that a unit torque on coordinate ``k`` produces
-    with no velocity and no gravity: ``aba(q, 0, e_k)``. The ``nv`` columns are a
-    batch dimension of one vectorised pass (no Python loop over columns): O(n) per
-    column, O(n^2) in total.
-
-    Parameters
-    ----------
-    q : (..., nq) array
-
-    Returns
-    -------
-    Minv : (..., nv, nv) array
-
-    Examples
-    --------
     >>> from liedyn.robots import pendulum
     >>> model = pendulum(mass=2.0, length=0.5)
     >>> float(inverse_mass_matrix(model, [0.1])[0, 0])    # 1/(m l^2)
@@ -234,42 +204,26 @@ def inverse_mass_matrix(model, q):
 
 def mass_matrix_factor(model, q):
     """The square-root factor ``W`` of the mass matrix, ``M(q) = W W^T``, from the
-    ABA sweep.
+    ABA.
 
-    Murray, Li and Sastry, Ch. 4 (lecture notes, "square root factorization of M"):
-    with the articulated inertias ``I_hat_i`` of Kim (2012), eq. (49),
-    ``D_i = S_i^T I_hat_i S_i`` and the block lower-triangular ``Y`` with blocks
-    ``Y_ij = S_i^T I_hat_i Ad_{T_{j,i}^-1} S_j`` (``j`` on the path from the ground
-    to ``i``), the mass matrix is ``M = Y^T D^-1 Y``. With the Cholesky factors
-    ``D_i = L_i L_i^T`` this returns ``W = Y^T L^-T``, computed like the
-    composite-rigid-body algorithm but with ``I_hat_i`` in place of the composite
-    inertia: column block ``i`` starts as the wrench ``I_hat_i S_i L_i^-T`` and is
-    carried towards the ground,
-    ``W_ji = S_j^T Ad*_{T_{j,i}^-1} I_hat_i S_i L_i^-T``.
-
-    Convention: ``W`` is block **upper** triangular (``W_ji = 0`` for ``j > i``) and
-    its diagonal blocks are the lower Cholesky factors ``L_i`` of ``D_i``; for a
-    chain of one-DOF joints it is the unique upper-triangular factor with a positive
-    diagonal, ``W_ii = sqrt(D_i)`` (a Cholesky factorization that eliminates from
-    the tip towards the base, as the backward sweep of the articulated-body
-    algorithm does). Then ``M^-1 = W^-T W^-1`` and the kinetic energy is
-    ``|W^T dq|^2 / 2``.
+    Murray, Li and Sastry, Ch. 4 ("square root factorization of M"): with the
+    articulated inertias ``I_hat_i`` of Kim (2012), eq. (49), ``D_i = S_i^T I_hat_i
+    S_i = L_i L_i^T`` and ``Y_ij = S_i^T I_hat_i Ad_{T_{j,i}^-1} S_j``, ``M = Y^T
+    D^-1 Y`` and ``W = Y^T L^-T``. Computed like the composite-rigid-body algorithm
+    with ``I_hat_i`` for the composite inertia: ``W_ji = S_j^T Ad*_{T_{j,i}^-1}
+    I_hat_i S_i L_i^-T``. ``W`` is block upper triangular with diagonal blocks
+    ``L_i`` (a Cholesky factorization from the tip to the base); ``M^-1 = W^-T
+    W^-1``.
 
     Parameters
     ----------
     model : liedyn.model.Model
-        a serial chain: ``parent[i] == i - 1`` for every body
+        a serial chain, ``parent[i] == i - 1``
     q : (..., nq) array
 
     Returns
     -------
     W : (..., nv, nv) array
-
-    Raises
-    ------
-    ValueError
-        if the model is not a serial chain (a branched tree), or if some ``D_i`` is
-        singular
 
     Examples
     --------
@@ -295,8 +249,8 @@ def mass_matrix_factor(model, q):
 
 
 def _at_rest(model, q):
-    """``q`` checked, and :func:`aba_pass` at ``q`` with no velocity, no torque and
-    no gravity; ``model`` must be a serial chain."""
+    """``q`` checked, and :func:`aba_pass` at rest without gravity (a serial chain
+    only)."""
     branched = [model.names[i] for i in range(1, model.nbodies + 1)
                 if model.parent[i] != i - 1]
     if branched:
@@ -318,8 +272,8 @@ def _cholesky(D, model, i):
 
 
 def _blocks(model, W, q):
-    """The (..., nv, nv) matrix with the blocks ``W[j, i]`` at the rows of joint
-    ``j`` and the columns of joint ``i``, zero elsewhere."""
+    """The (..., nv, nv) matrix of the blocks ``W[j, i]`` (rows of ``j``), zero
+    elsewhere."""
     out = np.zeros(q.shape[:-1] + (model.nv, model.nv),
                    dtype=np.result_type(q, float))
     for (j, i), block in W.items():

@@ -1,15 +1,11 @@
 """Hybrid dynamics: prescribed accelerations on some joints, given torques on the
-others.
+others; derived in :ref:`sec-hybrid-dynamics`.
 
-Kim (2012), Table 1 and Section 2.3, Kim eqs. (51)-(53), Table 4: a joint ``i`` in
-the set ``u`` (``prescribed[i]`` True) has its acceleration given and its torque
-unknown; a joint in ``v`` has its torque given and its acceleration unknown. A
-prescribed joint passes its whole articulated inertia to the parent
-(``Pi_i = I_hat_i``), a free joint the projected one, as in the articulated-body
-algorithm. With every joint prescribed this is inverse dynamics, with none it is
-forward dynamics.
-
-Derived in :ref:`sec-hybrid-dynamics`.
+Kim (2012), Table 1, Section 2.3, Kim's eqs. (51)-(53), Table 4: a joint in the set
+``u`` (``prescribed[i]`` True) has its acceleration given and its torque unknown,
+one in ``v`` the reverse. A prescribed joint passes its whole articulated inertia to
+its parent (``Pi_i = I_hat_i``), a free joint the projected one. All prescribed:
+inverse dynamics; none: forward dynamics.
 """
 from dataclasses import dataclass
 
@@ -17,7 +13,7 @@ import numpy as np
 
 from . import _checks
 from .engine import dispatch as _exec
-from ._spatial import Ad_inv_matrix, Ad_inv_mul, ad_star_mul, matvec
+from ._spatial import Ad_inv_matrix, Ad_inv_mul, ad_star_mul, matvec, tr
 from .forward_dynamics import _inv
 from .crba import mass_matrix
 from .kinematics import ForwardPass, forward_pass
@@ -28,14 +24,10 @@ __all__ = ["HybridPass", "hybrid", "hybrid_pass", "hybrid_direct",
            "check_prescribed"]
 
 
-def tr(A):
-    """``A^T`` for a matrix or a stack of them (the last two axes swapped)."""
-    return np.swapaxes(A, -1, -2)
-
-
 def check_prescribed(model, prescribed):
-    """Validate ``prescribed``: a sequence of N booleans, one per joint (body
-    1..N); returned with a first entry for the ground (False), to index by body."""
+    """``prescribed`` (N booleans, one per joint) validated, with a first entry
+    (False) for the ground, to index by body.
+    """
     mask = _checks.booleans("prescribed", prescribed, model.nbodies,
                             "one per joint")
     return np.concatenate([[False], mask])
@@ -43,8 +35,7 @@ def check_prescribed(model, prescribed):
 
 @dataclass(frozen=True)
 class HybridPass:
-    """Intermediates of :func:`hybrid_pass` (entries per body; 0 unused); see
-    ``ABAPass``."""
+    """Intermediates of :func:`hybrid_pass` per body (0 unused); see ``ABAPass``."""
 
     forward: ForwardPass
     prescribed: np.ndarray
@@ -61,8 +52,8 @@ class HybridPass:
 
 
 class _Given:
-    """The given inputs of Table 4 per body ``i = 1..N`` (entry 0 unused):
-    ``f_ext[i]`` and the joint's entries ``ddq[i]``, ``tau[i]``."""
+    """Table 4's given ``f_ext[i]``, ``ddq[i]``, ``tau[i]`` per body ``i =
+    1..N``."""
 
     def __init__(self, model, batch, dtype, ddq, tau, f_ext):
         shape, bodies = batch + (model.nv,), range(1, model.nbodies + 1)
@@ -85,8 +76,9 @@ class _Given:
 
 
 def _first_recursion(model, q, dq, ddq, tau, prescribed, f_ext, dV0):
-    """The checks, and Table 4's first forward recursion: ``T``, ``V`` and
-    ``eta``, with ``A[i] = Ad_{T_{lambda(i),i}^-1}``."""
+    """The checks, and Table 4's first forward recursion: the forward pass, ``eta``
+    and ``A[i] = Ad_{T_{lambda(i),i}^-1}``.
+    """
     u = check_prescribed(model, prescribed)
     batch, dtype, q, dq, ddq, tau, f_ext = state(
         model, q, dq, ddq, tau, f_ext=f_ext, names=("dq", "ddq", "tau"))
@@ -101,10 +93,8 @@ def _first_recursion(model, q, dq, ddq, tau, prescribed, f_ext, dV0):
 
 
 def hybrid_pass(model, q, dq, ddq, tau, prescribed, f_ext=None, dV0=None):
-    """Kim (2012), Table 4, with every intermediate kept (see :class:`HybridPass`).
-
-    Arguments as in :func:`hybrid`; ``dV0`` overrides the ground acceleration
-    ``(0, -g)``.
+    """Kim (2012), Table 4, with every intermediate kept (see :class:`HybridPass`);
+    arguments as in :func:`hybrid`, ``dV0`` overrides ``(0, -g)``.
     """
     u, fw, A, eta, given = _first_recursion(model, q, dq, ddq, tau, prescribed,
                                             f_ext, dV0)
@@ -127,7 +117,8 @@ def hybrid_pass(model, q, dq, ddq, tau, prescribed, f_ext=None, dV0=None):
             Pi[i] = I_hat[i] - IS @ Psi[i] @ tr(IS)
             bias = matvec(I_hat[i], eta[i]) + B_hat[i]
             r = given.tau[i] - matvec(tr(S[i]), bias)
-            beta[i] = B_hat[i] + matvec(I_hat[i], eta[i] + matvec(S[i] @ Psi[i], r))
+            a_i = eta[i] + matvec(S[i] @ Psi[i], r)
+            beta[i] = B_hat[i] + matvec(I_hat[i], a_i)
     ddq, tau = list(given.ddq), list(given.tau)
     dV, F = [fw.dV[0]] + [None] * N, [None] * (N + 1)
     for i in range(1, N + 1):           # second forward recursion
@@ -145,12 +136,11 @@ def hybrid_pass(model, q, dq, ddq, tau, prescribed, f_ext=None, dV0=None):
 
 
 def hybrid(model, q, dq, ddq, tau, prescribed, f_ext=None):
-    """Hybrid dynamics ``(ddq_u, tau_v) -> (tau_u, ddq_v)`` in O(n), Kim (2012),
-    Table 4.
+    """Hybrid dynamics ``(ddq_u, tau_v) -> (tau_u, ddq_v)`` in O(n).
 
     Kim (2012), eqs. (51)-(53) and Table 4, with multi-DOF joints. Entries of
-    ``ddq`` at torque-given joints and of ``tau`` at prescribed joints are unknowns:
-    their input values are ignored. Derived in :ref:`sec-hybrid-dynamics`.
+    ``ddq`` on ``v`` and of ``tau`` on ``u`` are unknowns: their input values are
+    ignored. Derived in :ref:`sec-hybrid-dynamics`.
 
     Parameters
     ----------
@@ -158,15 +148,14 @@ def hybrid(model, q, dq, ddq, tau, prescribed, f_ext=None):
     q : (..., nq) array
     dq, ddq, tau : (..., nv) arrays
     prescribed : sequence of N bool
-        True where the joint's acceleration is prescribed (set u), False where its
-        torque is given (set v); one entry per joint, i.e. per body 1..N
+        per joint (body 1..N): True if its acceleration is prescribed (set u), False
+        if its torque is given (set v)
     f_ext : (..., N, 6) array, optional
 
     Returns
     -------
     tau_out, ddq_out : (..., nv) arrays
-        full vectors: ``ddq_out`` copies ``ddq`` on u, ``tau_out`` copies ``tau`` on
-        v
+        ``ddq_out`` copies ``ddq`` on u, ``tau_out`` copies ``tau`` on v
 
     Examples
     --------
@@ -188,16 +177,12 @@ def hybrid(model, q, dq, ddq, tau, prescribed, f_ext=None):
 
 
 def hybrid_direct(model, q, dq, ddq, tau, prescribed, f_ext=None):
-    """Hybrid dynamics by the direct method of Kim (2012), eq. (34): O(n^2) +
-    O(n_v^3).
+    """Hybrid dynamics by the direct method of Kim (2012), eq. (34).
 
-    ``ddq_v = M_vv^-1 (tau_v - b_v - M_vu ddq_u)``, then
-    ``tau_u = M_uu ddq_u + M_uv ddq_v + b_u``, with ``M`` from
-    :func:`liedyn.crba.mass_matrix` and ``b`` from RNEA. For teaching and checking
-    :func:`hybrid`; same arguments and results.
+    ``ddq_v = M_vv^-1 (tau_v - b_v - M_vu ddq_u)``, ``tau_u = M_uu ddq_u + M_uv
+    ddq_v + b_u``, in O(n^2 + n_v^3): a check of :func:`hybrid`, with the same
+    arguments and results.
 
-    Examples
-    --------
     >>> from liedyn.robots import double_pendulum
     >>> model = double_pendulum()
     >>> args = (model, [0.3, -0.2], [0.1, 0.5], [1.0, 0.0], [0.0, 0.0],

@@ -1,36 +1,21 @@
-"""Generalized (spatial) inertia of a rigid body: Kim (2012), Section 1.3, Kim eqs.
-(14)-(24).
+"""Generalized (spatial) inertia of a rigid body: Kim (2012), Section 1.3, Kim's
+eqs. (14)-(24), derived in :ref:`sec-rigid-body-dynamics`.
 
-Conventions:
-
-* the generalized inertia ``I`` is a symmetric 6x6 matrix acting on twists
-  ``V = (w, v)`` (angular part first) expressed in a frame attached to the body (Kim
-  eq. (20)): ``I = [[Ibar, m [c]], [m [c]^T, m 1]]`` with ``Ibar`` the 3x3
-  rotational inertia about the frame's origin and ``c`` the centre of mass in that
-  frame;
-* kinetic energy ``e = V^T I V / 2`` (Kim eq. (15)), momentum ``L = I V`` (Kim eq.
-  (23)), a wrench-like element of dse(3);
-* every function accepts leading batch dimensions and runs on float and complex
-  arrays; the branch-free functions (``spatial_inertia``, ``transform_inertia``,
-  ``kinetic_energy``, ``momentum``, ``to_parameters``, ``from_parameters`` and the
-  solids) also run on numpy object arrays of sympy expressions, for which the
-  numeric validation is skipped.
-
-Derived in :ref:`sec-rigid-body-dynamics`.
+``I`` is the symmetric 6x6 matrix ``[[Ibar, m [c]], [m [c]^T, m 1]]`` (Kim eq. (20))
+acting on twists ``V = (w, v)`` in a body-fixed frame: ``Ibar`` is the rotational
+inertia about the frame's origin, ``c`` the centre of mass. Every function takes
+leading batch dimensions and float or complex arrays; the branch-free ones (all but
+``check_inertia``) also run on sympy object arrays, unvalidated.
 """
 import numpy as np
 
 from . import _checks
+from ._spatial import tr
 from .lie import Ad, Ad_star, skew, unskew
 
 __all__ = ["spatial_inertia", "check_inertia", "transform_inertia",
            "kinetic_energy", "momentum", "box_inertia", "cylinder_inertia",
            "sphere_inertia", "rod_inertia", "to_parameters", "from_parameters"]
-
-
-def _T(A):
-    """Batched transpose of the last two axes."""
-    return np.swapaxes(A, -1, -2)
 
 
 def _blocks(A, B, C, D):
@@ -40,41 +25,26 @@ def _blocks(A, B, C, D):
 
 
 def _scale(M):
-    """The per-batch magnitude ``max |M_ij|`` of a batch of matrices (..., n, n).
-
-    Tolerances are multiples of it: relative to the matrix's own size, so that a
-    validation gives the same answer for a body and for the same body in other
-    units.
-    """
+    """``max |M_ij|`` per matrix: tolerances relative to it do not depend on
+    units."""
     return np.max(np.abs(M), axis=(-1, -2))
 
 
+# The floor of the tolerances on the rotational inertia about the centre of mass,
+# tol (1e-3 max |Ibar| + 1e-6 m (1 m)^2): the first term absorbs the round-off of
+# Ibar - m [c]^T [c], so that a point mass or a thin rod is accepted; the second is
+# a radius of gyration of 30 nm, for a point mass whose Ibar is itself round-off.
 _FLOOR_REL, _FLOOR_MASS = 1e-3, 1e-6
-"""The absolute floor of the tolerances on the rotational inertia about the centre
-of mass: ``tol * (_FLOOR_REL * max |Ibar| + _FLOOR_MASS * m * (1 m)^2)``, by default
-``1e-12 max |Ibar| + 1e-15 m`` (SI).
-
-* The first term absorbs the round-off of ``Ic = Ibar - m [c]^T [c]`` (a few
-  ``eps * max |Ibar|``): a point mass (``Ic = 0``) away from the body origin, or a
-  thin rod (a zero principal moment), would otherwise be rejected. It scales with
-  the inertia in every unit.
-* The second is an absolute floor for a point mass whose ``Ibar`` is itself
-  round-off (moved onto the origin by a change of frame from up to a couple of
-  metres away): a radius of gyration of 30 nm. It only matters for bodies with radii
-  of gyration below about 1 mm.
-"""
 
 
 def _floor(tol, I_bar, m):
-    """The absolute tolerance floor of the rotational checks (see
-    ``_FLOOR_REL``)."""
+    """The absolute tolerance floor of the rotational checks."""
     return tol * (_FLOOR_REL * I_bar + _FLOOR_MASS * m)
 
 
 def _batch_shape(shapes):
-    """The broadcast of the batch shapes ``{argument name: shape}``; a
-    ``ValueError`` naming the arguments and their batch shapes if they do not
-    broadcast."""
+    """The broadcast of ``{argument name: batch shape}``, or a ``ValueError`` naming
+    them."""
     try:
         return np.broadcast_shapes(*shapes.values())
     except ValueError:
@@ -93,24 +63,18 @@ def _positive(name, x):
 
 
 def _check_rotational(name, Ic, tol, floor=0.0):
-    """Validate a batch of 3x3 rotational inertias about the centre of mass.
-
-    Symmetric, positive semi-definite, and principal moments satisfying the triangle
-    inequalities ``J1 + J2 >= J3`` (equivalently ``tr(Ic)/2 - Ic`` is positive
-    semi-definite: the second moment of a non-negative mass distribution). The
-    tolerance is ``tol`` times the inertia's own size (largest entry for the
-    symmetry, largest principal moment in absolute value for the rest), and at least
-    ``floor`` (an absolute, per-batch array or scalar).
-    """
+    """Check 3x3 inertias about the centre of mass: symmetric, PSD, ``J1 + J2 >=
+    J3``
+    (to ``tol`` of their size, at least ``floor``)."""
     if Ic.dtype == object:
         return Ic
     Ir = Ic.real
     atol = np.maximum(tol * _scale(Ir), floor)
-    asym = np.max(np.abs(Ir - _T(Ir)), axis=(-1, -2))
+    asym = np.max(np.abs(Ir - tr(Ir)), axis=(-1, -2))
     if np.any(asym > atol):
         raise ValueError(f"argument '{name}': rotational inertia is not symmetric "
                          f"(max |I - I^T| = {np.max(asym):.3g})")
-    J = np.linalg.eigvalsh((Ir + _T(Ir)) / 2)
+    J = np.linalg.eigvalsh((Ir + tr(Ir)) / 2)
     atol = np.maximum(tol * np.max(np.abs(J), axis=-1), floor)
     if np.any(J[..., 0] < -atol):
         raise ValueError(f"argument '{name}': rotational inertia is not positive "
@@ -126,43 +90,24 @@ def _check_rotational(name, Ic, tol, floor=0.0):
 
 
 def spatial_inertia(mass, com, I_com, R=None):
-    """The generalized inertia from mass, centre of mass and inertia about the
-    centre of mass.
+    """The generalized inertia from mass, centre of mass and inertia about it.
 
-    Kim (2012), eq. (22)::
-
-        I = [[R Ic R^T + m [p]^T [p],  m [p]],
-             [m [p]^T,                 m 1  ]]
-
-    with ``p = com`` and ``R`` the orientation of the centre-of-mass frame in the
-    body frame. Equal to :func:`transform_inertia` of ``diag(Ic, m 1)`` by
-    ``T_{com, body}`` (Kim eq. (21)).
+    Kim (2012), eq. (22): ``I = [[R Ic R^T + m [p]^T [p], m [p]], [m [p]^T, m 1]]``
+    with ``p = com``; :func:`transform_inertia` of ``diag(Ic, m 1)`` (Kim eq. (21)).
 
     Parameters
     ----------
     mass : (...) array, > 0
     com : (..., 3) array, centre of mass in the body frame
-    I_com : (..., 3, 3) array, rotational inertia about the centre of mass, in the
-    axes of the
-        centre-of-mass frame (symmetric, positive semi-definite, triangle
-        inequalities, to a tolerance of 1e-9 of its largest principal moment: see
-        :func:`check_inertia`)
-    R : (..., 3, 3) array, optional, rotation of the centre-of-mass frame in the
-    body frame
-        (default identity)
-
-    The batch (leading) shapes of the arguments must broadcast together.
+    I_com : (..., 3, 3) array
+        rotational inertia about the centre of mass, in the centre-of-mass frame
+        (physical to 1e-9 of its size: see :func:`check_inertia`)
+    R : (..., 3, 3) array, optional
+        rotation of the centre-of-mass frame in the body frame (default identity)
 
     Returns
     -------
     I : (..., 6, 6) array
-
-    Raises
-    ------
-    ValueError
-        naming the argument at fault: wrong shape, NaN, non-positive mass,
-        non-physical ``I_com``, ``R`` not a rotation, or batch shapes that do not
-        broadcast.
 
     Examples
     --------
@@ -184,48 +129,31 @@ def spatial_inertia(mass, com, I_com, R=None):
     floor = 0.0 if object in (m.dtype, Ic.dtype) else _floor(1e-9, 0.0, m.real)
     Ic = _check_rotational("I_com", Ic, 1e-9, floor)
     if R is not None:
-        Ic = _checks.rotation("R", R) @ Ic @ _T(R)
+        Ic = _checks.rotation("R", R) @ Ic @ tr(R)
     m = np.broadcast_to(m, batch)[..., None, None]
     P = np.broadcast_to(skew(p), batch + (3, 3))
     Ic = np.broadcast_to(Ic, batch + (3, 3))
-    return _blocks(Ic + m * _T(P) @ P, m * P, m * _T(P), m * np.eye(3, dtype=int))
+    return _blocks(Ic + m * tr(P) @ P, m * P, m * tr(P), m * np.eye(3, dtype=int))
 
 
 def check_inertia(I, name="I", tol=1e-9):
-    """Validate a batch of generalized inertias (Kim (2012), eq. (20)) and return it
-    unchanged.
+    """Validate generalized inertias (Kim (2012), eq. (20)); return them unchanged.
 
-    Conditions, each with its own error message: shape ``(..., 6, 6)`` and finite;
-    symmetric; lower-right block ``m 1`` with ``m > 0``; upper-right block ``m [c]``
-    skew-symmetric; the rotational inertia about the centre of mass,
-    ``Ibar - m [c]^T [c]``, positive semi-definite with principal moments satisfying
-    the triangle inequalities. Object (sympy) arrays are only shape-checked.
-
-    Tolerances are relative to the inertia's own scale, so that the answer does not
-    depend on the units: ``tol`` times the largest entry of the block concerned for
-    symmetry and block structure (``Ibar``, ``m 1``, and their geometric mean for
-    ``m [c]``), ``tol`` times the largest principal moment for the rotational
-    inertia about the centre of mass. Those in kg m^2 are at least the floor
-    ``1e-3 tol max |Ibar| + 1e-6 tol m (1 m)^2`` (by default 1e-12 of ``max |Ibar|``
-    plus 1e-15 m, SI), which absorbs the round-off of ``Ibar - m [c]^T [c]`` so that
-    a point mass (zero rotational inertia) or a thin rod (a zero principal moment)
-    is accepted; its absolute part only matters for radii of gyration below about a
-    millimetre.
+    Finite and symmetric; lower-right block ``m 1``, ``m > 0``; upper-right block
+    ``m [c]`` skew; ``Ibar - m [c]^T [c]`` positive semi-definite with principal
+    moments obeying the triangle inequalities. Tolerances: ``tol`` times the size of
+    the block concerned (so units do not matter), with a floor that accepts a point
+    mass or a thin rod. Object (sympy) arrays are only shape-checked.
 
     Parameters
     ----------
     I : (..., 6, 6) array
-    name : str, the argument name used in error messages
-    tol : float, relative tolerance (default 1e-9)
+    name : str, the argument name in error messages
+    tol : float, relative tolerance
 
     Returns
     -------
-    I : (..., 6, 6) array
-
-    Raises
-    ------
-    ValueError
-        naming ``name`` and the condition that failed.
+    I : (..., 6, 6) array; a ``ValueError`` names ``name`` and the failed condition
 
     Examples
     --------
@@ -239,13 +167,12 @@ def check_inertia(I, name="I", tol=1e-9):
     if I.dtype == object:
         return I
     Ir = I.real
-    # per-block scales: kg m^2 (upper left), kg (lower right), kg m (their geometric
-    # mean)
+    # block scales: kg m^2 (upper left), kg (lower right), their mean (kg m)
     s_ang, s_lin = _scale(Ir[..., :3, :3]), _scale(Ir[..., 3:, 3:])
     floor = _floor(tol, s_ang, s_lin)
     tol_ang, tol_lin = np.maximum(tol * s_ang, floor), tol * s_lin
     tol_mix = np.sqrt(tol_ang * tol_lin)
-    A = np.abs(Ir - _T(Ir))
+    A = np.abs(Ir - tr(Ir))
     asym = np.max(A, axis=(-1, -2))
     if np.any((np.max(A[..., :3, :3], axis=(-1, -2)) > tol_ang)
               | (np.max(A[..., 3:, 3:], axis=(-1, -2)) > tol_lin)
@@ -262,11 +189,11 @@ def check_inertia(I, name="I", tol=1e-9):
         raise ValueError(f"argument '{name}': lower-right block must be m * "
                          f"identity (max deviation {np.max(off):.3g})")
     B = Ir[..., :3, 3:]
-    nonskew = np.max(np.abs(B + _T(B)), axis=(-1, -2))
+    nonskew = np.max(np.abs(B + tr(B)), axis=(-1, -2))
     if np.any(nonskew > tol_mix):
         raise ValueError(f"argument '{name}': upper-right block must be m [c], "
                          f"skew-symmetric (max |B + B^T| = {np.max(nonskew):.3g})")
-    Ic = Ir[..., :3, :3] - _T(B) @ B / m[..., None, None]
+    Ic = Ir[..., :3, :3] - tr(B) @ B / m[..., None, None]
     try:
         _check_rotational(name, Ic, tol, floor)
     except ValueError as err:
@@ -277,20 +204,19 @@ def check_inertia(I, name="I", tol=1e-9):
 
 
 def transform_inertia(I, T):
-    """Change of body frame of a generalized inertia:
-    ``I_b = Ad*_{T_ab} I_a Ad_{T_ab}``.
+    """Change of body frame of an inertia: ``I_b = Ad*_{T_ab} I_a Ad_{T_ab}``.
 
-    Kim (2012), eq. (21), derived from the invariance of the kinetic energy (15)
-    under the change of frame ``V_a = Ad_{T_ab} V_b`` (Kim eq. (11)).
+    Kim (2012), eq. (21): the kinetic energy is invariant under ``V_a = Ad_{T_ab}
+    V_b`` (Kim eq. (11)).
 
     Parameters
     ----------
-    I : (..., 6, 6) array, the inertia ``I_a`` expressed in frame {a}
-    T : (..., 4, 4) array, ``T_ab``: frame {b} seen from frame {a}
+    I : (..., 6, 6) array, ``I_a`` in frame {a}
+    T : (..., 4, 4) array, ``T_ab``: frame {b} seen from {a}
 
     Returns
     -------
-    I_b : (..., 6, 6) array, the same inertia expressed in frame {b}
+    I_b : (..., 6, 6) array, the same inertia in frame {b}
 
     Examples
     --------
@@ -307,14 +233,12 @@ def transform_inertia(I, T):
 
 
 def kinetic_energy(I, V):
-    """Kinetic energy ``e = V^T I V / 2`` of a rigid body.
-
-    Kim (2012), eq. (15); the volume integral (14) in the form (19).
+    """Kinetic energy ``e = V^T I V / 2`` of a rigid body (Kim (2012), eq. (15)).
 
     Parameters
     ----------
     I : (..., 6, 6) array, generalized inertia in the body frame
-    V : (..., 6) array, body twist ``(w, v)`` in the same frame
+    V : (..., 6) array, body twist in the same frame
 
     Returns
     -------
@@ -333,19 +257,17 @@ def kinetic_energy(I, V):
 
 
 def momentum(I, V):
-    """Generalized momentum ``L = I V``, an element of dse(3).
-
-    Kim (2012), eq. (23). Under a change of body frame it transforms like a wrench,
-    ``L_b = Ad*_{T_ab} L_a`` (Kim eq. (24)).
+    """Generalized momentum ``L = I V`` (Kim (2012), eq. (23)), a wrench-like
+    element of dse(3): ``L_b = Ad*_{T_ab} L_a`` (Kim eq. (24)).
 
     Parameters
     ----------
     I : (..., 6, 6) array, generalized inertia in the body frame
-    V : (..., 6) array, body twist ``(w, v)``
+    V : (..., 6) array, body twist
 
     Returns
     -------
-    L : (..., 6) array, ``(angular momentum, linear momentum)`` in the body frame
+    L : (..., 6) array, (angular, linear) momentum in the body frame
 
     Examples
     --------
@@ -358,11 +280,9 @@ def momentum(I, V):
     return (I @ V[..., None])[..., 0]
 
 
-# ----------------------------------------------------------------------------------
-# Rotational inertias of simple homogeneous solids, about the centre of mass
-# ----------------------------------------------------------------------------------
+# --- Rotational inertias of homogeneous solids, about the centre of mass ----------
 def _diagonal(m, d):
-    """``m[..., None, None] * diag(d)`` for a batch of diagonals ``d`` (..., 3)."""
+    """``m diag(d)`` for diagonals ``d`` (..., 3)."""
     d = np.asarray(m)[..., None] * d
     J = np.zeros(d.shape + (3,), dtype=d.dtype)
     for k in range(3):
@@ -371,23 +291,10 @@ def _diagonal(m, d):
 
 
 def box_inertia(mass, size):
-    """Rotational inertia of a homogeneous box about its centre, axes along its
-    edges.
+    """A box's ``m / 12 diag(b^2 + c^2, a^2 + c^2, a^2 + b^2)``, edges
+    ``size = (a, b, c)`` (..., 3) along x, y, z; ``mass`` (...). Returns (..., 3,
+    3).
 
-    ``diag(b^2 + c^2, a^2 + c^2, a^2 + b^2) m / 12`` for edge lengths
-    ``size = (a, b, c)``.
-
-    Parameters
-    ----------
-    mass : (...) array, > 0
-    size : (..., 3) array, edge lengths along x, y, z (> 0)
-
-    Returns
-    -------
-    I_com : (..., 3, 3) array
-
-    Examples
-    --------
     >>> box_inertia(12.0, [1.0, 2.0, 3.0])
     array([[13.,  0.,  0.],
            [ 0., 10.,  0.],
@@ -402,21 +309,9 @@ def box_inertia(mass, size):
 
 
 def cylinder_inertia(mass, radius, length):
-    """Rotational inertia of a homogeneous solid cylinder about its centre, axis
-    along z.
+    """A solid cylinder along z: ``Ixx = Iyy = m (3 r^2 + l^2) / 12``,
+    ``Izz = m r^2 / 2``; arguments (...), returns (..., 3, 3).
 
-    ``Ixx = Iyy = m (3 r^2 + l^2) / 12``, ``Izz = m r^2 / 2``.
-
-    Parameters
-    ----------
-    mass, radius, length : (...) arrays, > 0
-
-    Returns
-    -------
-    I_com : (..., 3, 3) array
-
-    Examples
-    --------
     >>> cylinder_inertia(12.0, 1.0, 3.0)
     array([[12.,  0.,  0.],
            [ 0., 12.,  0.],
@@ -431,19 +326,8 @@ def cylinder_inertia(mass, radius, length):
 
 
 def sphere_inertia(mass, radius):
-    """Rotational inertia of a homogeneous solid ball about its centre:
-    ``2 m r^2 / 5 * 1``.
+    """A solid ball: ``2 m r^2 / 5 * 1``; arguments (...), returns (..., 3, 3).
 
-    Parameters
-    ----------
-    mass, radius : (...) arrays, > 0
-
-    Returns
-    -------
-    I_com : (..., 3, 3) array
-
-    Examples
-    --------
     >>> sphere_inertia(5.0, 1.0)
     array([[2., 0., 0.],
            [0., 2., 0.],
@@ -455,21 +339,9 @@ def sphere_inertia(mass, radius):
 
 
 def rod_inertia(mass, length):
-    """Rotational inertia of a thin homogeneous rod about its centre, axis along z.
+    """A thin rod along z: ``m l^2 / 12 diag(1, 1, 0)``, on the boundary of the
+    triangle inequality; arguments (...), returns (..., 3, 3).
 
-    ``diag(1, 1, 0) m l^2 / 12``: positive semi-definite, on the boundary of the
-    triangle inequality (``Ixx + Izz = Iyy``).
-
-    Parameters
-    ----------
-    mass, length : (...) arrays, > 0
-
-    Returns
-    -------
-    I_com : (..., 3, 3) array
-
-    Examples
-    --------
     >>> rod_inertia(12.0, 1.0)
     array([[1., 0., 0.],
            [0., 1., 0.],
@@ -480,17 +352,12 @@ def rod_inertia(mass, length):
     return _diagonal(m, np.stack([l2, l2, 0 * l2], axis=-1) / 12)
 
 
-# ----------------------------------------------------------------------------------
-# The ten inertial parameters
-# ----------------------------------------------------------------------------------
+# --- The ten inertial parameters --------------------------------------------------
 def to_parameters(I):
-    """The 10 inertial parameters ``pi = (m, m c, Ixx, Ixy, Iyy, Ixz, Iyz, Izz)`` of
-    ``I``.
+    """The inertial parameters ``pi = (m, m c, Ixx, Ixy, Iyy, Ixz, Iyz, Izz)``.
 
-    The rotational inertia is about the body-frame origin (the upper-left block
-    ``Ibar`` of Kim (2012), eq. (20)); the order is Pinocchio's
-    ``toDynamicParameters``. Linear in ``I``: the equation of motion (31) is linear
-    in ``pi``.
+    The rotational inertia is ``Ibar`` of Kim (2012), eq. (20), about the body-frame
+    origin; Pinocchio's order (``toDynamicParameters``). Eq. (31) is linear in pi.
 
     Parameters
     ----------
@@ -516,18 +383,16 @@ def to_parameters(I):
 
 
 def from_parameters(pi):
-    """The generalized inertia (Kim (2012), eq. (20)) of 10 inertial parameters:
-    inverse of :func:`to_parameters`.
+    """Inverse of :func:`to_parameters`: the inertia (Kim (2012), eq. (20)) of
+    ``pi``.
 
     Parameters
     ----------
-    pi : (..., 10) array, ``(m, m c_x, m c_y, m c_z, Ixx, Ixy, Iyy, Ixz, Iyz, Izz)``
-    with the
-        rotational inertia about the body-frame origin
+    pi : (..., 10) array, ``(m, m c, Ixx, Ixy, Iyy, Ixz, Iyz, Izz)``
 
     Returns
     -------
-    I : (..., 6, 6) array (not validated: see :func:`check_inertia`)
+    I : (..., 6, 6) array, not validated (see :func:`check_inertia`)
 
     Examples
     --------
@@ -543,4 +408,4 @@ def from_parameters(pi):
                   np.stack([xy, yy, yz], -1),
                   np.stack([xz, yz, zz], -1)], axis=-2)
     C = skew(mc)
-    return _blocks(J, C, _T(C), m[..., None, None] * np.eye(3, dtype=int))
+    return _blocks(J, C, tr(C), m[..., None, None] * np.eye(3, dtype=int))

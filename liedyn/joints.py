@@ -1,28 +1,17 @@
-"""Joint models: the motion ``J(q)`` of a child frame relative to its joint frame,
-and its Jacobian.
+"""Joint models: the motion ``J(q)`` of a child frame in its joint frame, and its
+Jacobian; derived in :ref:`sec-multibody-models`.
 
-A body ``i`` hangs from its parent through ``T_{lambda(i),i}(q_i) = X_i J_i(q_i)``:
-a constant placement ``X_i`` (in the :class:`~liedyn.model.Model`) times the joint
-motion ``J_i(q_i)`` given here. The joint Jacobian is the body-frame derivative
-
-    ``S_i = [T^-1 dT/dq^1, ..., T^-1 dT/dq^n]  =  [J^-1 dJ/dq^1, ...]``  (as
-    6-vectors),
-
-so that the relative twist is ``S_i dq_i`` (Kim (2012), eq. (37)). The definition
-below Kim eq. (42), as printed, has ``T^-1 dT^-1/dq``: a misplaced inverse (see the
-errata appendix; the tests check the form above against finite differences of
-``transform``). ``dS`` is its time derivative ``dS/dt`` along ``dq`` (Kim eq. (41));
-it vanishes only when ``S`` is constant.
-
-Every joint gives ``nq``, ``nv``, ``transform(q)`` (..., 4, 4), ``S(q)`` (..., 6,
-nv), ``dS(q, dq)`` (..., 6, nv), ``integrate(q, v, dt)``, ``difference(q0, q1)``,
-``neutral()`` and ``random(rng)``. Joints whose configuration lives on a group
-(:class:`Spherical`, :class:`Free`) store a unit quaternion ``(w, x, y, z)``, so
-``nq != nv`` and their velocity is the body angular velocity / body twist (a
-quasi-velocity, From (2012)); ``integrate`` then moves on the group,
-``q exp(v dt)``. All other joints have ``nv == nq`` and velocity ``dq/dt``.
-
-Derived in :ref:`sec-multibody-models`.
+Body ``i`` hangs from its parent by ``T_{lambda(i),i}(q_i) = X_i J_i(q_i)``: the
+model's constant placement ``X_i`` times the joint motion given here. The joint
+Jacobian is ``S_i = [J^-1 dJ/dq^1, ...]`` (body frame), so the relative twist is
+``S_i dq_i`` (Kim (2012), eq. (37)); the printed definition below Kim eq. (42) has a
+misplaced inverse (see the errata). ``dS`` is ``dS/dt`` along ``dq`` (Kim's eq.
+(41)). Every joint gives ``nq``, ``nv``, ``transform(q)`` (..., 4, 4), ``S(q)`` and
+``dS(q, dq)`` (..., 6, nv), ``integrate``, ``difference``, ``neutral`` and
+``random``. :class:`Spherical` and :class:`Free` store a unit quaternion ``(w, x, y,
+z)`` (``nq != nv``), their velocity is the body angular velocity or twist (a
+quasi-velocity, From (2012)) and ``integrate`` is ``q exp(v dt)``; the others have
+velocity ``dq/dt``.
 """
 import functools
 
@@ -37,15 +26,13 @@ __all__ = ["Joint", "Revolute", "Prismatic", "Helical", "Screw", "Universal",
            "QUAT_TOL", "CHART_TOL"]
 
 QUAT_TOL = 1e-6
-"""Quaternions with ``| |q| - 1 |`` above this raise ``ValueError``; below it they
-are normalised."""
+"""Quaternions with ``| |q| - 1 |`` above this raise ``ValueError``; below, they are
+normalised."""
 
 CHART_TOL = 1e-6
-"""Distance (rad) to the singular set of a joint's coordinates below which forward
-dynamics refuse the configuration: ``|cos q[1]|`` for :class:`SphericalZYX` (gimbal
-lock) and ``| |phi| - 2 pi k |`` (``k >= 1``) for :class:`SphericalExp`. Near it the
-smallest singular value of ``S`` is about that distance (over ``2 pi`` for
-``SphericalExp``), so the accelerations grow like its inverse square."""
+"""Distance (rad) to a chart's singular set (gimbal lock of :class:`SphericalZYX`,
+``|phi| = 2 pi k`` of :class:`SphericalExp`) below which forward dynamics refuse
+``q``: ``S`` has a singular value about that small there."""
 
 
 def _unit(name, axis):
@@ -61,26 +48,29 @@ def _unit(name, axis):
 
 
 def _rotation_about(axis, angle):
-    """``exp([axis] angle)`` for a unit ``axis`` (3,) and angles (...), any dtype
-    (Rodrigues)."""
+    """``exp([axis] angle)`` for a unit axis (3,) and angles (...), any dtype."""
     A = _skew_cache(tuple(axis))
     s, c = sin(angle), cos(angle)
-    # 0-d object arrays give a bare sympy scalar under arithmetic
     versine = np.asarray(1 - c)
     return np.eye(3) + s[..., None, None] * A + versine[..., None, None] * (A @ A)
 
 
 def _frozen(a):
-    """Make a constant array read-only (a joint hands out its constant ``S`` without
-    copying)."""
+    """``a`` made read-only: a joint hands out its constant ``S`` without
+    copying."""
     a.setflags(write=False)
     return a
 
 
+def _zeros(nv, *arrays):
+    """Zeros (..., 6, nv) of the broadcast batch and common dtype of ``arrays``."""
+    shape = np.broadcast_shapes(*(a.shape for a in arrays))[:-1]
+    return np.zeros(shape + (6, nv), dtype=np.result_type(*arrays, float))
+
+
 @functools.lru_cache(maxsize=256)
 def _skew_cache(axis):
-    """``[axis]`` of a constant joint axis, computed once (joint axes never
-    change)."""
+    """``[axis]`` of a constant joint axis, computed once."""
     A = lie.skew(np.array(axis))
     A.setflags(write=False)
     return A
@@ -92,9 +82,7 @@ class Joint:
 
     nq = 0
     nv = 0
-    chart_singular = False
-    """``True`` for joints whose ``S(q)`` loses rank somewhere (see
-    :meth:`chart_distance`)."""
+    chart_singular = False      # True when S(q) loses rank somewhere
 
     def __repr__(self):
         return f"{type(self).__name__}()"
@@ -115,10 +103,8 @@ class Joint:
         return q
 
     def motion(self, q):
-        """``J(q)`` as its rotation (..., 3, 3) and translation (..., 3), what the
-        recursions use.
-
-        Either may be ``None`` for a joint that never rotates or never translates.
+        """``J(q)`` as rotation (..., 3, 3) and translation (..., 3); either is
+        ``None`` for a joint that never rotates or never translates.
         """
         J = self.transform(q)
         return J[..., :3, :3], J[..., :3, 3]
@@ -142,12 +128,8 @@ class Joint:
         return np.zeros(shape + (6, self.nv))
 
     def d2S(self, q, a, b):
-        """Second derivative ``sum_kl d^2 S / dq_k dq_l a_k b_l`` (..., 6, nv); zero
-        if ``S`` is affine.
-
-        With ``dS(q, dq) = sum_k dS/dq_k dq_k``, the derivative of ``dS`` along
-        ``delta q`` is ``d2S(q, dq, delta q)``: the ``d(dS)/dp`` of Kim (2012),
-        Table 5.
+        """``sum_kl d^2 S / dq_k dq_l a_k b_l`` (..., 6, nv): ``d2S(q, dq, delta
+        q)`` is the ``d(dS)/dp`` of Kim (2012), Table 5; zero when ``S`` is affine.
         """
         shape = np.broadcast_shapes(np.shape(q)[:-1], np.shape(a)[:-1],
                                     np.shape(b)[:-1])
@@ -236,7 +218,7 @@ class Helical(Joint):
     """Screw motion: rotation ``q`` about ``axis`` and translation ``pitch * q``
     along it.
 
-    ``S = (axis, pitch * axis)`` (pitch in length per radian; Pinocchio's
+    ``S = (axis, pitch * axis)``, pitch in length per radian (Pinocchio's
     HelicalUnaligned).
 
     Examples
@@ -264,14 +246,12 @@ class Helical(Joint):
 
 
 class Screw(Joint):
-    """Motion along a constant screw axis ``A = (a, b)`` given in the child frame:
-    ``J(q) = exp(A q)``.
+    """Motion ``J(q) = exp(A q)`` along a constant screw ``A`` of the child frame.
 
     The product-of-exponentials joint of Lynch and Park (2017) and of the RNEA notes
-    (``T_{i-1,i} = M_{i-1,i} exp([A_i] theta_i)``): it lets the body frame sit
-    anywhere, e.g. at the centre of mass. ``S = A`` is constant. A revolute axis
-    through the point ``r`` is ``A = (a, -a x r)``; a prismatic one is
-    ``A = (0, a)``.
+    (``T_{i-1,i} = M_{i-1,i} exp([A_i] theta_i)``): the body frame may sit anywhere,
+    e.g. at the centre of mass. ``S = A``; a revolute axis through ``r`` is
+    ``A = (a, -a x r)``, a prismatic one ``A = (0, a)``.
 
     Examples
     --------
@@ -296,12 +276,11 @@ class Screw(Joint):
         return f"Screw(screw={self.screw.tolist()})"
 
     def transform(self, q):
-        """``J(q) = exp(hat(A) q)``, in closed form (no branch on ``q``, so sympy
-        input works).
+        """``exp(hat(A) q)`` in closed form, branch-free in ``q`` (sympy works).
 
-        With ``A = k (a, u)``, ``|a| = 1`` and ``t = k q``: ``R = exp([a] t)``,
+        With ``A = k (a, u)``, ``|a| = 1``, ``t = k q``: ``R = exp([a] t)``,
         ``p = (t + (1 - cos t) [a] + (t - sin t) [a]^2) u`` (Lynch and Park (2017),
-        Prop. 3.25); a pure translation (``a = 0``) gives ``R = 1``, ``p = v q``.
+        Prop. 3.25); ``a = 0`` gives ``R = 1``, ``p = v q``.
         """
         q = np.asarray(q)
         k = np.linalg.norm(self.screw[:3])
@@ -322,12 +301,8 @@ class Universal(Joint):
     """Two rotations: ``R = exp([a1] q1) exp([a2] q2)`` (Pinocchio's
     JointModelUniversal).
 
-    ``S = [(exp(-[a2] q2) a1, 0), (a2, 0)]``: the first column turns with ``q2``, so
-    ``dS != 0``. The axes must not be parallel (the sine of their angle at least
-    1e-6). A rotation about ``a2`` keeps the angle between the columns, so ``S`` has
-    full rank at every ``q``: unlike Euler angles, the universal joint has no
-    singular configuration (its singular set is the parallel axes, refused at
-    construction).
+    ``S = [(exp(-[a2] q2) a1, 0), (a2, 0)]``, so ``dS != 0``. The axes must not be
+    parallel; then ``S`` has full rank at every ``q`` (no singular configuration).
 
     Examples
     --------
@@ -361,7 +336,7 @@ class Universal(Joint):
         q = np.asarray(q)
         R2 = _rotation_about(self.axis2, q[..., 1])
         a1 = np.swapaxes(R2, -1, -2) @ self.axis1
-        S = np.zeros(q.shape[:-1] + (6, 2), dtype=np.result_type(q, float))
+        S = _zeros(2, q)
         S[..., :3, 0] = a1
         S[..., :3, 1] = self.axis2
         return S
@@ -369,30 +344,24 @@ class Universal(Joint):
     def dS(self, q, dq):
         q, dq = np.asarray(q), np.asarray(dq)
         a1 = self.S(q)[..., :3, 0]
-        dS = np.zeros(np.broadcast_shapes(q.shape, dq.shape)[:-1] + (6, 2),
-                      dtype=np.result_type(q, dq, float))
-        # d/dt exp(-[a2] q2) a1
+        dS = _zeros(2, q, dq)
         dS[..., :3, 0] = -dq[..., 1:2] * cross(self.axis2, a1)
         return dS
-
 
     def d2S(self, q, a, b):
         q, a, b = np.asarray(q), np.asarray(a), np.asarray(b)
         a1 = self.S(q)[..., :3, 0]
-        shape = np.broadcast_shapes(q.shape, a.shape, b.shape)[:-1]
-        d2S = np.zeros(shape + (6, 2), dtype=np.result_type(q, a, b, float))
+        d2S = _zeros(2, q, a, b)
         a2 = self.axis2
         d2S[..., :3, 0] = (a[..., 1:2] * b[..., 1:2]) * cross(a2, cross(a2, a1))
         return d2S
 
 
 class Planar(Joint):
-    """Planar motion in the joint frame's x-y plane: ``q = (x, y, theta)``,
-    ``T = Trans(x, y) Rot_z(theta)``.
+    """Planar motion ``T = Trans(x, y) Rot_z(theta)``, ``q = (x, y, theta)``.
 
-    The velocity is ``dq = (dx, dy, dtheta)`` (rates of the coordinates, not
-    Pinocchio's body velocity), so ``S(theta)`` rotates the in-plane translation
-    into the body frame and ``dS != 0``.
+    The velocity is ``dq`` (not Pinocchio's body velocity), so ``S(theta)`` turns
+    the in-plane translation into the body frame and ``dS != 0``.
 
     Examples
     --------
@@ -410,17 +379,16 @@ class Planar(Joint):
     def S(self, q):
         q = np.asarray(q)
         c, s = cos(q[..., 2]), sin(q[..., 2])
-        S = np.zeros(q.shape[:-1] + (6, 3), dtype=np.result_type(q, float))
-        S[..., 3, 0], S[..., 4, 0] = c, -s      # R^T e_x
-        S[..., 3, 1], S[..., 4, 1] = s, c       # R^T e_y
+        S = _zeros(3, q)
+        S[..., 3, 0], S[..., 4, 0] = c, -s
+        S[..., 3, 1], S[..., 4, 1] = s, c
         S[..., 2, 2] = 1
         return S
 
     def dS(self, q, dq):
         q, dq = np.asarray(q), np.asarray(dq)
         c, s, dth = cos(q[..., 2]), sin(q[..., 2]), dq[..., 2]
-        dS = np.zeros(np.broadcast_shapes(q.shape, dq.shape)[:-1] + (6, 3),
-                      dtype=np.result_type(q, dq, float))
+        dS = _zeros(3, q, dq)
         dS[..., 3, 0], dS[..., 4, 0] = -s * dth, -c * dth
         dS[..., 3, 1], dS[..., 4, 1] = c * dth, -s * dth
         return dS
@@ -429,11 +397,9 @@ class Planar(Joint):
         return np.concatenate(
             [rng.uniform(-1.0, 1.0, 2), rng.uniform(-np.pi, np.pi, 1)])
 
-
     def d2S(self, q, a, b):
         q, a, b = np.asarray(q), np.asarray(a), np.asarray(b)
-        shape = np.broadcast_shapes(q.shape, a.shape, b.shape)[:-1]
-        d2S = np.zeros(shape + (6, 3), dtype=np.result_type(q, a, b, float))
+        d2S = _zeros(3, q, a, b)
         d2S[..., 3:5, 0:2] = (
             -(a[..., 2] * b[..., 2])[..., None, None] * self.S(q)[..., 3:5, 0:2])
         return d2S
@@ -463,12 +429,11 @@ def _random_quaternion(rng):
 
 
 class Spherical(Joint):
-    """Ball joint with a unit quaternion ``q = (w, x, y, z)``; ``nq = 4``,
-    ``nv = 3``.
+    """Ball joint on a unit quaternion ``q = (w, x, y, z)``; ``nq = 4``, ``nv = 3``.
 
-    The velocity is the body angular velocity, so ``S = [[1], [0]]`` is constant and
-    ``integrate(q, v, dt) = q * exp(v dt)``. Quaternions off unit norm by more than
-    :data:`QUAT_TOL` raise; smaller errors are normalised away in ``transform``.
+    The velocity is the body angular velocity: ``S = [[1], [0]]`` and
+    ``integrate(q, v, dt) = q * exp(v dt)``. Norm errors above :data:`QUAT_TOL`
+    raise, smaller ones are normalised away.
 
     Examples
     --------
@@ -505,13 +470,10 @@ class Spherical(Joint):
 
 
 class SphericalZYX(Joint):
-    """Ball joint in Euler angles ``q = (z, y, x)``: ``R = Rz(q0) Ry(q1) Rx(q2)``
-    (as Pinocchio).
+    """Ball joint in Euler angles ``q = (z, y, x)``: ``R = Rz(q0) Ry(q1) Rx(q2)``.
 
-    ``S`` maps angle rates to the body angular velocity; it is singular at
-    ``cos(q1) = 0`` (gimbal lock: ``det S_w = -cos(q1)``) and depends on ``q``, so
-    ``dS != 0``. Forward dynamics refuse configurations with ``|cos(q1)| <``
-    :data:`CHART_TOL`.
+    ``S`` maps angle rates to the body angular velocity; ``det S_w = -cos(q1)``
+    (gimbal lock), and forward dynamics refuse ``|cos(q1)| <`` :data:`CHART_TOL`.
 
     Examples
     --------
@@ -528,8 +490,7 @@ class SphericalZYX(Joint):
               "Spherical (quaternion) joint instead")
 
     def chart_distance(self, q):
-        """``|cos(q1)|``: about the distance in radians to gimbal lock
-        ``q1 = pi/2 + k pi``."""
+        """``|cos(q1)|``: about the distance in radians to gimbal lock."""
         return np.abs(np.cos(np.asarray(q)[..., 1]))
 
     def transform(self, q):
@@ -543,11 +504,11 @@ class SphericalZYX(Joint):
         q = np.asarray(q)
         sb, cb, sc, cc = (sin(q[..., 1]), cos(q[..., 1]), sin(q[..., 2]),
                           cos(q[..., 2]))
-        S = np.zeros(q.shape[:-1] + (6, 3), dtype=np.result_type(q, float))
-        # Rx^T Ry^T e_z
+        S = _zeros(3, q)
+        # the columns Rx^T Ry^T z, Rx^T y and x
         S[..., 0, 0], S[..., 1, 0], S[..., 2, 0] = -sb, sc * cb, cc * cb
-        S[..., 1, 1], S[..., 2, 1] = cc, -sc                              # Rx^T e_y
-        S[..., 0, 2] = 1                                                  # e_x
+        S[..., 1, 1], S[..., 2, 1] = cc, -sc
+        S[..., 0, 2] = 1
         return S
 
     def dS(self, q, dq):
@@ -555,8 +516,7 @@ class SphericalZYX(Joint):
         sb, cb, sc, cc = (sin(q[..., 1]), cos(q[..., 1]), sin(q[..., 2]),
                           cos(q[..., 2]))
         db, dc = dq[..., 1], dq[..., 2]
-        dS = np.zeros(np.broadcast_shapes(q.shape, dq.shape)[:-1] + (6, 3),
-                      dtype=np.result_type(q, dq, float))
+        dS = _zeros(3, q, dq)
         dS[..., 0, 0] = -cb * db
         dS[..., 1, 0] = cc * cb * dc - sc * sb * db
         dS[..., 2, 0] = -sc * cb * dc - cc * sb * db
@@ -567,15 +527,13 @@ class SphericalZYX(Joint):
         return np.array([rng.uniform(-np.pi, np.pi), rng.uniform(-1.3, 1.3),
                          rng.uniform(-np.pi, np.pi)])
 
-
     def d2S(self, q, a, b):
         q, a, b = np.asarray(q), np.asarray(a), np.asarray(b)
         sb, cb, sc, cc = (sin(q[..., 1]), cos(q[..., 1]), sin(q[..., 2]),
                           cos(q[..., 2]))
         bb, bc = a[..., 1] * b[..., 1], a[..., 2] * b[..., 2]
         mixed = a[..., 1] * b[..., 2] + a[..., 2] * b[..., 1]
-        shape = np.broadcast_shapes(q.shape, a.shape, b.shape)[:-1]
-        d2S = np.zeros(shape + (6, 3), dtype=np.result_type(q, a, b, float))
+        d2S = _zeros(3, q, a, b)
         d2S[..., 0, 0] = sb * bb
         d2S[..., 1, 0] = -sc * cb * bb - cc * sb * mixed - sc * cb * bc
         d2S[..., 2, 0] = -cc * cb * bb + sc * sb * mixed - cc * cb * bc
@@ -586,14 +544,11 @@ class SphericalZYX(Joint):
 class SphericalExp(Joint):
     """Ball joint in exponential coordinates ``q = phi``: ``R = exp([phi])``.
 
-    The velocity is ``dphi``; the body angular velocity is ``J_r(phi) dphi``, so
-    ``S = [[J_r(phi)], [0]]`` (the right Jacobian :func:`liedyn.lie.dexp_so3`; From
-    (2012), eq. (29)) and ``dS = [[dJ_r/dt], [0]]``
-    (:func:`liedyn.lie.dexp_so3_dot`). The chart is singular on the spheres
-    ``|phi| = 2 pi k`` (``k >= 1``), where ``J_r`` loses rank: forward dynamics
-    refuse configurations within :data:`CHART_TOL` of them, and
-    :meth:`liedyn.model.Model.integrate` re-normalises ``phi`` into ``|phi| <= pi``
-    (:meth:`normalize`), so that a simulation never gets there.
+    ``S = [[J_r(phi)], [0]]`` with the right Jacobian :func:`liedyn.lie.dexp_so3`
+    (From (2012), eq. (29)), ``dS`` from :func:`liedyn.lie.dexp_so3_dot`. ``J_r`` is
+    singular on ``|phi| = 2 pi k`` (``k >= 1``): forward dynamics refuse ``q``
+    within :data:`CHART_TOL`, and :meth:`liedyn.model.Model.integrate` keeps ``|phi|
+    <= pi`` (:meth:`normalize`).
 
     Examples
     --------
@@ -615,14 +570,10 @@ class SphericalExp(Joint):
             theta - 2 * np.pi * np.maximum(np.round(theta / (2 * np.pi)), 1))
 
     def normalize(self, q, dq=None):
-        """``phi (1 - 2 pi k / |phi|)`` with ``k = round(|phi| / 2 pi)``, where
-        ``|phi| > pi``.
-
-        The same rotation about the same axis, by ``|phi| - 2 pi k`` in
-        ``[-pi, pi]``. Rates map by the Jacobian of this change of chart,
-        ``dphi' = (1 - 2 pi k / |phi|) dphi + 2 pi k phi (phi . dphi) / |phi|^3``.
-        Complex (complex-step) input is decided by its real part; sympy input is
-        kept.
+        """The same rotation with ``|phi| <= pi``: ``phi (1 - 2 pi k / |phi|)``,
+        ``k = round(|phi| / 2 pi)``, rates mapped by the Jacobian of the change of
+        chart ``dphi' = (1 - 2 pi k / |phi|) dphi + 2 pi k phi (phi . dphi) /
+        |phi|^3``.
         """
         q = np.asarray(q)
         if q.dtype == object:
@@ -641,8 +592,7 @@ class SphericalExp(Joint):
                      + 2 * np.pi * k * q * radial / theta ** 3)
 
     def difference(self, q0, q1):
-        """``q1 - q0`` with ``q1`` in the chart nearest ``q0``:
-        ``q1 + 2 pi k q1 / |q1|``."""
+        """``q1 - q0`` with ``q1`` in the chart nearest ``q0``."""
         q0, q1 = np.asarray(q0), np.asarray(q1)
         if np.result_type(q0, q1) == object:
             return q1 - q0
@@ -664,14 +614,13 @@ class SphericalExp(Joint):
 
     def S(self, q):
         q = np.asarray(q)
-        S = np.zeros(q.shape[:-1] + (6, 3), dtype=np.result_type(q, float))
+        S = _zeros(3, q)
         S[..., :3, :] = lie.dexp_so3(q, side="right")
         return S
 
     def dS(self, q, dq):
         q, dq = np.asarray(q), np.asarray(dq)
-        dS = np.zeros(np.broadcast_shapes(q.shape, dq.shape)[:-1] + (6, 3),
-                      dtype=np.result_type(q, dq, float))
+        dS = _zeros(3, q, dq)
         dS[..., :3, :] = lie.dexp_so3_dot(q, dq, side="right")
         return dS
 
@@ -679,23 +628,20 @@ class SphericalExp(Joint):
         w = rng.normal(size=3)
         return w / np.linalg.norm(w) * rng.uniform(0, 0.9 * np.pi)
 
-
     def d2S(self, q, a, b):
         q, a, b = np.asarray(q), np.asarray(a), np.asarray(b)
-        shape = np.broadcast_shapes(q.shape, a.shape, b.shape)[:-1]
-        d2S = np.zeros(shape + (6, 3), dtype=np.result_type(q, a, b, float))
+        d2S = _zeros(3, q, a, b)
         d2S[..., :3, :] = lie.dexp_so3_d2(q, a, b, side="right")
         return d2S
 
 
 class Free(Joint):
-    """Six-DOF floating joint: ``q = (p, w, x, y, z)`` (position, unit quaternion);
-    ``nq = 7``.
+    """Six-DOF floating joint, ``q = (p, w, x, y, z)``: position and unit
+    quaternion.
 
-    The velocity is the body twist ``V = (w, v)`` (angular first), so ``S = 1``
-    (6x6) and ``integrate(q, V, dt) = T(q) exp(V dt)``, a right (body-frame)
-    perturbation as in Pinocchio's FreeFlyer (which orders (v, w) and stores (x, y,
-    z, w)).
+    The velocity is the body twist: ``S = 1`` (6x6) and ``integrate(q, V, dt) =
+    T(q) exp(V dt)``, a right perturbation as in Pinocchio's FreeFlyer (which orders
+    (v, w) and stores (x, y, z, w)).
 
     Examples
     --------

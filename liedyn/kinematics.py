@@ -1,16 +1,13 @@
-"""Forward kinematics, body velocities and accelerations, and Jacobians of a
-multibody tree.
+"""Forward kinematics, body velocities and accelerations, and Jacobians of a tree;
+derived in :ref:`sec-multibody-models`.
 
-The forward recursion of Kim (2012), Table 2 (Kim eqs. (37) and (41)) is written
-once here, in :func:`forward_pass`, and shared by inverse dynamics, forward dynamics
-and the Jacobians:
+The forward recursion of Kim (2012), Table 2 is written once, in
+:func:`forward_pass`, and shared by the dynamics and the Jacobians::
 
-    ``T_{lambda(i),i} = X_i J_i(q_i)``
-    ``V_i  = Ad_{T^-1} V_{lambda(i)} + S_i dq_i``                             (37)
-    ``dV_i = Ad_{T^-1} dV_{lambda(i)} + S_i ddq_i``
-    ``       + ad_{V_i} S_i dq_i + dS_i dq_i``                                (41)
-
-Derived in :ref:`sec-multibody-models`.
+    T_{lambda(i),i} = X_i J_i(q_i)
+    V_i  = Ad_{T^-1} V_{lambda(i)} + S_i dq_i                               (37)
+    dV_i = Ad_{T^-1} dV_{lambda(i)} + S_i ddq_i
+           + ad_{V_i} S_i dq_i + dS_i dq_i                                  (41)
 """
 from dataclasses import dataclass
 
@@ -27,17 +24,15 @@ __all__ = ["ForwardPass", "forward_pass", "forward_kinematics", "body_velocities
 
 @dataclass(frozen=True)
 class ForwardPass:
-    """Intermediates of the forward recursion, per body ``i = 0..N`` (entry 0 is the
-    ground).
+    """Intermediates of the forward recursion per body ``i = 0..N`` (0: the ground).
 
     Attributes
     ----------
     R, p : lists of (..., 3, 3) and (..., 3) arrays
         ``T_{lambda(i),i} = (R[i], p[i])``
-    S, dS : lists of (..., 6, n_i) arrays: joint Jacobians and their time
-        derivatives
-    V, dV : lists of (..., 6) arrays: body twists and their component-wise
-        derivatives
+    S, dS : lists of (..., 6, n_i) arrays
+        joint Jacobians and their time derivatives
+    V, dV : lists of (..., 6) arrays, body twists and their derivatives
     """
 
     R: list
@@ -48,21 +43,32 @@ class ForwardPass:
     dV: list
 
 
-def joint_transforms(model, q):
-    """``T_{lambda(i),i} = X_i J_i(q_i)`` for every body, as lists ``R``, ``p``
-    (entry 0 unused).
+def joint_transform(joint, X, qi):
+    """``T_{lambda(i),i} = X_i J_i(q_i)`` of one body as ``(R, p)`` (Kim (2012),
+    Section 2.1): the placement ``X`` (4, 4) times the joint's motion
+    ``joint.motion(qi) = (R_J, p_J)``, whose parts are ``None`` when they are the
+    identity or zero.
 
-    ``q`` (..., nq) must already be validated (see
-    :meth:`liedyn.model.Model.check_q`).
+    >>> from liedyn.joints import Prismatic
+    >>> R, p = joint_transform(Prismatic([1, 0, 0]), np.eye(4), [0.5])
+    >>> p.tolist()
+    [0.5, 0.0, 0.0]
+    """
+    RJ, pJ = joint.motion(qi)
+    R = X[:3, :3] if RJ is None else X[:3, :3] @ RJ                      # R_X R_J
+    p = X[:3, 3] if pJ is None else rot(X[:3, :3], pJ) + X[:3, 3]    # R_X p_J + p_X
+    return R, p
+
+
+def joint_transforms(model, q):
+    """``T_{lambda(i),i} = X_i J_i(q_i)`` as lists ``R``, ``p`` (entry 0 unused),
+    for a validated ``q`` (..., nq).
     """
     batch = q.shape[:-1]
     R, p = [np.eye(3)], [np.zeros(3)]
     for i in range(1, model.nbodies + 1):
-        RJ, pJ = model.joints[i].motion(q[..., model.q_slice[i]])
-        X = model.placements[i]
-        Ri = X[:3, :3] if RJ is None else X[:3, :3] @ RJ       # R = R_X R_J
-        # p = R_X p_J + p_X
-        pi = X[:3, 3] if pJ is None else rot(X[:3, :3], pJ) + X[:3, 3]
+        Ri, pi = joint_transform(model.joints[i], model.placements[i],
+                                 q[..., model.q_slice[i]])
         R.append(
             Ri if Ri.shape[:-2] == batch else np.broadcast_to(Ri, batch + (3, 3)))
         p.append(
@@ -71,8 +77,7 @@ def joint_transforms(model, q):
 
 
 def world_poses(model, R, p):
-    """``T_{0,i} = T_{0,lambda(i)} T_{lambda(i),i}`` from the lists of
-    :func:`joint_transforms`, as lists ``Rw``, ``pw`` (entry 0: the ground)."""
+    """``T_{0,i} = T_{0,lambda(i)} T_{lambda(i),i}`` as lists ``Rw``, ``pw``."""
     Rw, pw = [R[0]], [p[0]]
     for i in range(1, model.nbodies + 1):
         Ri, pi = compose(Rw[model.parent[i]], pw[model.parent[i]], R[i], p[i])
@@ -81,19 +86,40 @@ def world_poses(model, R, p):
     return Rw, pw
 
 
+def forward_step(joint, R, p, V_parent, dV_parent, qi, dqi, ddqi=None):
+    """The forward recursion of Kim (2012), Table 2, for one body: Kim's eqs. (37),
+    (41).
+
+    ``(R, p)`` is ``T_{lambda(i),i}``, ``V_parent`` and ``dV_parent`` the parent's
+    twist and acceleration, ``qi``, ``dqi``, ``ddqi`` the joint's coordinates, rates
+    and accelerations (without ``ddqi``, ``dV`` leaves out ``S ddq``). Returns the
+    joint's ``S``, ``dS`` and the body's ``V``, ``dV``.
+
+    >>> from liedyn.joints import Revolute
+    >>> S, dS, V, dV = forward_step(Revolute(), np.eye(3), np.zeros(3), np.zeros(6),
+    ...                             np.zeros(6), [0.0], [2.0], [1.0])
+    >>> V.tolist(), dV.tolist()      # turning about z at 2 rad/s, speeding up
+    ([0.0, 0.0, 2.0, 0.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0, 0.0, 0.0])
+    """
+    S, dS = joint.S(qi), joint.dS(qi, dqi)
+    Sdq = matvec(S, dqi)
+    V = Ad_inv_mul(R, p, V_parent) + Sdq                                     # (37)
+    dV = Ad_inv_mul(R, p, dV_parent) + ad_mul(V, Sdq)                        # (41)
+    if not joint.constant_S:
+        dV = dV + matvec(dS, dqi)
+    if ddqi is not None:
+        dV = dV + matvec(S, ddqi)
+    return S, dS, V, dV
+
+
 def forward_pass(model, q, dq, ddq=None, dV0=None):
-    """The forward recursion of Kim (2012), Table 2: Kim eqs. (37) and (41) for
+    """The forward recursion of Kim (2012), Table 2: Kim's eqs. (37) and (41) for
     every body.
 
-    ``q``, ``dq``, ``ddq`` must already be validated and broadcast (see
-    ``liedyn.model.state``); ``ddq`` may be ``None`` (then ``dV`` leaves out
-    ``S ddq``, as the articulated-body algorithm needs). ``dV0`` is the ground
-    acceleration (..., 6): zero for kinematics (``None``), ``(0, -g)`` for dynamics
-    (Kim (2012), footnote 6).
-
-    Returns
-    -------
-    ForwardPass
+    ``q``, ``dq``, ``ddq`` validated and broadcast (``liedyn.model.state``); without
+    ``ddq``, ``dV`` leaves out ``S ddq`` (as the articulated-body algorithm needs).
+    ``dV0`` (..., 6) is the ground acceleration: ``None`` (zero) for kinematics,
+    ``(0, -g)`` for dynamics (Kim's footnote 6). Returns a :class:`ForwardPass`.
     """
     batch = q.shape[:-1]
     dtype = np.result_type(q, dq, float, *(x for x in (ddq, dV0) if x is not None))
@@ -102,16 +128,10 @@ def forward_pass(model, q, dq, ddq=None, dV0=None):
     S, dS = [None], [None]
     V, dV = [zero6], [zero6 if dV0 is None else np.broadcast_to(dV0, batch + (6,))]
     for i in range(1, model.nbodies + 1):
-        joint, lam, vi = model.joints[i], model.parent[i], model.v_slice[i]
-        qi, dqi = q[..., model.q_slice[i]], dq[..., vi]
-        Si, dSi = joint.S(qi), joint.dS(qi, dqi)
-        Sdq = matvec(Si, dqi)
-        Vi = Ad_inv_mul(R[i], p[i], V[lam]) + Sdq                             # (37)
-        dVi = Ad_inv_mul(R[i], p[i], dV[lam]) + ad_mul(Vi, Sdq)               # (41)
-        if not joint.constant_S:
-            dVi = dVi + matvec(dSi, dqi)
-        if ddq is not None:
-            dVi = dVi + matvec(Si, ddq[..., vi])
+        lam, vi = model.parent[i], model.v_slice[i]
+        Si, dSi, Vi, dVi = forward_step(
+            model.joints[i], R[i], p[i], V[lam], dV[lam], q[..., model.q_slice[i]],
+            dq[..., vi], None if ddq is None else ddq[..., vi])
         S.append(Si)
         dS.append(dSi)
         V.append(Vi)
@@ -121,10 +141,8 @@ def forward_pass(model, q, dq, ddq=None, dV0=None):
 
 @dataclass(frozen=True)
 class Kinematics:
-    """Poses of every body: ``T[..., i, :, :] = T_{lambda(i),i}``,
-    ``T_world[..., i, :, :] = T_{0,i}``.
-
-    Both have shape (..., N+1, 4, 4); entry 0 is the ground (identity).
+    """Poses (..., N+1, 4, 4): ``T[..., i, :, :] = T_{lambda(i),i}`` and
+    ``T_world[..., i, :, :] = T_{0,i}``; entry 0 is the ground.
     """
 
     T: np.ndarray
@@ -134,8 +152,8 @@ class Kinematics:
 def forward_kinematics(model, q):
     """Poses of all bodies relative to their parents and to the ground.
 
-    ``T_{0,i} = T_{0,lambda(i)} T_{lambda(i),i}`` with
-    ``T_{lambda(i),i} = X_i J_i(q_i)`` (Kim (2012), Section 2.1).
+    ``T_{0,i} = T_{0,lambda(i)} T_{lambda(i),i}``, ``T_{lambda(i),i} = X_i
+    J_i(q_i)`` (Kim (2012), Section 2.1).
 
     Parameters
     ----------
@@ -145,7 +163,7 @@ def forward_kinematics(model, q):
     Returns
     -------
     Kinematics
-        with ``T`` and ``T_world`` of shape (..., N+1, 4, 4)
+        ``T`` and ``T_world``, (..., N+1, 4, 4)
 
     Examples
     --------
@@ -194,9 +212,7 @@ def body_accelerations(model, q, dq, ddq, gravity=False):
     ----------
     q : (..., nq) array
     dq, ddq : (..., nv) arrays
-    gravity : bool
-        if True the ground accelerates with ``(0, -g)`` (footnote 6), as inside the
-        dynamics
+    gravity : bool, the ground accelerates with ``(0, -g)`` (Kim's footnote 6)
 
     Returns
     -------
@@ -245,8 +261,8 @@ def body_jacobian(model, q, body):
 
 
 def frame_jacobian(model, q, body, offset=None):
-    """Jacobian of a frame ``{f}`` fixed on ``body`` at pose ``offset = T_{i,f}``:
-    ``V_f = J_f dq``.
+    """Jacobian of a frame ``{f}`` on ``body`` at ``offset = T_{i,f}``: ``V_f = J_f
+    dq``.
 
     ``J_f = Ad_{T_{i,f}^-1} J_i`` (Kim (2012), eq. (11)), expressed in ``{f}``.
 

@@ -1,22 +1,13 @@
-"""Lie-group calculus on SO(3) and SE(3): the operators of Kim (2012), Section
-1.1-1.4.
+"""Lie-group calculus on SO(3) and SE(3): the operators of Kim (2012), Sections
+1.1-1.4, derived in :ref:`sec-rigid-body-motion`.
 
-Conventions (the book's notation appendix has the full table):
-
-* a twist ``V = (w, v)`` and any element of se(3) is a 6-vector, **angular part
-  first**; its 4x4 matrix form is ``hat(V)`` (Kim eq. (5));
-* a wrench ``F = (m, f)`` (an element of dse(3)) has the moment first (Kim eq.
-  (12));
-* ``T`` in SE(3) is a 4x4 homogeneous matrix; ``T_ab`` is frame {b} seen from {a};
-* every function accepts leading batch dimensions: ``w`` of shape ``(..., 3)``,
-  ``V`` of shape ``(..., 6)``, ``R`` of shape ``(..., 3, 3)``, ``T`` of shape
-  ``(..., 4, 4)``, and returns the same leading dimensions;
-* ``skew``, ``hat``, ``Ad``, ``Ad_inv``, ``ad``, ``Ad_star``, ``ad_star`` and the
-  quaternion product have no branches and run on numpy object arrays of sympy
-  expressions; ``exp_*`` and ``dexp*`` run on complex arrays (complex-step
-  derivatives) and use Taylor series near 0.
-
-Derived in :ref:`sec-rigid-body-motion`.
+A twist ``V = (w, v)`` (any element of se(3)) is a 6-vector, angular part first,
+with 4x4 form ``hat(V)`` (Kim eq. (5)); a wrench ``F = (m, f)`` has the moment first
+(Kim eq. (12)); ``T`` in SE(3) is a 4x4 homogeneous matrix, ``T_ab`` frame {b} seen
+from {a}. Every function takes leading batch dimensions (``w`` (..., 3), ``V``
+(..., 6), ``R`` (..., 3, 3), ``T`` (..., 4, 4)) and returns the same ones. The
+matrix operators have no branches and run on sympy object arrays; ``exp_*`` and
+``dexp*`` run on complex arrays (complex step) and use Taylor series near 0.
 """
 import numpy as np
 
@@ -30,13 +21,11 @@ __all__ = ["skew", "unskew", "hat", "vee", "exp_so3", "log_so3", "exp_se3",
            "rot_to_quat", "exp_quat", "log_quat", "make_transform"]
 
 
-# ----------------------------------------------------------------------------------
-# so(3) and se(3) as matrices
-# ----------------------------------------------------------------------------------
+# --- so(3) and se(3) as matrices --------------------------------------------------
 def skew(w):
     """The 3x3 skew-symmetric matrix ``[w]`` with ``[w] x = w x x``.
 
-    Kim (2012), definition below Kim eq. (5).
+    Kim (2012), definition below Kim's eq. (5).
 
     Parameters
     ----------
@@ -62,10 +51,7 @@ def skew(w):
 
 
 def unskew(W):
-    """Inverse of :func:`skew`: the vector ``w`` of a 3x3 skew-symmetric matrix
-    ``[w]``.
-
-    Only the lower triangle is read (``W[2,1], W[0,2], W[1,0]``).
+    """Inverse of :func:`skew`: ``w`` from ``[w]`` (its lower triangle).
 
     Parameters
     ----------
@@ -85,13 +71,13 @@ def unskew(W):
 
 
 def hat(xi):
-    """The 4x4 matrix of ``xi = (w, v)`` in se(3): ``[[ [w], v ], [0, 0]]``.
+    """The 4x4 matrix ``[[ [w], v ], [0, 0]]`` of ``xi = (w, v)`` in se(3).
 
     Kim (2012), eq. (5).
 
     Parameters
     ----------
-    xi : (..., 6) array, angular part first
+    xi : (..., 6) array
 
     Returns
     -------
@@ -159,21 +145,14 @@ def make_transform(R, p):
     return T
 
 
-# ----------------------------------------------------------------------------------
-# Coefficient functions of theta with Taylor series near 0
-# ----------------------------------------------------------------------------------
+# --- Coefficient functions of theta, with Taylor series near 0 --------------------
 # theta^2 below which the 8-term series is used (theta < 0.5; error < 1e-17)
 _SMALL_T2 = 0.25
 
 
 def _coefficient(t2, exact, series):
-    """Evaluate ``exact(theta)`` for theta^2 = t2, or its Taylor series in t2 near
-    0.
-
-    ``series`` lists the coefficients of 1, t2, t2^2, ...; the exact formulas lose
-    digits to cancellation only below theta = 0.5. Symbolic input uses the exact
-    formula (no branches).
-    """
+    """``exact(theta)`` at theta^2 = t2, or its series in t2 (coefficients of 1, t2,
+    t2^2, ...) below theta = 0.5; symbolic input takes the exact formula."""
     if is_symbolic(t2):
         return exact(sqrt(t2))
     t2 = np.asarray(t2)
@@ -185,8 +164,8 @@ def _coefficient(t2, exact, series):
     return np.where(small, approx, exact(theta))
 
 
-# the Taylor coefficients (of 1, t2, t2^2, ...) of the functions below; the compiled
-# kernels evaluate the same series (liedyn.engine.jit.exp_coefficients)
+# the series of _A, _B, _C, _E, _G; the compiled kernels evaluate the same ones
+# (liedyn.engine.jit.exp_coefficients)
 _A_SERIES = (1, -1/6, 1/120, -1/5040,
              1/362880, -1/39916800, 1/6227020800, -1/1307674368000)
 _B_SERIES = (1/2, -1/24, 1/720, -1/40320,
@@ -203,8 +182,7 @@ def _A(t2):  # sin(theta) / theta
     return _coefficient(t2, lambda t: sin(t) / t, _A_SERIES)
 
 
-# (1 - cos(theta)) / theta^2, written with the half angle to avoid cancellation
-def _B(t2):
+def _B(t2):  # (1 - cos(theta)) / theta^2, by the half angle (no cancellation)
     return _coefficient(t2, lambda t: 2 * sin(t / 2) ** 2 / t ** 2, _B_SERIES)
 
 
@@ -212,8 +190,7 @@ def _C(t2):  # (theta - sin(theta)) / theta^3
     return _coefficient(t2, lambda t: (t - sin(t)) / t**3, _C_SERIES)
 
 
-# (1 - (theta/2) cot(theta/2)) / theta^2, the [w]^2 coefficient of dexp^-1
-def _D(t2):
+def _D(t2):  # (1 - (theta/2) cot(theta/2)) / theta^2, the [w]^2 term of dexp^-1
     return _coefficient(
         t2,
         lambda t: (1 - (t / 2) * cos(t / 2) / sin(t / 2)) / t**2,
@@ -252,25 +229,20 @@ def _Gp(t2):  # dG/d(theta^2)
 
 
 def _sq(w):
-    """theta^2 = w . w (no complex conjugate: analytic, so complex step works)."""
+    """theta^2 = w . w, without conjugation (analytic: complex step works)."""
     return np.sum(w * w, axis=-1)
 
 
 def _scale(c, M):
-    """Multiply a batch of matrices ``M`` (..., n, n) by scalars ``c`` (...)."""
+    """Scalars ``c`` (...) times matrices ``M`` (..., n, n)."""
     return np.asarray(c)[..., None, None] * M
 
 
-# ----------------------------------------------------------------------------------
-# Exponential and logarithm
-# ----------------------------------------------------------------------------------
+# --- Exponential and logarithm ----------------------------------------------------
 def exp_so3(w):
-    """Rodrigues' formula ``exp([w]) = I + sin(t)/t [w] + (1 - cos(t))/t^2 [w]^2``,
-    ``t = |w|``.
+    """Rodrigues' formula ``exp([w]) = I + sin(t)/t [w] + (1 - cos(t))/t^2 [w]^2``.
 
-    Kim (2012), Section 1.1; Lynch and Park (2017), eq. (3.51). Exact to round-off
-    near t = 0 (Taylor series below t = 0.5); complex input gives complex-step
-    derivatives.
+    Kim (2012), Section 1.1; Lynch and Park (2017), eq. (3.51). ``t = |w|``.
 
     Parameters
     ----------
@@ -294,22 +266,19 @@ def exp_so3(w):
 
 
 def log_so3(R):
-    """Inverse of :func:`exp_so3`: the rotation vector ``w`` with angle ``|w|`` in
-    [0, pi].
+    """Inverse of :func:`exp_so3`: the rotation vector ``w``, ``|w|`` in [0, pi].
 
-    The angle is ``atan2(|vee(R - R^T)| / 2, (tr R - 1) / 2)``, accurate at every
-    angle. Near pi the axis comes from the symmetric part
-    ``(R + R^T)/2 = cos(t) I + (1 - cos(t)) a a^T``, its sign from the skew part.
-    Matrices that are rotations only to round-off are accepted; anything farther
-    than ``liedyn._checks.ROTATION_TOL`` from SO(3) raises ``ValueError``.
+    The angle is ``atan2(|vee(R - R^T)| / 2, (tr R - 1) / 2)``; near pi the axis
+    comes from ``(R + R^T)/2 = cos(t) I + (1 - cos(t)) a a^T``, its sign from the
+    skew part. ``R`` must be within ``liedyn._checks.ROTATION_TOL`` of SO(3).
 
     Parameters
     ----------
-    R : (..., 3, 3) array in SO(3) (float)
+    R : (..., 3, 3) real array in SO(3)
 
     Returns
     -------
-    w : (..., 3) array, ``|w| <= pi``
+    w : (..., 3) array
 
     Examples
     --------
@@ -324,14 +293,11 @@ def log_so3(R):
     c = np.clip((np.trace(R, axis1=-2, axis2=-1) - 1) / 2, -1.0, 1.0)  # cos(t)
     sin_t = np.linalg.norm(s, axis=-1)
     t = np.arctan2(sin_t, c)
-    # Generic and small angles: w = t / sin(t) * s, with
-    # t/sin(t) = 1 + t^2/6 + 7 t^4/360 + ... (sin(t) may be 0 at t = pi, where the
-    # near-pi branch below is used: divide by 1 there.)
+    # w = t / sin(t) s, with t / sin(t) = 1 + t^2/6 + ... near 0
     ratio = np.where(t < 1e-4, 1 + t**2 / 6,
                      t / np.where((t < 1e-4) | (c < -0.9), 1.0, sin_t))
     w_generic = ratio[..., None] * s
-    # Near pi: the column of a a^T with the largest diagonal entry, normalised;
-    # its sign from s.
+    # near pi: the column of a a^T with the largest diagonal entry, signed by s
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         aaT = (
             (R + np.swapaxes(R, -1, -2)) / 2 - c[..., None, None] * np.eye(3)
@@ -342,22 +308,19 @@ def log_so3(R):
             np.maximum(np.take_along_axis(col, k[..., None], axis=-1), 1e-300))
         a = np.where(np.sum(a * s, axis=-1, keepdims=True) < 0, -a, a)
         w_pi = t[..., None] * a
-    # (the branch not taken may divide by ~0: ignored)
     near_pi = (c < -0.9)[..., None]
     return np.where(near_pi, w_pi, w_generic)
 
 
 def exp_se3(xi):
-    """The exponential of se(3): ``T = [[exp([w]), J_l(w) v], [0, 1]]`` for
-    ``xi = (w, v)``.
+    """The exponential ``T = [[exp([w]), J_l(w) v], [0, 1]]`` of ``xi = (w, v)``.
 
     Kim (2012), Section 1.1; Lynch and Park (2017), Prop. 3.25. ``J_l`` is the left
-    Jacobian of :func:`dexp_so3`. Taylor series near 0; complex input works (complex
-    step).
+    Jacobian of :func:`dexp_so3`.
 
     Parameters
     ----------
-    xi : (..., 6) array, ``(w, v)``
+    xi : (..., 6) array
 
     Returns
     -------
@@ -380,14 +343,13 @@ def exp_se3(xi):
 
 
 def log_se3(T):
-    """The twist ``xi = (w, v)`` with ``exp_se3(xi) == T`` and ``|w| <= pi``.
+    """Inverse of :func:`exp_se3`: ``w = log_so3(R)``, ``v = J_l(w)^-1 p``.
 
-    ``w = log_so3(R)``, ``v = J_l(w)^-1 p`` with the inverse left Jacobian of
-    :func:`dexp_inv_so3` (Lynch and Park (2017), Algorithm in Section 3.3.3.2).
+    Lynch and Park (2017), Section 3.3.3.2; ``|w| <= pi``.
 
     Parameters
     ----------
-    T : (..., 4, 4) array in SE(3) (float)
+    T : (..., 4, 4) real array in SE(3)
 
     Returns
     -------
@@ -406,8 +368,7 @@ def log_se3(T):
 
 
 def inverse(T):
-    """The inverse of ``T = (R, p)``: ``T^-1 = [[R^T, -R^T p], [0, 1]]`` (Kim
-    (2012), eq. (4)).
+    """``T^-1 = [[R^T, -R^T p], [0, 1]]`` (Kim (2012), eq. (4)).
 
     Parameters
     ----------
@@ -432,11 +393,9 @@ def inverse(T):
     return Ti
 
 
-# ----------------------------------------------------------------------------------
-# Adjoint and coadjoint operators
-# ----------------------------------------------------------------------------------
+# --- Adjoint and coadjoint operators ----------------------------------------------
 def _blocks(A, B, C, D):
-    """The 6x6 block matrix [[A, B], [C, D]] from 3x3 blocks (batched)."""
+    """The 6x6 matrices [[A, B], [C, D]] from 3x3 blocks."""
     top = np.concatenate([A, B], axis=-1)
     bottom = np.concatenate([C, D], axis=-1)
     return np.concatenate([top, bottom], axis=-2)
@@ -445,7 +404,7 @@ def _blocks(A, B, C, D):
 def Ad(T):
     """The adjoint matrix ``Ad_T = [[R, 0], [[p] R, R]]`` of ``T = (R, p)``.
 
-    Kim (2012), eqs. (6)-(7): ``Ad_T xi = T xi T^-1``; for ``T_ab`` it maps a twist
+    Kim (2012), eqs. (6)-(7): ``Ad_T xi = T xi T^-1``; ``Ad_{T_ab}`` maps a twist
     in {b} to the same twist in {a} (Kim eq. (11)).
 
     Parameters
@@ -471,10 +430,9 @@ def Ad(T):
 
 
 def Ad_inv(T):
-    """``Ad_{T^-1} = [[R^T, 0], [-R^T [p], R^T]]``, computed directly (no inverse,
-    no 6x6 solve).
+    """``Ad_{T^-1} = [[R^T, 0], [-R^T [p], R^T]]``, without inverting anything.
 
-    Kim (2012), eq. (7) applied to Kim eq. (4). Used in Table 2 as
+    Kim (2012), eq. (7) applied to Kim's eq. (4); Table 2's
     ``Ad_{T_{lambda(i),i}^-1}``.
 
     Parameters
@@ -483,7 +441,7 @@ def Ad_inv(T):
 
     Returns
     -------
-    AdTinv : (..., 6, 6) array, equal to ``inv(Ad(T))``
+    AdTinv : (..., 6, 6) array, ``inv(Ad(T))``
 
     Examples
     --------
@@ -498,11 +456,10 @@ def Ad_inv(T):
 
 
 def ad(V):
-    """The small adjoint ``ad_V = [[[w], 0], [[v], [w]]]`` of ``V = (w, v)``: the
-    Lie bracket.
+    """The Lie bracket matrix ``ad_V = [[[w], 0], [[v], [w]]]`` of ``V = (w, v)``.
 
-    Kim (2012), eq. (27): ``ad_V X = [V, X] = V X - X V`` in 4x4 form (Lemma 1, Kim
-    eq. (26)).
+    Kim (2012), eq. (27): ``ad_V X = [V, X] = V X - X V`` in 4x4 form (Lemma 1,
+    Kim eq. (26)).
 
     Parameters
     ----------
@@ -526,8 +483,8 @@ def ad(V):
 def Ad_star(T):
     """The coadjoint matrix ``Ad*_T = Ad_T^T = [[R^T, -R^T [p]], [0, R^T]]``.
 
-    Kim (2012), eq. (8). For ``T_ab`` it maps a wrench in {a} to the same wrench in
-    {b} (Kim eq. (13)): ``F_b = Ad*_{T_ab} F_a``.
+    Kim (2012), eq. (8); ``F_b = Ad*_{T_ab} F_a`` maps a wrench in {a} to {b}
+    (Kim eq. (13)).
 
     Parameters
     ----------
@@ -550,8 +507,8 @@ def Ad_star(T):
 def ad_star(V):
     """The small coadjoint ``ad*_V = ad_V^T = [[-[w], -[v]], [0, -[w]]]``.
 
-    Kim (2012), eq. (29); it appears in Lemma 2 (Kim eq. (28)) and in the equation
-    of motion (31).
+    Kim (2012), eq. (29), as in Lemma 2, Kim eq. (28), and in
+    the equation of motion (31).
 
     Parameters
     ----------
@@ -570,9 +527,7 @@ def ad_star(V):
     return np.swapaxes(ad(V), -1, -2)
 
 
-# ----------------------------------------------------------------------------------
-# Jacobians of the exponential (dexp)
-# ----------------------------------------------------------------------------------
+# --- Jacobians of the exponential (dexp) ------------------------------------------
 def _sign(side):
     return {"left": 1.0, "right": -1.0}[
         _checks.choice("side", side, ("left", "right"))]
@@ -581,11 +536,10 @@ def _sign(side):
 def dexp_so3(w, side="right"):
     """Left or right Jacobian of the exponential on SO(3).
 
-    * left:  ``J_l(w) = I + (1 - cos t)/t^2 [w] + (t - sin t)/t^3 [w]^2``, with
-      ``d/dt exp([w]) exp([w])^T = [J_l(w) dw]`` (spatial angular velocity);
-    * right: ``J_r(w) = J_l(-w)``, with ``exp([w])^T d/dt exp([w]) = [J_r(w) dw]``
-      (body angular velocity). This is From (2012), eq. (29),
-      ``S(phi) = I - ad/2 + ad^2/6 - ...`` on SO(3).
+    Left: ``J_l(w) = I + (1 - cos t)/t^2 [w] + (t - sin t)/t^3 [w]^2``, with
+    ``d/dt exp([w]) exp([w])^T = [J_l(w) dw]`` (spatial angular velocity). Right:
+    ``J_r(w) = J_l(-w)``, with ``exp([w])^T d/dt exp([w]) = [J_r(w) dw]`` (body
+    angular velocity): From (2012), eq. (29), ``S(phi) = I - ad/2 + ...`` on SO(3).
 
     Parameters
     ----------
@@ -610,11 +564,10 @@ def dexp_so3(w, side="right"):
 def dexp_so3_dot(w, dw, side="right"):
     """Time derivative of :func:`dexp_so3` along ``w(t)`` with rate ``dw``.
 
-    With ``J = I + B(t) W + C(t) W^2`` (``W = +-[w]``, ``t^2 = w . w``) and
-    ``dB/d(t^2) = E - C/2``, ``dC/d(t^2) = -G`` (the coefficient functions of
-    :func:`dexp`),
-    ``dJ/dt = 2 (w . dw) ((E - C/2) W - G W^2) + B dW + C (dW W + W dW)``. It is the
-    ``dS`` of a spherical joint in exponential coordinates (Kim (2012), eq. (41)).
+    With ``J = I + B W + C W^2`` (``W = +-[w]``), ``dB/d(t^2) = E - C/2`` and
+    ``dC/d(t^2) = -G``: ``dJ/dt = 2 (w . dw) ((E - C/2) W - G W^2) + B dW
+    + C (dW W + W dW)``; the ``dS`` of a spherical joint in exponential coordinates
+    (Kim (2012), eq. (41)).
 
     Parameters
     ----------
@@ -643,15 +596,12 @@ def dexp_so3_dot(w, dw, side="right"):
 
 
 def dexp_so3_d2(w, a, b, side="right"):
-    """Second directional derivative of :func:`dexp_so3`:
-    ``sum_kl d^2 J / dw_k dw_l a_k b_l``.
+    """Second directional derivative ``sum_kl d^2 J / dw_k dw_l a_k b_l`` of
+    :func:`dexp_so3`.
 
-    Differentiating :func:`dexp_so3_dot` once more, with ``B' = E - C/2``,
-    ``C' = -G``, ``B'' = E' + G/2``, ``C'' = -G'`` (primes: derivatives in ``t^2``)
-    and ``W_x = +-[x]``: ``2 (a.b) (B' W + C' W^2) + 4 (w.a)(w.b) (B'' W + C'' W^2)
-    + 2 (w.a) (B' W_b + C' (W_b W + W W_b)) + 2 (w.b) (B' W_a + C' (W_a W + W W_a))
-    + C (W_a W_b + W_b W_a)``. It enters the derivative of ``dS`` of a spherical
-    joint in exponential coordinates (Kim (2012), Table 5).
+    :func:`dexp_so3_dot` differentiated once more (``B'' = E' + G/2``,
+    ``C'' = -G'`` in ``t^2``); it enters the derivative of a spherical joint's
+    ``dS`` in exponential coordinates (Kim (2012), Table 5).
 
     Parameters
     ----------
@@ -688,8 +638,7 @@ def dexp_so3_d2(w, a, b, side="right"):
 def dexp_inv_so3(w, side="right"):
     """Inverse of :func:`dexp_so3`: ``I -+ [w]/2 + (1 - (t/2) cot(t/2))/t^2 [w]^2``.
 
-    The minus sign is for ``side="left"``, plus for ``"right"``. Singular at
-    ``t = 2 pi`` (never reached for ``t <= pi``).
+    Minus for ``side="left"``; singular at ``t = 2 pi`` only.
 
     Parameters
     ----------
@@ -713,8 +662,7 @@ def dexp_inv_so3(w, side="right"):
 
 
 def _Q(w, v):
-    """Lower-left block of the left Jacobian of SE(3) in (w, v) order (Barfoot's
-    Q(v, w))."""
+    """Lower-left block of SE(3)'s left Jacobian (Barfoot's Q(v, w))."""
     W, Vx = skew(w), skew(v)
     WV, VW, WVW = W @ Vx, Vx @ W, W @ Vx @ W
     t2 = _sq(w)
@@ -726,15 +674,11 @@ def _Q(w, v):
 def dexp(xi, side="right"):
     """Left or right Jacobian of the exponential on SE(3), ``xi = (w, v)``.
 
-    * left:  ``J_l(xi) = sum_k ad_xi^k / (k+1)! = [[J_l(w), 0], [Q(w, v),
-      J_l(w)]]``, with
-      ``(d/dt exp(xi)) exp(xi)^-1 = hat(J_l(xi) dxi)``;
-    * right: ``J_r(xi) = J_l(-xi) = I - ad/2 + ad^2/6 - ...``, with
-      ``exp(xi)^-1 d/dt exp(xi) = hat(J_r(xi) dxi)`` (a body twist). This is the
-      matrix S(phi) of From (2012), eq. (29), written in our (w, v) order.
-
-    ``Q`` is the closed form of Barfoot and Furgale (2014), with Taylor series near
-    0.
+    Left: ``J_l(xi) = sum_k ad_xi^k / (k+1)! = [[J_l(w), 0], [Q(w, v), J_l(w)]]``,
+    with ``(d/dt exp(xi)) exp(xi)^-1 = hat(J_l(xi) dxi)``. Right: ``J_r(xi) =
+    J_l(-xi)``, with ``exp(xi)^-1 d/dt exp(xi) = hat(J_r(xi) dxi)`` (a body twist):
+    From (2012), eq. (29), ``S(phi)``. ``Q`` in the closed form of Barfoot and
+    Furgale (2014).
 
     Parameters
     ----------
@@ -761,7 +705,7 @@ def dexp(xi, side="right"):
 
 
 def dexp_inv(xi, side="right"):
-    """Inverse of :func:`dexp`: ``[[J^-1, 0], [-J^-1 Q J^-1, J^-1]]`` with
+    """Inverse of :func:`dexp`: ``[[J^-1, 0], [-J^-1 Q J^-1, J^-1]]``,
     ``J = J_l(+-w)``.
 
     Parameters
@@ -786,22 +730,10 @@ def dexp_inv(xi, side="right"):
     return _blocks(Ji, np.zeros_like(Ji), -Ji @ _Q(w, v) @ Ji, Ji)
 
 
-# ----------------------------------------------------------------------------------
-# Unit quaternions q = (w, x, y, z) for SO(3) (used by spherical and free joints)
-# ----------------------------------------------------------------------------------
+# --- Unit quaternions q = (w, x, y, z): spherical and free joint configurations ---
 def quat_multiply(q1, q2):
-    """Hamilton product ``q1 * q2`` of quaternions ``(w, x, y, z)``.
+    """Hamilton product ``q1 * q2`` of (..., 4) quaternions ``(w, x, y, z)``.
 
-    Parameters
-    ----------
-    q1, q2 : (..., 4) arrays
-
-    Returns
-    -------
-    q : (..., 4) array
-
-    Examples
-    --------
     >>> quat_multiply([0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0])   # i j = k
     array([0., 0., 0., 1.])
     """
@@ -817,8 +749,6 @@ def quat_multiply(q1, q2):
 def quat_conjugate(q):
     """The conjugate ``(w, -x, -y, -z)``: the inverse of a unit quaternion.
 
-    Examples
-    --------
     >>> quat_conjugate([1.0, 2.0, 3.0, 4.0])
     array([ 1., -2., -3., -4.])
     """
@@ -827,20 +757,9 @@ def quat_conjugate(q):
 
 
 def quat_to_rot(q):
-    """Rotation matrix of a unit quaternion ``q = (w, x, y, z)``.
+    """The (..., 3, 3) rotation ``(w^2 - |u|^2) I + 2 u u^T + 2 w [u]`` of
+    ``q = (w, u)`` (..., 4).
 
-    ``R = (w^2 - |u|^2) I + 2 u u^T + 2 w [u]`` with ``u = (x, y, z)``.
-
-    Parameters
-    ----------
-    q : (..., 4) array, unit norm
-
-    Returns
-    -------
-    R : (..., 3, 3) array
-
-    Examples
-    --------
     >>> np.round(quat_to_rot([np.cos(np.pi / 4), 0.0, 0.0, np.sin(np.pi / 4)]), 12)
     array([[ 0., -1.,  0.],
            [ 1.,  0.,  0.],
@@ -855,19 +774,9 @@ def quat_to_rot(q):
 
 
 def exp_quat(w):
-    """Unit quaternion of the rotation ``exp([w])``: ``(cos(t/2), sin(t/2)/t w)``,
+    """The unit quaternion ``(cos(t/2), sin(t/2)/t w)`` (..., 4) of ``exp([w])``,
     ``t = |w|``.
 
-    Parameters
-    ----------
-    w : (..., 3) array
-
-    Returns
-    -------
-    q : (..., 4) array
-
-    Examples
-    --------
     >>> phi = [0.3, 0.2, -0.1]
     >>> np.allclose(quat_to_rot(exp_quat(phi)), exp_so3(phi))
     True
@@ -892,21 +801,9 @@ def exp_quat(w):
 
 
 def log_quat(q):
-    """Rotation vector ``w`` (``|w| <= pi``) of a unit quaternion: inverse of
-    :func:`exp_quat`.
+    """Inverse of :func:`exp_quat`: the rotation vector (..., 3), ``|w| <= pi``, of
+    ``q`` or ``-q``.
 
-    ``q`` and ``-q`` give the same rotation and the same ``w``.
-
-    Parameters
-    ----------
-    q : (..., 4) array, unit norm (float)
-
-    Returns
-    -------
-    w : (..., 3) array
-
-    Examples
-    --------
     >>> log_quat(exp_quat([0.3, 0.2, -0.1]))
     array([ 0.3,  0.2, -0.1])
     """
@@ -920,21 +817,9 @@ def log_quat(q):
 
 
 def rot_to_quat(R):
-    """Unit quaternion ``(w, x, y, z)`` with ``w >= 0`` of a rotation matrix.
+    """The unit quaternion (..., 4), ``w >= 0``, of a rotation:
+    ``exp_quat(log_so3(R))``.
 
-    Computed as ``exp_quat(log_so3(R))`` (so it inherits the robustness of
-    :func:`log_so3`).
-
-    Parameters
-    ----------
-    R : (..., 3, 3) array in SO(3)
-
-    Returns
-    -------
-    q : (..., 4) array
-
-    Examples
-    --------
     >>> rot_to_quat(np.eye(3))
     array([1., 0., 0., 0.])
     """

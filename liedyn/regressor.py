@@ -1,21 +1,12 @@
 """The joint-torque regressor: inverse dynamics is linear in the inertial
-parameters.
+parameters; derived in :ref:`sec-equations-of-motion`.
 
 Zhang, Lecture 9 ("M, C and tau_g all depend on I_i linearly ... identification can
-be done using linear least squares"). Each body's generalized inertia ``I_i`` (Kim
-(2012), eq. (20)) is linear in its 10 inertial parameters
-``pi_i = to_parameters(I_i)``
-``(m, m c_x, m c_y, m c_z, Ixx, Ixy, Iyy, Ixz, Iyz, Izz)`` (rotational inertia about
-the body origin), so the body wrench of Kim's eq. (31) is
-
-    ``I_i dV_i - ad*_{V_i} I_i V_i = A(V_i, dV_i) pi_i``,     
-    ``A(V, dV) = K(dV) - ad*_V K(V)``
-
-with ``K(x) pi = I x``. The backward pass of the recursive Newton-Euler algorithm
-(Kim (2012), eq. (42)) is linear too; run on the 6 x 10N matrices ``A`` instead of
-wrenches it gives ``Y(q, dq, ddq)`` with ``tau = Y pi``, ``pi = (pi_1, ..., pi_N)``.
-
-Derived in :ref:`sec-equations-of-motion`.
+be done using linear least squares"). ``I_i`` (Kim (2012), eq. (20)) is linear in
+``pi_i = to_parameters(I_i)``, so the body wrench of Kim's eq. (31) is ``I_i dV_i -
+ad*_{V_i} I_i V_i = A(V_i, dV_i) pi_i`` with ``A(V, dV) = K(dV) - ad*_V K(V)`` and
+``K(x) pi = I x``. The backward pass (Kim's eq. (42)), linear too, run on 6 x 10N
+matrices gives ``Y(q, dq, ddq)`` with ``tau = Y pi``, ``pi = (pi_1, ..., pi_N)``.
 """
 import numpy as np
 
@@ -28,31 +19,25 @@ from .inverse_dynamics import gravity_acceleration
 
 __all__ = ["body_regressor", "joint_torque_regressor", "inertial_parameters"]
 
-_BASIS = from_parameters(np.eye(10)).astype(int)
-"""``E_k = from_parameters(e_k)``: the inertia of the k-th unit parameter, shape
-(10, 6, 6)."""
+_BASIS = from_parameters(np.eye(10)).astype(int)   # E_k = from_parameters(e_k)
 
 
 def _K(x):
-    """``K(x)`` (..., 6, 10) with ``K(x) pi = from_parameters(pi) x``: column k is
-    ``E_k x``."""
+    """``K(x)`` (..., 6, 10) with ``K(x) pi = from_parameters(pi) x``."""
     return np.swapaxes((_BASIS @ x[..., None, :, None])[..., 0], -1, -2)
 
 
 def body_regressor(V, dV):
-    """The 6 x 10 matrix ``A(V, dV)`` with
-    ``I dV - ad*_V I V = A(V, dV) to_parameters(I)``.
+    """The matrix ``A(V, dV)`` (..., 6, 10) of the body wrench in the parameters.
 
-    Kim (2012), eq. (31), written as a linear function of the 10 inertial
-    parameters: ``A = K(dV) - ad*_V K(V)`` with ``K(x) pi = I x`` (Zhang, Lecture 9:
-    the dynamics is linear in the inertia).
+    Kim (2012), eq. (31) as a linear function of the inertial parameters, ``I dV -
+    ad*_V I V = A(V, dV) to_parameters(I)``: ``A = K(dV) - ad*_V K(V)`` with ``K(x)
+    pi = I x`` (Zhang, Lecture 9).
 
     Parameters
     ----------
-    V : (..., 6) array
-        body twist ``(w, v)``
-    dV : (..., 6) array
-        its component-wise time derivative (with ``(0, -g)`` added for gravity)
+    V : (..., 6) array, body twist
+    dV : (..., 6) array, its derivative (with ``(0, -g)`` added for gravity)
 
     Returns
     -------
@@ -82,18 +67,10 @@ def _body_regressor(V, dV):
 
 
 def inertial_parameters(model):
-    """The stacked inertial parameters
-    ``pi = (to_parameters(I_1), ..., to_parameters(I_N))``.
+    """The parameters ``pi = (pi_1, ..., pi_N)``, ``pi_i = to_parameters(I_i)``.
 
-    Zhang, Lecture 9 (identification by linear least squares); the parameters of
-    each body are those of :func:`liedyn.inertia.to_parameters`.
+    The unknowns (10 N,) of Zhang, Lecture 9's least-squares identification.
 
-    Returns
-    -------
-    pi : (10 N,) array
-
-    Examples
-    --------
     >>> from liedyn.robots import pendulum
     >>> inertial_parameters(pendulum(mass=2.0, length=0.5))[:4]     # m, m c
     array([ 2.,  0., -1.,  0.])
@@ -104,33 +81,25 @@ def inertial_parameters(model):
 
 
 def joint_torque_regressor(model, q, dq, ddq):
-    """The regressor ``Y`` with
-    ``rnea(model, q, dq, ddq) = Y @ inertial_parameters(model)``.
+    """The regressor ``Y`` with ``rnea(...) = Y @ inertial_parameters(model)``.
 
-    Kim (2012), Table 2, Kim eqs. (37), (41) and (42), run on regressor matrices.
-    The forward pass (Kim eqs. (37), (41), gravity as ``dV_0 = (0, -g)``) gives
-    ``V_i`` and ``dV_i``, which do not depend on the inertias; the backward pass
-    (Kim eq. (42)) is linear in them and is run on matrices instead of wrenches
-    (Zhang, Lecture 9: linear in the inertial parameters):
+    Kim (2012), Table 2 on regressor matrices: the forward pass (Kim eqs. (37),
+    (41)) gives ``V_i``, ``dV_i``, independent of the inertias; the backward pass
+    (Kim eq. (42)) is linear in them (Zhang, Lecture 9)::
 
-        ``W_i = [0 ... A(V_i, dV_i) ... 0] + sum_{k in mu(i)} Ad*_{T_{i,k}^-1} W_k``
-        ``Y_i = S_i^T W_i``  (the rows of joint i)
+        W_i = [0 ... A(V_i, dV_i) ... 0] + sum_{k in mu(i)} Ad*_{T_{i,k}^-1} W_k
+        Y_i = S_i^T W_i                                  (the rows of joint i)
 
-    with ``A`` of :func:`body_regressor` in the columns of body ``i``. ``W_i pi`` is
-    the wrench ``F_i`` of the RNEA. Works on any tree and every joint type; batched.
+    with :func:`body_regressor`'s ``A`` in the columns of body ``i``; ``W_i pi =
+    F_i``.
 
     Parameters
     ----------
-    model : liedyn.model.Model
-    q : (..., nq) array
-        joint configuration
-    dq, ddq : (..., nv) arrays
-        joint velocities and accelerations
+    q : (..., nq) array;  dq, ddq : (..., nv) arrays
 
     Returns
     -------
-    Y : (..., nv, 10 N) array
-        columns ``10 (i-1) .. 10 i - 1`` belong to body ``i``
+    Y : (..., nv, 10 N) array, columns ``10 (i-1) .. 10 i - 1`` for body ``i``
 
     Examples
     --------

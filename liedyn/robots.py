@@ -1,10 +1,8 @@
 """Ready-made models: pendulums, planar arms, the 2-link arm of the RNEA notes,
-chains, random trees.
+chains, random trees, closed linkages; derived in :ref:`sec-multibody-models`.
 
-Every builder returns a fresh :class:`~liedyn.model.Model`. Planar models move in
-the x-y plane of the ground frame with gravity along -y (so the plane is vertical).
-
-Derived in :ref:`sec-multibody-models`.
+Every builder returns a fresh :class:`~liedyn.model.Model`; planar models move in
+the vertical x-y plane, gravity along -y.
 """
 import numpy as np
 
@@ -19,15 +17,9 @@ __all__ = ["load", "pendulum", "double_pendulum", "planar_arm", "two_link_arm",
 
 
 def load(name, floating_base=False, **options):
-    """A real robot of the example-robot-data package, e.g. ``"panda"``, ``"ur5"``,
-    ``"talos"``.
+    """A robot of example-robot-data, e.g. ``"panda"``:
+    :func:`liedyn.urdf.load_robot`.
 
-    The same as :func:`liedyn.urdf.load_robot` (see there for ``options``); an
-    unknown name or a missing package raises ``ValueError`` listing what is
-    available.
-
-    Examples
-    --------
     >>> load("ur5").nv
     6
     """
@@ -44,13 +36,9 @@ def _point_mass(mass, position):
 
 
 def pendulum(mass=1.0, length=1.0, gravity=9.81):
-    """A point mass on a massless rod, hinged about z at the origin; ``q = 0`` hangs
-    down (-y).
+    """A point mass on a massless rod hinged about z; ``q = 0`` hangs down (-y):
+    ``m l^2 ddq + m g l sin(q) = tau``.
 
-    Equation of motion: ``m l^2 ddq + m g l sin(q) = tau``.
-
-    Examples
-    --------
     >>> model = pendulum(mass=2.0, length=0.5)
     >>> model.nq, float(model.inertias[1][3, 3])
     (1, 2.0)
@@ -62,11 +50,9 @@ def pendulum(mass=1.0, length=1.0, gravity=9.81):
 
 
 def double_pendulum(masses=(1.0, 1.0), lengths=(1.0, 1.0), gravity=9.81):
-    """Two point masses on massless rods, hinged about z; ``q = 0`` hangs straight
+    """Two point masses on massless rods hinged about z; ``q = 0`` hangs straight
     down.
 
-    Examples
-    --------
     >>> double_pendulum().nv
     2
     """
@@ -80,14 +66,9 @@ def double_pendulum(masses=(1.0, 1.0), lengths=(1.0, 1.0), gravity=9.81):
 
 
 def planar_arm(n, length=1.0, mass=1.0, gravity=9.81):
-    """``n`` uniform thin links along x, revolute about z; ``q = 0`` is stretched
-    along +x.
+    """``n`` uniform thin links (mass, length, inertia ``m l^2 / 12``) revolute
+    about z; ``q = 0`` is stretched along +x.
 
-    Each link has mass ``mass``, length ``length``, its centre of mass at
-    ``length/2`` and inertia ``m l^2 / 12`` about the axes perpendicular to it.
-
-    Examples
-    --------
     >>> planar_arm(3).nbodies
     3
     """
@@ -104,19 +85,15 @@ def planar_arm(n, length=1.0, mass=1.0, gravity=9.81):
 
 def two_link_arm(masses=(1.0, 1.0), lengths=(1.0, 1.0), inertias=None,
                  gravity=9.81):
-    """The 2-link planar arm of the RNEA notes, with body frames at the links'
-    centres of mass.
+    """The 2-link planar arm of the RNEA notes, body frames at the links' centres of
+    mass.
 
-    Joint ``i`` is a :class:`~liedyn.joints.Screw` with body-frame screw axis
-    ``A_i = (z, b_i)``, ``b_i = (0, L_i/2, 0)`` (a rotation about z through the
-    point ``(-L_i/2, 0, 0)`` of the link frame), and the home transforms are
-    ``M_{0,1} = Trans(L_1/2)``, ``M_{1,2} = Trans(L_1/2 + L_2/2)``, as in
-    ``T_{i-1,i} = M_{i-1,i} exp([A_i] theta_i)``. The generalized inertias are
-    diagonal: ``diag(0, I_i, I_i, m_i, m_i, m_i)`` (a thin rod along x; only ``I_i``
-    about z matters in the plane) with ``I_i = m_i L_i^2 / 12`` by default.
+    Joint ``i`` is a :class:`~liedyn.joints.Screw` with ``A_i = (z, (0, L_i/2, 0))``
+    (about z through ``(-L_i/2, 0, 0)``), home transforms ``M_{0,1} =
+    Trans(L_1/2)``, ``M_{1,2} = Trans(L_1/2 + L_2/2)`` in ``T_{i-1,i} = M_{i-1,i}
+    exp([A_i] theta_i)``; inertias ``diag(0, I_i, I_i, m_i, m_i, m_i)``, ``I_i = m_i
+    L_i^2 / 12`` by default.
 
-    Examples
-    --------
     >>> model = two_link_arm()
     >>> model.joints[1]
     Screw(screw=[0.0, 0.0, 1.0, 0.0, 0.5, 0.0])
@@ -135,13 +112,9 @@ def two_link_arm(masses=(1.0, 1.0), lengths=(1.0, 1.0), inertias=None,
 
 
 def serial_chain(n, joint="revolute", length=0.5, mass=1.0, gravity=9.81):
-    """A spatial chain of ``n`` identical links along x with joint axes alternating
-    z, y, x.
+    """A spatial chain of ``n`` links along x, axes alternating z, y, x; ``joint``:
+    one of :data:`JOINT_TYPES`.
 
-    ``joint`` names the joint type of every link: one of :data:`JOINT_TYPES`.
-
-    Examples
-    --------
     >>> serial_chain(4, joint="spherical").nq
     16
     """
@@ -163,42 +136,39 @@ JOINT_TYPES = ("revolute", "prismatic", "helical", "screw", "universal", "planar
 """Names accepted by :func:`serial_chain` and :func:`random_tree`."""
 
 
-def _make_joint(kind, axis, pitch, axis2=None):
-    if kind == "revolute":
-        return J.Revolute(axis)
-    if kind == "prismatic":
-        return J.Prismatic(axis)
-    if kind == "helical":
-        return J.Helical(axis, pitch)
-    if kind == "screw":
-        return J.Screw(
-            np.concatenate([axis, np.cross(axis, [0.1, 0.2, 0.3]) + pitch * axis]))
-    if kind == "universal":
-        axis2 = np.cross(axis,
-                         [1.0, 0.0, 0.0] if abs(axis[0]) < 0.9 else [0.0, 1.0, 0.0])
-        return J.Universal(axis, axis2)
-    if kind == "planar":
-        return J.Planar()
-    if kind == "spherical":
-        return J.Spherical()
-    if kind == "spherical_zyx":
-        return J.SphericalZYX()
-    if kind == "spherical_exp":
-        return J.SphericalExp()
-    if kind == "free":
-        return J.Free()
-    if kind == "fixed":
-        return J.Fixed()
-    raise ValueError("argument 'joint': expected one of "
-                     f"{list(JOINT_TYPES)}, got {kind!r}")
+def _universal(axis):
+    other = [1.0, 0.0, 0.0] if abs(axis[0]) < 0.9 else [0.0, 1.0, 0.0]
+    return J.Universal(axis, np.cross(axis, other))
+
+
+_JOINTS = {
+    "revolute": lambda axis, pitch: J.Revolute(axis),
+    "prismatic": lambda axis, pitch: J.Prismatic(axis),
+    "helical": J.Helical,
+    "screw": lambda axis, pitch: J.Screw(
+        np.concatenate([axis, np.cross(axis, [0.1, 0.2, 0.3]) + pitch * axis])),
+    "universal": lambda axis, pitch: _universal(axis),
+    "planar": lambda axis, pitch: J.Planar(),
+    "spherical": lambda axis, pitch: J.Spherical(),
+    "spherical_zyx": lambda axis, pitch: J.SphericalZYX(),
+    "spherical_exp": lambda axis, pitch: J.SphericalExp(),
+    "free": lambda axis, pitch: J.Free(),
+    "fixed": lambda axis, pitch: J.Fixed(),
+}
+
+
+def _make_joint(kind, axis, pitch):
+    if kind not in _JOINTS:
+        raise ValueError("argument 'joint': expected one of "
+                         f"{list(JOINT_TYPES)}, got {kind!r}")
+    return _JOINTS[kind](axis, pitch)
 
 
 def _random_inertia(rng):
-    """A physically valid generalized inertia: random mass, COM and principal
+    """A physically valid inertia: random mass, centre of mass and principal
     moments."""
     mass = rng.uniform(0.5, 2.0)
     d = rng.uniform(0.01, 0.1, 3) * mass   # second moments of the mass distribution
-    # triangle inequality holds
     principal = np.array([d[1] + d[2], d[0] + d[2], d[0] + d[1]])
     R = exp_so3(rng.normal(size=3))
     return spatial_inertia(mass, rng.normal(scale=0.2, size=3),
@@ -206,23 +176,17 @@ def _random_inertia(rng):
 
 
 def random_tree(n_bodies, rng, joint_types=None, branching=0.5, gravity=9.81):
-    """A random kinematic tree for testing: random parents, placements, axes and
-    inertias.
+    """A random tree for testing: random parents, placements, axes and inertias.
 
     Parameters
     ----------
     n_bodies : int
     rng : numpy.random.Generator
     joint_types : sequence of str, optional
-        joint kinds to draw from (:data:`JOINT_TYPES`); default: all but ``"fixed"``
+        from :data:`JOINT_TYPES`; default all but ``"fixed"``
     branching : float in [0, 1]
-        probability that a body hangs from a random earlier body instead of the last
-        one
+        probability that a body hangs from a random earlier body, not the last
     gravity : float
-
-    Returns
-    -------
-    Model
 
     Examples
     --------
@@ -251,10 +215,7 @@ def random_tree(n_bodies, rng, joint_types=None, branching=0.5, gravity=9.81):
     return model
 
 
-# ----------------------------------------------------------------------------------
-# Closed chains: a tree plus loop-closure constraints (liedyn.constraints), Kim
-# (2012), Sec. 3
-# ----------------------------------------------------------------------------------
+# --- Closed chains: a tree plus loop-closure constraints (Kim (2012), Sec. 3) -----
 def _rot_z(angle):
     return make_transform(exp_so3([0.0, 0.0, angle]), np.zeros(3))
 
@@ -268,20 +229,14 @@ def _rod(mass, length, radius=0.0):
 
 
 def four_bar(lengths=(1.0, 2.0, 1.5, 2.0), mass=1.0, crank_angle=1.0, gravity=9.81):
-    """A planar four-bar linkage, cut at the coupler-rocker revolute joint.
+    """A planar four-bar linkage cut at the coupler-rocker joint.
 
-    Ground pivots at the origin and at ``(d, 0, 0)``; crank ``a``, coupler ``b``,
-    rocker ``c`` (``lengths = (a, b, c, d)``), all revolute about z, gravity along
-    -y. The cut joint becomes a :class:`~liedyn.constraints.LoopClosure` on the
-    in-plane translations (``axes=("vx", "vy")``, m = 2): one degree of freedom.
+    Crank ``a`` from the origin, coupler ``b``, rocker ``c`` from ``(d, 0, 0)``
+    (``lengths = (a, b, c, d)``), revolute about z; the cut is a
+    :class:`~liedyn.constraints.LoopClosure` on ``("vx", "vy")``: one degree of
+    freedom. Returns ``(model, constraints, q0)``, ``q0`` closing the loop with the
+    crank at ``crank_angle``.
 
-    Returns
-    -------
-    model : Model, constraints : list, q0 : (3,) array (consistent, crank at
-    ``crank_angle``)
-
-    Examples
-    --------
     >>> from liedyn.constraints import constraint_residual
     >>> model, constraints, q0 = four_bar()
     >>> bool(np.max(np.abs(constraint_residual(model, constraints, q0))) < 1e-10)
@@ -302,24 +257,15 @@ def four_bar(lengths=(1.0, 2.0, 1.5, 2.0), mass=1.0, crank_angle=1.0, gravity=9.
 
 
 def five_bar(lengths=(1.0, 1.5, 1.5, 1.0, 1.0), mass=1.0, gravity=9.81):
-    """A planar five-bar linkage with 5 revolute joints, the loop cut through the
-    last link.
+    """A planar five-bar linkage, the loop cut through link ``A-P``.
 
-    Ground pivots ``O = (0, 0)`` and ``C = (d, 0)``; left branch ``O -> A`` (``l1``)
-    and half of link ``A-P``; right branch ``C -> B`` (``l3``), ``B -> P`` (``l4``)
-    and the other half of ``A-P`` (``lengths = (l1, l2, l4, l3, d)``, ``l2`` the
-    length of ``A-P``). The two halves are welded in the plane
-    (``axes=("wz", "vx", "vy")``, m = 3), as in Kim (2012), §3.1: with the two
-    ground joints actuated (n_p = 3 = m) inverse dynamics is unique; with three
-    actuated it is redundant; with one it has no exact solution. Bodies: ``link1``
-    (O), ``link2a`` (A), ``link3`` (C), ``link4`` (B), ``link2b`` (P).
+    Pivots ``O = (0, 0)``, ``C = (d, 0)``; ``O -> A`` (``l1``) and half of ``A-P``;
+    ``C -> B`` (``l3``), ``B -> P`` (``l4``) and the other half (``lengths = (l1,
+    l2, l4, l3, d)``). The halves are welded in the plane (m = 3), as in Kim (2012),
+    §3.1: two ground joints actuated make inverse dynamics unique, three redundant,
+    one unsolvable. Bodies ``link1``, ``link2a``, ``link3``, ``link4``, ``link2b``;
+    returns ``(model, constraints, q0)``.
 
-    Returns
-    -------
-    model, constraints, q0 (consistent)
-
-    Examples
-    --------
     >>> model, constraints, q0 = five_bar()
     >>> model.nv, sum(c.m for c in constraints)
     (5, 3)
@@ -344,22 +290,13 @@ def five_bar(lengths=(1.0, 1.5, 1.5, 1.0, 1.0), mass=1.0, gravity=9.81):
 
 
 def spatial_four_bar(mass=1.0, gravity=9.81):
-    """A spatial RSSR linkage: revolute crank, spherical joint, coupler, cut
-    spherical joint, revolute rocker.
+    """A spatial RSSR linkage: ``(model, constraints, q0)``.
 
-    The crank turns about z at the origin; the rocker about x at
-    ``(1.5, 0.5, 0.5)``. The coupler hangs from the crank by a
-    :class:`~liedyn.joints.Spherical` joint, and its far end must meet the rocker's
-    tip: a spherical cut (``axes=("vx", "vy", "vz")``, m = 3). With ``nv = 5`` this
-    leaves two degrees of freedom, one of them the coupler's spin about its own axis
-    (the coupler is a thick rod so that spin has inertia).
+    A crank about z, a coupler on a :class:`~liedyn.joints.Spherical` joint, a
+    rocker about x at ``(1.5, 0.5, 0.5)``; the coupler's end meets the rocker's tip
+    (a spherical cut, m = 3). Two degrees of freedom, one the coupler's spin (a
+    thick rod).
 
-    Returns
-    -------
-    model, constraints, q0 (consistent)
-
-    Examples
-    --------
     >>> model, constraints, q0 = spatial_four_bar()
     >>> model.nq, model.nv
     (6, 5)
@@ -387,21 +324,13 @@ def spatial_four_bar(mass=1.0, gravity=9.81):
 
 
 def rolling_disk(radius=0.5, mass=1.0, heading=0.3):
-    """Murray, Li and Sastry's upright rolling disk: ``q = (x, y, theta, phi)``.
+    """Murray, Li and Sastry's upright rolling disk, ``q = (x, y, theta, phi)``.
 
-    A :class:`~liedyn.joints.Planar` joint (position and heading ``theta``) carries
-    a disk that spins by ``phi`` about its horizontal axis (body y). Rolling without
-    slipping is the non-holonomic Pfaffian constraint ``dx = r cos(theta) dphi``,
-    ``dy = r sin(theta) dphi``:
-    ``A(q) = [[1, 0, 0, -r cos theta], [0, 1, 0, -r sin theta]]``,
-    ``dA dq = (r sin(theta) dtheta dphi, -r cos(theta) dtheta dphi)``.
+    A :class:`~liedyn.joints.Planar` carrier and a disk spinning by ``phi`` about
+    body y. Rolling without slipping is the Pfaffian ``A(q) = [[1, 0, 0, -r cos
+    theta], [0, 1, 0, -r sin theta]]``, ``dA dq = (r sin(theta) dtheta dphi, -r
+    cos(theta) dtheta dphi)``. Returns ``(model, constraints, q0)``.
 
-    Returns
-    -------
-    model, constraints, q0
-
-    Examples
-    --------
     >>> model, constraints, q0 = rolling_disk()
     >>> constraints[0].jacobian(model, q0).round(3).tolist()[0]
     [1.0, 0.0, 0.0, -0.478]

@@ -1,41 +1,25 @@
-"""Time integration of a multibody model: explicit Euler, symplectic Euler and RK4
-on the manifold.
+"""Time integration of a multibody model on its configuration manifold; derived in
+:ref:`sec-forward-dynamics`.
 
-The state is ``(q, dq)`` and the equations of motion are the first-order system
-``d/dt (q, dq) = (dq, aba(q, dq, tau))`` of Zhang, Lecture 9 (forward dynamics by
-the articulated-body algorithm, Kim (2012), Table 3). Configurations with
-quaternions (spherical and free joints) live on a Lie group, and ``dq`` is a body
-velocity there, not ``dq/dt``: every position update therefore goes through
-:meth:`liedyn.model.Model.integrate`, ``q (+) v dt = q exp(v dt)`` per joint, so
-unit quaternions stay unit quaternions (to rounding) with no renormalisation.
+The state ``(q, dq)`` obeys ``d/dt (q, dq) = (dq, aba(q, dq, tau))`` (Zhang,
+Lecture 9; Kim (2012), Table 3). For spherical and free joints ``dq`` is a body
+velocity, not ``dq/dt``: every position update is ``q (+) v h = q exp(v h)``
+(:meth:`liedyn.model.Model.integrate`), so quaternions stay unit. With ``a`` the
+ABA acceleration:
 
-Methods (``h`` the step, ``a(t, q, dq)`` the ABA acceleration, ``(+)`` =
-``model.integrate``):
-
-``"euler"`` (explicit Euler, order 1)
+``"euler"`` (order 1)
     ``q+ = q (+) h dq``, ``dq+ = dq + h a(t, q, dq)``.
 ``"semi_implicit"`` (symplectic Euler, order 1, bounded energy error)
-    ``dq+ = dq + h a(t, q, dq)`` first, then ``q+ = q (+) h dq+`` with the new
-    velocity.
-``"rk4"`` (classical Runge-Kutta on the manifold)
-    stages ``k_j = (v_j, a_j)`` evaluated at ``q_j = q (+) c_j h v_{j-1}``,
-    ``dq_j = dq + c_j h a_{j-1}`` (``c = 0, 1/2, 1/2, 1``); the tangent increments
-    are accumulated at the base point,
-    ``q+ = q (+) h (v_1 + 2 v_2 + 2 v_3 + v_4) / 6``. On vector-space joints this is
-    exactly classical RK4 (order 4). On a non-commutative group (a spherical or free
-    joint whose axis of rotation changes) the body velocities ``v_j`` are not the
-    derivatives of the increments, and the configuration is only second-order
-    accurate: so is the energy once gravity makes it depend on the orientation
-    (measured in :ref:`sec-forward-dynamics`).
+    ``dq+ = dq + h a(t, q, dq)``, then ``q+ = q (+) h dq+``.
+``"rk4"`` (classical Runge-Kutta)
+    stages ``(v_j, a_j)`` at ``q_j = q (+) c_j h v_{j-1}``, ``dq_j = dq + c_j h
+    a_{j-1}`` (``c = 0, 1/2, 1/2, 1``), ``q+ = q (+) h (v_1 + 2 v_2 + 2 v_3 + v_4)
+    / 6``: order 4 on vector spaces, but only 2 on a non-commutative group, where
+    the ``v_j`` are not the derivatives of the increments.
 ``"rkmk4"`` (Runge-Kutta-Munthe-Kaas, order 4 on the group)
-    the same stages, with each increment mapped by the inverse right differential of
-    ``exp``, ``k_j = dexp_inv(theta_j) v_j`` (:func:`liedyn.lie.dexp_inv_so3` for
-    spherical joints, :func:`liedyn.lie.dexp_inv` for free joints, identity for the
-    others) at the stage's increment ``theta_j = c_j h k_{j-1}``; then
-    ``q+ = q (+) h (k_1 + 2 k_2 + 2 k_3 + k_4) / 6`` is fourth-order on the group
-    too (the method of :func:`liedyn.body.rkmk4_step`).
-
-Derived in :ref:`sec-forward-dynamics`.
+    the same stages with ``k_j = dexp_inv(theta_j) v_j`` at ``theta_j = c_j h
+    k_{j-1}`` (:func:`liedyn.lie.dexp_inv_so3`, :func:`liedyn.lie.dexp_inv`), as in
+    :func:`liedyn.body.rkmk4_step`.
 """
 import numbers
 from dataclasses import dataclass
@@ -55,34 +39,23 @@ METHODS = ("euler", "semi_implicit", "rk4", "rkmk4")
 """Names accepted by :func:`simulate`."""
 
 ENERGY_GROWTH = 1e3
-"""A passive simulation (no ``control``, no ``f_ext``) diverges when its energy
-moves away from the initial value by more than this factor (three orders of
-magnitude) times the energy scale of the initial state,
-``|T_0| + |U_0| + sum_i m_i |g| |c_i|`` (kinetic energy, potential energy, and the
-potential energy each body would have with its centre of mass ``c_i`` straight above
-the origin)."""
+"""A passive run (no ``control``, no ``f_ext``) diverges when its energy moves by
+more than this factor times the initial scale ``|T_0| + |U_0| + sum_i m_i |g|
+|c_i|``."""
 
 
 @dataclass(frozen=True)
 class Trajectory:
-    """A simulated motion, sampled at ``t = 0, dt, ..., steps dt`` (the state of
-    Zhang, Lecture 9).
-
-    The arrays are read-only; time is their first axis, then the batch of initial
-    states.
+    """A simulated motion at ``t = 0, dt, ..., steps dt`` (the state of Zhang,
+    Lecture 9); read-only arrays, time first, then the batch of initial states.
 
     Attributes
     ----------
     t : (steps + 1,) array
-        sample times (s)
     q : (steps + 1, ..., nq) array
-        configurations (unit quaternions for spherical and free joints)
     dq : (steps + 1, ..., nv) array
-        velocities (body angular velocity / body twist for spherical and free
-        joints)
     energy : (steps + 1, ...) array
-        kinetic plus potential energy (J), :func:`liedyn.crba.kinetic_energy` +
-        :func:`liedyn.crba.potential_energy` (Kim (2012), eq. (15))
+        kinetic (Kim (2012), eq. (15)) plus potential energy (J)
     """
 
     t: np.ndarray
@@ -92,8 +65,7 @@ class Trajectory:
 
 
 class _Diverged(Exception):
-    """Raised inside a step when a value became NaN or inf; the argument says
-    which."""
+    """A value became NaN or inf inside a step; the argument says which."""
 
 
 def _finite(x, what="the state"):
@@ -114,8 +86,7 @@ def _time_step(dt):
 
 
 def _potential_scale(model, q):
-    """``sum_i m_i |g| |c_i|``: the size of the potential energy at ``q`` whatever
-    its zero."""
+    """``sum_i m_i |g| |c_i|``: the size of the potential energy at ``q``."""
     Tw = forward_kinematics(model, q).T_world
     g = np.linalg.norm(model.gravity)
     scale = np.zeros(q.shape[:-1])
@@ -123,7 +94,6 @@ def _potential_scale(model, q):
         I = model.inertias[i].real
         m = I[3, 3]
         if m > 0:
-            # from m [c] (Kim (2012), (22))
             c = np.array([I[2, 4], I[0, 5], I[1, 3]]) / m
             c_world = matvec(Tw[..., i, :3, :3], c) + Tw[..., i, :3, 3]
             scale = scale + m * g * np.linalg.norm(c_world, axis=-1)
@@ -132,12 +102,9 @@ def _potential_scale(model, q):
 
 def _energy_check(model, Q, T, U, dt, method):
     """Raise :class:`DivergenceError` at the first step whose energy ran away
-    (passive runs).
-
-    The reference is the energy scale of the initial state, ``|T_0| + |U_0|`` plus
-    ``sum_i m_i |g| |c_i|`` (so that a start at rest at the zero of the potential
-    has a scale), plus a millionth of the largest ``|T| + |U|`` of the run
-    (round-off for a model at the origin).
+    (passive runs): further than :data:`ENERGY_GROWTH` times the initial scale,
+    ``|T_0| + |U_0| + sum_i m_i |g| |c_i|`` plus a millionth of the run's largest
+    ``|T| + |U|``.
     """
     E, TU = (T + U).reshape(T.shape[0], -1), (np.abs(T) + np.abs(U)).reshape(
         T.shape[0], -1)
@@ -186,8 +153,7 @@ def _number_of_steps(steps, duration, dt):
 
 
 def _control(model, control, steps, batch):
-    """Return ``tau(k, t, q, dq)`` (zero-order hold over step ``k`` for an array
-    control)."""
+    """``tau(k, t, q, dq)``; an array control is held over step ``k``."""
     zero = np.zeros(batch + (model.nv,))
     if control is None:
         return lambda k, t, q, dq: zero
@@ -244,7 +210,7 @@ def _external(model, f_ext, batch):
 
 
 def _dexp_inv_map(model):
-    """``(theta, v) -> k``, ``k = dexp_inv(theta) v`` on the group joints (right
+    """``(theta, v) -> dexp_inv(theta) v`` on the group joints (right
     trivialised)."""
     group = [
         (model.v_slice[i],
@@ -266,60 +232,40 @@ def simulate(model, q0, dq0, dt, steps=None, duration=None, control=None,
              f_ext=None, method="rk4"):
     """Integrate the equations of motion from ``(q0, dq0)`` with a fixed time step.
 
-    The accelerations come from the articulated-body algorithm (Kim (2012), Table
-    3); the first-order form ``d/dt (q, dq) = (dq, ddq)`` is that of Zhang, Lecture
-    9. Positions move on the configuration manifold with
-    :meth:`liedyn.model.Model.integrate`, for every method (see the module docstring
-    for the three update rules). A batch of initial states runs as one vectorised
-    simulation.
+    Accelerations by the articulated-body algorithm (Kim (2012), Table 3) in the
+    first-order form of Zhang, Lecture 9; positions move on the manifold with
+    :meth:`liedyn.model.Model.integrate`. A batch of initial states runs as one.
 
     Parameters
     ----------
     model : liedyn.model.Model
     q0 : (..., nq) array
-        initial configuration(s)
     dq0 : (..., nv) array
-        initial velocities
-    dt : float
-        time step (s), finite and > 0
+    dt : float, the time step (s)
     steps : int, optional
-        number of steps
     duration : float, optional
-        simulated time (s); ``steps = round(duration / dt)``, so the last sample
-        time ``t[-1] = steps dt`` differs from ``duration`` by up to ``dt / 2``
-        unless ``dt`` divides it. Give exactly one of ``steps`` and ``duration``.
+        simulated time (s), ``steps = round(duration / dt)``; give exactly one of
+        ``steps`` and ``duration``
     control : None, callable or array, optional
-        joint torques: ``None`` (zero), a callable ``tau = control(t, q, dq)``
-        evaluated at every stage, or an array of shape ``(steps, nv)`` (or
-        ``(steps, ..., nv)``) whose row ``k`` is held over the step from ``t_k`` to
-        ``t_{k+1}``
-    f_ext : None, array or callable, optional
-        wrenches ``(m, f)`` that the environment applies to bodies 1..N, in the body
-        frames: a constant array of shape ``(..., N, 6)`` or a callable
-        ``f_ext(t, q, dq)``
+        joint torques: zero, ``tau = control(t, q, dq)`` at every stage, or an array
+        ``(steps, nv)`` (or ``(steps, ..., nv)``) whose row ``k`` is held over step
+        ``k``
+    f_ext : None, (..., N, 6) array or callable ``f_ext(t, q, dq)``, optional
+        wrenches (m, f) on bodies 1..N, in the body frames
     method : {"rk4", "rkmk4", "semi_implicit", "euler"}
 
     Returns
     -------
     Trajectory
-        ``t`` (steps + 1,), ``q`` (steps + 1, ..., nq), ``dq`` (steps + 1, ..., nv),
-        ``energy`` (steps + 1, ...)
 
     Raises
     ------
-    TypeError, ValueError
-        for a bad time step, number of steps or duration, control or external
-        wrench, or an unknown method
     DivergenceError
-        (a ``FloatingPointError``) if the state, an acceleration, or the output of
-        ``control`` or ``f_ext`` becomes NaN or inf during the run, or if the energy
-        of a passive run (no ``control``, no ``f_ext``) moves from its initial value
-        by more than :data:`ENERGY_GROWTH` times its initial scale; the message
-        gives the step ``k`` (from ``t_k`` to ``t_{k+1}``) and suggests a smaller
-        ``dt``
+        if the state, an acceleration, ``control`` or ``f_ext`` becomes NaN or inf,
+        or a passive run's energy grows by :data:`ENERGY_GROWTH` times its scale;
+        the message names the step
     ChartSingularityError
-        if a joint reaches the singular set of its coordinates (Euler angles at
-        gimbal lock); the message gives the step
+        if a joint reaches the singular set of its coordinates
 
     Examples
     --------
@@ -341,42 +287,48 @@ def simulate(model, q0, dq0, dt, steps=None, duration=None, control=None,
     tau = _control(model, control, n, batch)
     wrench = _external(model, f_ext, batch)
 
-    step = _stepper(model, method, dt, tau, wrench)
+    step = getattr(_Stepper(model, dt, tau, wrench), method)
     qs, dqs = _integrate(model, step, q, dq, n, dt, method)
     return _trajectory(model, qs, dqs, dt, control is None and f_ext is None,
                        method)
 
 
-def _stepper(model, method, dt, tau, wrench):
-    """The step ``(k, t, q, dq) -> (q, dq)`` of ``method`` (see :data:`METHODS`)."""
-    def move(q, v, h):
-        # model.integrate validates its output's quaternions: a finite but
-        # astronomically large velocity can still produce NaN there, which is a
-        # blow-up, not a user error
+class _Stepper:
+    """The steps ``(k, t, q, dq) -> (q, dq)`` of the :data:`METHODS`."""
+
+    def __init__(self, model, dt, tau, wrench):
+        self.model, self.dt, self.tau, self.wrench = model, dt, tau, wrench
+        self.dexp_inv_map = _dexp_inv_map(model)
+
+    def move(self, q, v, h):
+        """``q (+) h v``; a NaN there (from a huge finite ``v``) is a blow-up."""
         _finite(v, "the velocity")
         try:
-            return _finite(model.integrate(q, v, h, normalize=False),
+            return _finite(self.model.integrate(q, v, h, normalize=False),
                            "the configuration")
         except (ValueError, FloatingPointError):
             raise _Diverged("the configuration") from None
 
-    def accel(k, t, q, dq):
+    def accel(self, k, t, q, dq):
+        """``ddq`` by the articulated-body algorithm."""
         _finite(q), _finite(dq)
         try:
-            ddq = aba(model, q, dq, tau(k, t, q, dq), wrench(k, t, q, dq))
+            ddq = aba(self.model, q, dq, self.tau(k, t, q, dq),
+                      self.wrench(k, t, q, dq))
         except _checks.NonFiniteResultError:
             raise _Diverged("the acceleration") from None
         return _finite(ddq, "the acceleration")
 
-    def step_euler(k, t, q, dq):
-        a = accel(k, t, q, dq)
-        return move(q, dq, dt), dq + dt * a
+    def euler(self, k, t, q, dq):
+        a = self.accel(k, t, q, dq)
+        return self.move(q, dq, self.dt), dq + self.dt * a
 
-    def step_semi_implicit(k, t, q, dq):
-        dq_next = _finite(dq + dt * accel(k, t, q, dq))
-        return move(q, dq_next, dt), dq_next
+    def semi_implicit(self, k, t, q, dq):
+        dq_next = _finite(dq + self.dt * self.accel(k, t, q, dq))
+        return self.move(q, dq_next, self.dt), dq_next
 
-    def step_rk4(k, t, q, dq):
+    def rk4(self, k, t, q, dq):
+        dt, accel, move = self.dt, self.accel, self.move
         v1, a1 = dq, accel(k, t, q, dq)
         v2 = _finite(dq + dt / 2 * a1)
         a2 = accel(k, t + dt / 2, move(q, v1, dt / 2), v2)
@@ -387,9 +339,9 @@ def _stepper(model, method, dt, tau, wrench):
         v = _finite((v1 + 2 * v2 + 2 * v3 + v4) / 6)
         return move(q, v, dt), dq + dt / 6 * (a1 + 2 * a2 + 2 * a3 + a4)
 
-    dexp_inv_map = _dexp_inv_map(model)
-
-    def step_rkmk4(k, t, q, dq):
+    def rkmk4(self, k, t, q, dq):
+        dt, accel, move, dexp_inv_map = (self.dt, self.accel, self.move,
+                                         self.dexp_inv_map)
         k1, a1 = dq, accel(k, t, q, dq)
         v2 = _finite(dq + dt / 2 * a1)
         a2 = accel(k, t + dt / 2, move(q, k1, dt / 2), v2)
@@ -403,20 +355,18 @@ def _stepper(model, method, dt, tau, wrench):
         theta = _finite((k1 + 2 * k2 + 2 * k3 + k4) / 6)
         return move(q, theta, dt), dq + dt / 6 * (a1 + 2 * a2 + 2 * a3 + a4)
 
-    return {"euler": step_euler, "semi_implicit": step_semi_implicit,
-            "rk4": step_rk4, "rkmk4": step_rkmk4}[method]
-
 
 def _integrate(model, step, q, dq, n, dt, method):
-    """``n`` steps from ``(q, dq)``: the lists of configurations and velocities,
-    or the clear error of a diverging motion or a chart singularity."""
+    """``n`` steps from ``(q, dq)``: the lists of states, or the clear error of a
+    diverging motion or a chart singularity.
+    """
     qs, dqs = [q], [dq]
     with np.errstate(over="ignore", invalid="ignore"):
         for k in range(n):
             try:
                 q, dq = step(k, k * dt, q, dq)
                 _finite(q), _finite(dq)
-                if model._charts:         # exponential coordinates into |phi| <= pi
+                if model._charts:
                     q, dq = model.normalize(q, dq)
             except _Diverged as err:
                 raise _checks.DivergenceError(
@@ -435,8 +385,9 @@ def _integrate(model, step, q, dq, n, dt, method):
 
 
 def _trajectory(model, qs, dqs, dt, free, method):
-    """The :class:`Trajectory` of the states ``qs, dqs``, read-only, with its energy
-    (checked for growth when the motion is ``free``: no control, no wrench)."""
+    """The read-only :class:`Trajectory` of ``qs, dqs`` with its energy, checked for
+    growth when the motion is ``free`` (no control, no wrench).
+    """
     Q, DQ = np.stack(qs), np.stack(dqs)
     T, U = kinetic_energy(model, Q, DQ), potential_energy(model, Q)
     T, U = (

@@ -1,16 +1,9 @@
-"""Symbolic mechanics with sympy: Lagrange's equations and closed-form kinematics.
+"""Symbolic mechanics with sympy: Lagrange's equations and closed-form kinematics;
+derived in :ref:`sec-lagrangian`.
 
-Conventions:
-
-* generalized coordinates ``q`` and velocities ``dq`` are plain sympy symbols (not
-  functions of time); :func:`lagrange_equations` returns expressions in ``q``,
-  ``dq`` and new acceleration symbols ``ddq``;
-* rotations and twists reuse liedyn's numeric code on numpy object arrays: the
-  sin/cos of ``liedyn._math`` dispatch to sympy, and :func:`liedyn.lie.inverse`,
-  :func:`liedyn.lie.vee`, :func:`liedyn.inertia.kinetic_energy` run unchanged on
-  symbols.
-
-Derived in :ref:`sec-lagrangian`.
+Coordinates ``q`` and velocities ``dq`` are plain sympy symbols (not functions of
+time). Rotations and twists reuse liedyn's numeric code on object arrays: the
+sin/cos of ``liedyn._math`` dispatch to sympy.
 """
 import numpy as np
 import sympy
@@ -23,11 +16,9 @@ __all__ = ["lagrange_equations", "mass_matrix_and_bias", "axis_rotation",
 
 
 def to_object_array(x):
-    """A numpy object array of sympy expressions from nested lists, a sympy Matrix
-    or an array.
+    """A numpy object array of sympy expressions from nested lists, a Matrix or an
+    array.
 
-    Examples
-    --------
     >>> to_object_array(sympy.Matrix([1, 2])).shape
     (2,)
     """
@@ -40,26 +31,22 @@ def to_object_array(x):
 
 
 def lagrange_equations(L, q, dq, t):
-    """Lagrange's equations ``d/dt (dL/d dq) - dL/dq = tau`` of a Lagrangian
-    ``L(q, dq)``.
+    """Lagrange's equations ``d/dt (dL/d dq) - dL/dq = tau`` of ``L(q, dq)``.
 
-    Murray, Li and Sastry, Ch. 4; the left-hand side is returned, so the equations
-    of motion read ``lagrange_equations(...)[0] = tau`` (generalized forces). The
-    total time derivative is the chain rule
-    ``d/dt p = dp/dt + sum_j (dp/dq_j dq_j + dp/d dq_j ddq_j)`` on plain symbols (no
-    functions of time), so ``L`` may also depend on ``t`` explicitly.
+    Murray, Li and Sastry, Ch. 4; returns the left-hand side. ``d/dt`` is the chain
+    rule ``dp/dt + sum_j (dp/dq_j dq_j + dp/d dq_j ddq_j)`` on plain symbols, so
+    ``L`` may depend on ``t`` too.
 
     Parameters
     ----------
-    L : sympy expression in the symbols ``q`` and ``dq`` (and constants)
-    q : sequence of n sympy symbols, generalized coordinates
-    dq : sequence of n sympy symbols, their velocities
+    L : sympy expression in ``q`` and ``dq``
+    q, dq : sequences of n sympy symbols, coordinates and velocities
     t : sympy symbol, time
 
     Returns
     -------
     tau : sympy Matrix (n x 1), in ``q``, ``dq`` and ``ddq``
-    ddq : list of n sympy symbols ``dd<q_i>``, the accelerations
+    ddq : list of n sympy symbols ``dd<q_i>``
 
     Examples
     --------
@@ -86,23 +73,12 @@ def lagrange_equations(L, q, dq, t):
 
 
 def mass_matrix_and_bias(tau, ddq):
-    """Split equations ``tau = M(q) ddq + b(q, dq)`` (linear in ``ddq``) into ``M``
-    and ``b``.
+    """Split ``tau = M(q) ddq + b(q, dq)`` (Kim (2012), eq. (32)) into ``M`` and
+    ``b``.
 
-    Kim (2012), eq. (32).
+    ``tau`` is a sympy Matrix (n x 1), ``ddq`` n symbols; returns the simplified
+    Matrices ``M`` (n x n) and ``b`` (n x 1).
 
-    Parameters
-    ----------
-    tau : sympy Matrix (n x 1), e.g. from :func:`lagrange_equations`
-    ddq : sequence of n sympy symbols
-
-    Returns
-    -------
-    M : sympy Matrix (n x n), symmetric
-    b : sympy Matrix (n x 1), velocity products and gravity
-
-    Examples
-    --------
     >>> x, dx, ddx, k = sympy.symbols("x dx ddx k")
     >>> M, b = mass_matrix_and_bias(sympy.Matrix([2 * ddx + k * x]), [ddx])
     >>> M, b
@@ -114,23 +90,11 @@ def mass_matrix_and_bias(tau, ddq):
 
 
 def axis_rotation(axis, angle):
-    """Rotation by ``angle`` about a unit ``axis``:
-    ``1 + sin(a) [n] + (1 - cos(a)) [n]^2``.
+    """Rotation ``1 + sin(a) [n] + (1 - cos(a)) [n]^2`` about a unit ``axis`` (3,).
 
-    Rodrigues' formula (Kim (2012), Section 1.1) with the sin/cos dispatch of
-    ``liedyn._math``, so ``angle`` may be a float or a sympy expression.
+    Rodrigues' formula (Kim (2012), Section 1.1); ``angle`` a float or a sympy
+    expression. Returns a (3, 3) float or object array.
 
-    Parameters
-    ----------
-    axis : (3,) sequence, unit vector (numbers)
-    angle : float or sympy expression
-
-    Returns
-    -------
-    R : (3, 3) array (float, or object for symbolic ``angle``)
-
-    Examples
-    --------
     >>> th = sympy.Symbol("theta")
     >>> axis_rotation([0, 0, 1], th)[0, :2]
     array([cos(theta), -sin(theta)], dtype=object)
@@ -144,24 +108,12 @@ def axis_rotation(axis, angle):
 
 
 def body_twist(T, q, dq):
-    """The body twist ``V = vee(T^-1 dT/dt)`` of a symbolic pose ``T(q)`` (Kim
+    """The body twist ``V = vee(T^-1 dT/dt)`` (6,) of a symbolic pose ``T(q)`` (Kim
     (2012), eq. (9)).
 
-    ``dT/dt = sum_i dT/dq_i dq_i`` by the chain rule. ``V`` is linear in ``dq``;
-    each coefficient is simplified with ``trigsimp`` after ``expand`` (much faster
-    than ``simplify`` on the whole entry).
+    ``dT/dt = sum_i dT/dq_i dq_i``; each coefficient of ``dq`` is simplified with
+    ``trigsimp`` after ``expand``.
 
-    Parameters
-    ----------
-    T : (4, 4) object array of sympy expressions in ``q``
-    q, dq : sequences of sympy symbols
-
-    Returns
-    -------
-    V : (6,) object array ``(w, v)``, simplified
-
-    Examples
-    --------
     >>> th, dth = sympy.symbols("theta dtheta")
     >>> T = np.eye(4, dtype=object)
     >>> T[:3, :3] = axis_rotation([0, 0, 1], th)

@@ -1,76 +1,47 @@
-"""Models from URDF files: ``load_urdf`` and the robots of example-robot-data
-(``load_robot``).
+"""Models from URDF files: ``load_urdf``, and the robots of example-robot-data
+(``load_robot``); derived in :ref:`sec-real-robots`.
 
-A URDF file describes a tree of *links* connected by *joints*. Each joint has an
-origin (the joint frame in the parent link's frame), a type and an axis; each link
-may have an ``<inertial>``: mass, centre of mass and rotational inertia in a frame
-given by its own origin. The file is parsed with `yourdfpy
-<https://github.com/clemense/yourdfpy>`_ (no meshes are loaded) after a light
-structural check of the XML, and turned into a :class:`URDFModel`:
+A URDF file is a tree of *links* joined by *joints* (origin in the parent link's
+frame, type, axis); a link may have an ``<inertial>`` (mass, centre of mass and
+rotational inertia in the frame of its origin). The file is checked
+(``liedyn._urdf_checks``; a malformed one raises ``ValueError`` naming the
+element), parsed with `yourdfpy <https://github.com/clemense/yourdfpy>`_ (no
+meshes loaded) and turned into a :class:`URDFModel`:
 
-* **bodies** are the links that move: one body per revolute, continuous, prismatic,
-  floating or planar joint, named after the joint's child link. Body frame = link
-  frame, so the joint origin is the placement ``X_i`` and the joint motion is
-  ``J_i(q_i)`` (Kim (2012), Sec. 2.1).
-* **joint types**: ``revolute`` and ``continuous`` become
-  :class:`~liedyn.joints.Revolute` (one angle; Pinocchio stores a continuous joint
-  as ``(cos, sin)``, liedyn as the angle), ``prismatic``
-  :class:`~liedyn.joints.Prismatic`, ``floating`` :class:`~liedyn.joints.Free`,
-  ``planar`` :class:`~liedyn.joints.Planar` in the plane normal to the axis (the
-  body frame is then turned so that its z axis is the joint axis;
-  ``model.link_frames`` records where the link frame sits in it).
-* **fixed joints are merged**: a link welded to its parent by a ``fixed`` joint
-  becomes part of the nearest moving ancestor body; its inertia is added after the
-  change of frame of Kim eq. (21) (:func:`liedyn.inertia.transform_inertia`) and its
-  children are re-placed in that body's frame. No zero-DOF body reaches the
-  algorithms. With a fixed base, links welded to the root are part of the ground and
-  their inertia plays no role.
-* ``floating_base=True`` adds a :class:`~liedyn.joints.Free` joint (named
-  ``root_joint``, as in Pinocchio) between the ground and the root link.
-* ``<mimic>``: a mimic joint is loaded as an **independent** joint (as Pinocchio's
-  parser does by default). The coupling
-  ``q_follower = multiplier q_leader + offset`` is recorded in ``model.mimic``, and
-  :meth:`URDFModel.enforce_mimic` applies it to a configuration.
-* ``<visual>`` elements are kept (not loaded): ``model.visuals`` lists, per link,
-  the shape (mesh file, box, cylinder or sphere), its pose in the body frame and its
-  colour, for :func:`liedyn.teach.scene.scene`. ``package://pkg/...`` mesh names are
-  resolved against the directories above the URDF file (a folder named ``pkg``, or
-  one containing it).
-* ``locked_joints`` welds chosen revolute, continuous or prismatic joints at given
-  positions (like Pinocchio's ``buildReducedModel``); they are then merged like
-  fixed joints.
-* a link **without** ``<inertial>`` is massless, as the URDF specification says (and
-  as Pinocchio does): zero inertia, which :class:`~liedyn.model.Model` allows. A
-  massless body at the end of a moving joint makes the mass matrix singular (forward
-  dynamics then fails); inverse dynamics is unaffected.
-* inertias that are not physically consistent (rotational inertia not positive
-  semi-definite, or principal moments violating the triangle inequality, or zero
-  mass with non-zero rotational inertia) are common in real files. By default they
-  are loaded as given with a warning naming the link, because Pinocchio loads them
-  too; ``inertia_check="raise"`` refuses them and ``"ignore"`` loads them silently.
-  A negative mass is always an error.
-
-Malformed files raise ``ValueError`` naming the element: a missing name or
-attribute, an unknown joint type, an undefined link, a negative mass, a zero axis,
-several root links, a link with two parents or a closed loop of joints.
-
-Derived in :ref:`sec-real-robots`.
+* one body per revolute, continuous, prismatic, floating or planar joint, named
+  after its child link; body frame = link frame, so the joint origin is ``X_i``
+  (Kim (2012), Sec. 2.1). ``revolute`` and ``continuous`` become
+  :class:`~liedyn.joints.Revolute` (an angle, where Pinocchio stores ``(cos, sin)``
+  for continuous), ``prismatic`` :class:`~liedyn.joints.Prismatic`, ``floating``
+  :class:`~liedyn.joints.Free`, ``planar`` :class:`~liedyn.joints.Planar` in the
+  plane normal to the axis (the body frame turned so that z is the axis;
+  ``model.link_frames`` records the link frame in it);
+* a link welded by a ``fixed`` joint (or by ``locked_joints``, like Pinocchio's
+  ``buildReducedModel``) joins the nearest moving ancestor body, its inertia moved
+  there by Kim eq. (21); links welded to a fixed base are part of the ground;
+* ``floating_base=True`` adds a :class:`~liedyn.joints.Free` joint ``root_joint``;
+* a ``<mimic>`` joint stays independent (as in Pinocchio); ``model.mimic`` records
+  the coupling and :meth:`URDFModel.enforce_mimic` applies it;
+* ``<visual>`` shapes are listed in ``model.visuals`` (``package://`` names resolved
+  against the folders above the file), for :func:`liedyn.teach.scene.scene`;
+* a link without ``<inertial>`` is massless (a massless leaf makes forward dynamics
+  singular); an inconsistent inertia (not positive semi-definite, principal
+  moments against the triangle inequality, zero mass with rotational inertia), as
+  real files have, is loaded with a warning naming the link, as Pinocchio does;
+  ``inertia_check="raise"`` refuses it, ``"ignore"`` is silent.
 """
 import functools
 import io
 import os
-import re
 import sys
 import warnings
-import xml.etree.ElementTree as ET
-from collections import Counter
 from dataclasses import dataclass
-from types import SimpleNamespace
 
 import numpy as np
 
 from . import _checks
 from . import joints as J
+from ._urdf_checks import JOINT_TYPES, bad as _bad, check_xml, tree
 from .inertia import check_inertia, transform_inertia
 from .kinematics import forward_kinematics
 from .lie import exp_so3, inverse, skew
@@ -79,9 +50,6 @@ from .model import Model
 __all__ = ["URDFModel", "Visual", "load_urdf", "load_robot", "robot_path",
            "available_robots", "ROBOTS",
            "JOINT_TYPES", "link_placement"]
-
-JOINT_TYPES = ("revolute", "continuous", "prismatic", "fixed", "floating", "planar")
-"""The joint types of the URDF specification, all supported."""
 
 ROBOTS = {
     "a1": "a1_description/urdf/a1.urdf",
@@ -156,36 +124,26 @@ ROBOTS = {
     "xarm7": "xarm_description/urdf/xarm7.urdf",
     "z1": "z1_description/urdf/z1.urdf",
 }
-"""Robot name -> URDF path relative to example-robot-data's ``robots/`` directory.
-
-Every URDF file that example-robot-data 6.0 ships, except
-``ur_description/urdf/ur3.urdf`` (an empty ``<robot>`` element, which Pinocchio
-rejects too; ``"ur3"`` is ``ur3_robot.urdf``).
-"""
-
+"""Robot name -> URDF path under example-robot-data's ``robots/``: every file of
+version 6.0 but ``ur_description/urdf/ur3.urdf`` (an empty ``<robot>``, which
+Pinocchio rejects too)."""
 
 
 @dataclass(frozen=True)
 class Visual:
-    """One ``<visual>`` element of a URDF link, placed in the frame of its body.
+    """One ``<visual>`` element of a URDF link, placed in its body's frame.
 
     Attributes
     ----------
     link : str
-        the URDF link it belongs to
-    body : int
-        the body index (0: the ground, for links welded to a fixed base)
-    T : (4, 4) array
-        pose of the shape in the body frame, ``T_{body, link} T_{link, visual}``
+    body : int, the body index (0: the ground)
+    T : (4, 4) array, the shape's pose in the body frame
     kind : {"mesh", "box", "cylinder", "sphere"}
     size : tuple of float
-        mesh: the scale ``(sx, sy, sz)``; box: ``(x, y, z)``; cylinder:
-        ``(radius, length)`` along its z axis; sphere: ``(radius,)``
-    filename : str or None
-        the mesh file, resolved to an existing path (None when it cannot be found,
-        or for a primitive shape)
-    rgba : tuple of 4 floats or None
-        the URDF material colour, if the file gives one
+        mesh: scale ``(sx, sy, sz)``; box ``(x, y, z)``; cylinder ``(radius,
+        length)`` along z; sphere ``(radius,)``
+    filename : str or None, the mesh file if found
+    rgba : tuple of 4 floats or None, the material colour
     """
 
     link: str
@@ -197,32 +155,27 @@ class Visual:
     rgba: tuple = None
 
 
-_INERTIA_ATTRIBUTES = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
-
 
 class URDFModel(Model):
-    """A :class:`~liedyn.model.Model` built from a URDF file, with the file's names
-    and limits.
+    """A :class:`~liedyn.model.Model` built from a URDF file, with its names and
+    limits.
 
-    Besides those of :class:`~liedyn.model.Model`, it has these attributes:
-
-    * ``joint_names``, a list of N+1 strings: the URDF joint that moves body ``i``
-      (``"universe"`` for the ground, ``"root_joint"`` for the free joint added by
-      ``floating_base=True``);
-    * ``link_frames``, a dict from every URDF link name (welded ones too) to
-      ``(body index, T_body_link)``: the body it belongs to (0 is the ground) and
-      its frame, a (4, 4) array, in that body's frame;
-    * ``mimic``, a dict from a mimic joint's name to
-      ``(leader joint name, multiplier, offset)``;
-    * ``locked``, a dict from the joints welded by ``locked_joints`` to their
-      positions;
-    * ``q_lower``, ``q_upper``, (nq,) arrays: position limits from ``<limit>``
-      (``-inf`` and ``inf`` for continuous, floating and planar joints and where no
-      limit is given);
-    * ``velocity_limit``, ``effort_limit``, (nv,) arrays:
-      ``<limit velocity effort>`` (``inf`` where not given);
-    * ``source``: the file the model was loaded from (None for an XML string);
-    * ``visuals``, a list of :class:`Visual`: the ``<visual>`` shapes of the links.
+    Attributes
+    ----------
+    joint_names : list of N+1 str
+        the URDF joint moving body ``i`` (``"universe"``, ``"root_joint"``)
+    link_frames : dict
+        every link (welded ones too) -> ``(body, T_body_link)``
+    mimic : dict
+        mimic joint -> ``(leader, multiplier, offset)``
+    locked : dict
+        the joints welded by ``locked_joints`` -> their positions
+    q_lower, q_upper : (nq,) arrays
+        ``<limit>`` positions (``-inf``, ``inf`` where none, and for continuous,
+        floating and planar joints)
+    velocity_limit, effort_limit : (nv,) arrays, ``inf`` where not given
+    source : str or None, the file (None for an XML string)
+    visuals : list of :class:`Visual`
 
     Examples
     --------
@@ -266,8 +219,8 @@ class URDFModel(Model):
                              f"{self.joint_names[1:]}") from None
 
     def enforce_mimic(self, q):
-        """``q`` (..., nq) with every mimic joint set to
-        ``multiplier * q_leader + offset``."""
+        """``q`` (..., nq) with every mimic joint set to ``multiplier * q_leader +
+        offset``."""
         q = np.array(self.check_q(q), dtype=float)
         for follower, (leader, mult, offset) in self.mimic.items():
             qf, ql = (self.q_slice[self.joint(follower)],
@@ -277,8 +230,7 @@ class URDFModel(Model):
 
 
 def _read(source):
-    """The URDF bytes and a label for error messages, from a path or an XML
-    string."""
+    """The URDF bytes and a label for messages, from a path or an XML string."""
     if isinstance(source, bytes):
         return source, "string"
     if isinstance(source, (str, os.PathLike)):
@@ -293,199 +245,6 @@ def _read(source):
                     f"string, got {type(source).__name__}")
 
 
-MAX_DEPTH = 64
-"""Deepest element nesting accepted in a URDF file (real files nest about 6
-levels)."""
-
-
-def _bad(label, message):
-    """A :class:`~liedyn._checks.URDFError` about the file as a whole (no single
-    element)."""
-    return _checks.URDFError(label, None, message)
-
-
-def _few(names, k=10):
-    """At most ``k`` names for an error message, with the total when there are
-    more."""
-    names = list(names)
-    return (
-        str(names) if len(names) <= k else f"{names[:k]} ... ({len(names)} in all)")
-
-
-def _numbers(label, where, el, attribute, n=None, default=None):
-    """The finite numbers of ``el``'s ``attribute`` (exactly ``n`` of them if
-    given)."""
-    text = el.get(attribute)
-    if text is None:
-        return default
-    try:
-        x = np.array([float(t) for t in text.split()])
-    except ValueError:
-        raise _checks.URDFError(label, where, f"expected numbers, got {text!r}",
-                                attribute) from None
-    if n is not None and x.size != n:
-        raise _checks.URDFError(label, where, f"expected {n} numbers, "
-                                f"got {x.size} ({text!r})", attribute)
-    if not np.all(np.isfinite(x)):
-        raise _checks.URDFError(label, where, "expected finite "
-                                              f"numbers, got {text!r}",
-                                attribute)
-    return x
-
-
-def _line(data, tag, name):
-    """The line where ``<tag name="name"`` starts in the file (None if not
-    found)."""
-    if not name:
-        return None
-    found = re.search(rb"<" + tag.encode() + rb"\s[^>]*?name\s*=\s*[\"']"
-                      + re.escape(name.encode()) + rb"[\"']", data)
-    return None if found is None else data.count(b"\n", 0, found.start()) + 1
-
-
-def _check_depth(root, label):
-    stack = [(root, 1)]
-    while stack:
-        el, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            raise _checks.URDFError(label, f"<{el.tag}>", "elements nested "
-                                                          f"{depth} deep; a URDF "
-                                    "nests a few levels (at most MAX_DEPTH = "
-                                    f"{MAX_DEPTH})")
-        stack.extend((child, depth + 1) for child in el)
-
-
-def _check_origins(label, owner, el):
-    for origin in el.iter("origin"):
-        for attribute in ("xyz", "rpy"):
-            _numbers(label, f"{owner} <origin>", origin, attribute, 3)
-
-
-def _check_link(label, link):
-    name = link.get("name")
-    if not name:
-        raise _checks.URDFError(label, "<link>", "a <link> element "
-                                                 "has no name attribute",
-                                "name")
-    owner = f"link {name!r}"
-    _check_origins(label, owner, link)
-    inertial = link.find("inertial")
-    if inertial is None:
-        return
-    mass, inertia = inertial.find("mass"), inertial.find("inertia")
-    if mass is None or mass.get("value") is None:
-        raise _checks.URDFError(label, owner, "<inertial> needs <mass value=...>")
-    if inertia is None:
-        raise _checks.URDFError(label, owner, "<inertial> needs <inertia>")
-    missing = [a for a in _INERTIA_ATTRIBUTES if inertia.get(a) is None]
-    if missing:
-        raise _checks.URDFError(label, owner, "<inertia> lacks the "
-                                              f"attribute(s) {missing} "
-                                f"(all six of {list(_INERTIA_ATTRIBUTES)} "
-                                "are required)")
-    m = _numbers(label, f"{owner} <mass>", mass, "value", 1)[0]
-    if m < 0:
-        raise _checks.URDFError(label, f"{owner} <mass>", "expected a number >= "
-                                                          f"0, got {m:g}",
-                                "value")
-    for a in _INERTIA_ATTRIBUTES:
-        _numbers(label, f"{owner} <inertia>", inertia, a, 1)
-
-
-def _check_joint(label, joint):
-    name = joint.get("name")
-    if not name:
-        raise _checks.URDFError(label, "<joint>", "a <joint> element "
-                                                  "has no name attribute",
-                                "name")
-    owner = f"joint {name!r}"
-    kind = joint.get("type")
-    if kind is None:
-        raise _checks.URDFError(label, owner, f"joint {name!r} has "
-                                              "no type attribute", "type")
-    if kind not in JOINT_TYPES:
-        raise _checks.URDFError(label, owner, f"joint {name!r} has unknown type "
-                                              f"{kind!r} (URDF "
-                                f"joint types: {list(JOINT_TYPES)})", "type")
-    for tag in ("parent", "child"):
-        el = joint.find(tag)
-        if el is None or not el.get("link"):
-            raise _checks.URDFError(label, owner, f"joint {name!r} needs "
-                                                  f"<{tag} link=...>")
-    _check_origins(label, owner, joint)
-    axis = joint.find("axis")
-    if axis is not None:
-        a = _numbers(label, f"{owner} <axis>", axis, "xyz", 3)
-        if a is not None and kind != "fixed" and not np.any(a):
-            raise _checks.URDFError(label, f"{owner} <axis>", "the axis must "
-                                                              "be a finite "
-                                    f"non-zero vector, got {a.tolist()}", "xyz")
-    limit = joint.find("limit")
-    if limit is not None:
-        where = f"{owner} <limit>"
-        lo, up, effort, velocity = (
-            _numbers(label, where, limit, a, 1)
-            for a in ("lower", "upper", "effort", "velocity"))
-        if lo is not None and up is not None and lo[0] > up[0]:
-            raise _checks.URDFError(label, where, "expected lower <= "
-                                                  "upper, got lower = "
-                                    f"{lo[0]:g}, upper = {up[0]:g}", "lower")
-        for attribute, x in (("effort", effort), ("velocity", velocity)):
-            if x is not None and x[0] < 0:
-                raise _checks.URDFError(label, where, "expected a number >= 0, "
-                                                      f"got {x[0]:g}",
-                                        attribute)
-    mimic = joint.find("mimic")
-    if mimic is not None:
-        for attribute in ("multiplier", "offset"):
-            _numbers(label, f"{owner} <mimic>", mimic, attribute, 1)
-    dynamics = joint.find("dynamics")
-    if dynamics is not None:
-        for attribute in ("damping", "friction"):
-            _numbers(label, f"{owner} <dynamics>", dynamics, attribute, 1)
-
-
-def _check_xml(data, label, root_link=None):
-    """Checks yourdfpy does not make (it raises KeyError, fills in defaults or drops
-    numbers).
-
-    Every number the loader reads is checked (count, finite, sign,
-    ``lower <= upper``), the nesting depth is bounded and the link/joint graph must
-    be one tree, before yourdfpy parses the file; the errors name the element and
-    attribute (:class:`liedyn._checks.URDFError`).
-    """
-    try:
-        root = ET.fromstring(data)
-    except ET.ParseError as err:
-        raise _checks.URDFError(label, "<robot>", "not well-formed "
-                                                  f"XML ({err})") from None
-    if root.tag != "robot":
-        raise _checks.URDFError(label, f"<{root.tag}>", "the root element "
-                                                        "must be <robot>, "
-                                f"got <{root.tag}>")
-    if not root.get("name"):
-        raise _checks.URDFError(label, "<robot>", "<robot> has no "
-                                                  "name attribute", "name")
-    _check_depth(root, label)
-    for tag, check in (("link", _check_link), ("joint", _check_joint)):
-        for el in root.findall(tag):
-            try:
-                check(label, el)
-            except _checks.URDFError as err:
-                raise _checks.URDFError(err.file, err.element, err._message,
-                                        err.attribute,
-                                        _line(data, tag, el.get("name"))) from None
-    links = [
-        SimpleNamespace(name=link.get("name")) for link in root.findall("link")]
-    joints = [
-        SimpleNamespace(name=j.get("name"), type=j.get("type"),
-                        parent=j.find("parent").get("link"),
-                        child=j.find("child").get("link"))
-        for j in root.findall("joint")]
-    _tree(SimpleNamespace(links=links, joints=joints), label, root_link)
-    return {j.name: j for j in joints}
-
-
 def _parse(data, label):
     import yourdfpy
 
@@ -497,59 +256,6 @@ def _parse(data, label):
     except Exception as err:
         raise _bad(label, f"yourdfpy could not parse it "
                    f"({type(err).__name__}: {err})") from None
-
-
-def _tree(robot, label, root):
-    """Check the link/joint graph is one tree; return (root link, child joints per
-    link)."""
-    links = [link.name for link in robot.links]
-    if len(set(links)) != len(links):
-        dup = sorted(n for n, c in Counter(links).items() if c > 1)
-        raise _bad(label, f"link name(s) {dup} defined more than once")
-    names = [j.name for j in robot.joints]
-    if len(set(names)) != len(names):
-        dup = sorted(n for n, c in Counter(names).items() if c > 1)
-        raise _bad(label, f"joint name(s) {dup} defined more than once")
-    known = set(links)
-    children = {n: [] for n in links}
-    parent_joint = {}
-    for j in robot.joints:
-        for role, link in (("parent", j.parent), ("child", j.child)):
-            if link not in known:
-                raise _bad(label, f"joint {j.name!r}: {role} "
-                           f"link {link!r} is not defined")
-        if j.child in parent_joint:
-            raise _bad(label, f"link {j.child!r} is the child of two joints, "
-                       f"{parent_joint[j.child].name!r} and {j.name!r}: a URDF "
-                       f"describes a tree, closed loops are not supported")
-        parent_joint[j.child] = j
-        children[j.parent].append(j)
-    roots = [n for n in links if n not in parent_joint]
-    reached = set()
-    for r in roots:
-        stack = [r]
-        while stack:
-            n = stack.pop()
-            reached.add(n)
-            stack.extend(j.child for j in children[n])
-    if len(reached) < len(links):
-        loop = [n for n in links if n not in reached]
-        joints = [parent_joint[n].name for n in loop]
-        raise _bad(label, f"joints {joints} form a closed loop through links "
-                   f"{loop}: a URDF describes a tree")
-    if root is None:
-        if len(roots) != 1:
-            raise _bad(label, f"{len(roots)} root links (links that are no joint's "
-                       f"child): {_few(roots)}; a URDF describes one tree (pass "
-                       f"root=... to load one of them)")
-        root = roots[0]
-    elif root not in known:
-        raise ValueError(f"argument 'root': URDF {label} has no link {root!r}")
-    elif root in parent_joint:
-        raise ValueError(f"argument 'root': link {root!r} is the child of joint "
-                         f"{parent_joint[root].name!r}; the root must be a link "
-                         f"without a parent (root links: {roots})")
-    return root, children
 
 
 def _link_inertia(link, label, policy):
@@ -648,8 +354,8 @@ def _joint(j, label):
 
 
 def _locked(locked_joints, joints, label):
-    """Validate ``locked_joints``: a dict name -> position (a sequence of names
-    means 0)."""
+    """``locked_joints`` validated: name -> position (a sequence of names means
+    0)."""
     if locked_joints is None:
         return {}
     if isinstance(locked_joints, str) or not hasattr(locked_joints, "__iter__"):
@@ -679,42 +385,28 @@ def load_urdf(path_or_xml, floating_base=False, root=None, inertia_check="warn",
               locked_joints=None):
     """Build a model from a URDF file or string.
 
-    Moving joints become bodies in depth-first order (the order Pinocchio's parser
-    uses), fixed joints are merged into their parent body, and inertias are moved
-    into the body frames with Kim eq. (21). See the module docstring for every
-    choice (mimic joints are independent, missing ``<inertial>`` means massless).
-    Derived in :ref:`sec-real-robots`.
+    Moving joints become bodies in depth-first order (as in Pinocchio), fixed joints
+    are merged into their parent body, and inertias are moved into the body frames
+    by Kim eq. (21); the module docstring lists every choice. Derived in
+    :ref:`sec-real-robots`.
 
     Parameters
     ----------
     path_or_xml : str or os.PathLike or bytes
-        a file name, or the URDF text itself (a string starting with ``<``; nothing
-        is written to disk)
+        a file name, or the URDF text itself (a string starting with ``<``)
     floating_base : bool
-        add a :class:`~liedyn.joints.Free` joint ``root_joint`` between the ground
-        and the root link (``nq`` grows by 7, ``nv`` by 6)
+        add a :class:`~liedyn.joints.Free` joint ``root_joint`` at the root link
     root : str, optional
-        the root link; needed only when the file has several trees (the others are
-        ignored)
+        the root link, when the file has several trees (the others are ignored)
     inertia_check : {"warn", "raise", "ignore"}
-        what to do with a physically inconsistent ``<inertial>`` (see the module
-        docstring)
+        for a physically inconsistent ``<inertial>``
     locked_joints : dict or sequence of str, optional
-        revolute, continuous or prismatic joints to weld at a given position
-        (``{name: value}``; a sequence of names locks them at 0), like Pinocchio's
-        ``buildReducedModel``: e.g. the Panda arm without its fingers
+        revolute, continuous or prismatic joints welded at ``{name: value}`` (names
+        alone: at 0), like Pinocchio's ``buildReducedModel``
 
     Returns
     -------
     URDFModel
-        with ``joint_names``, ``link_frames``, ``mimic``, joint limits and
-        ``source``
-
-    Raises
-    ------
-    ValueError
-        for a malformed file, naming the element; FileNotFoundError for a missing
-        file.
 
     Examples
     --------
@@ -737,65 +429,76 @@ def load_urdf(path_or_xml, floating_base=False, root=None, inertia_check="warn",
     """
     floating_base = _check_arguments(inertia_check, floating_base, root)
     data, label = _read(path_or_xml)
-    locked = _locked(locked_joints, _check_xml(data, label, root), label)
+    locked = _locked(locked_joints, check_xml(data, label, root), label)
     robot = _parse(data, label)
-    root, children = _tree(robot, label, root)
-    links = {link.name: link for link in robot.links}
-    joints = {j.name: j for j in robot.joints}
-
+    root, children = tree(robot, label, root)
     model = URDFModel(name=robot.name)
     model.locked = locked
     model.source = None if label == "string" else os.fspath(path_or_xml)
-    bodies = []       # (name, parent, joint, placement, joint name, limits)
-    inertia = [None]  # per body, in the body frame (index 0: the ground, discarded)
-
-    def add(I, body, T_body_link):
-        if I is None:
-            return
-        if not np.allclose(T_body_link, np.eye(4), rtol=0, atol=1e-15):
-            I = transform_inertia(I, inverse(T_body_link))
-        inertia[body] = I if inertia[body] is None else inertia[body] + I
-
-    def new_body(name, parent, joint, placement, joint_name, q_lim, v_lim):
-        bodies.append((name, parent, joint, placement, joint_name, q_lim, v_lim))
-        inertia.append(None)
-        return len(bodies)
-
+    links = {link.name: link for link in robot.links}
+    bodies = _Bodies()
     if floating_base:
         inf7, inf6 = np.full(7, np.inf), np.full(6, np.inf)
-        b = new_body(root, 0, J.Free(), np.eye(4), "root_joint", (-inf7, inf7),
-                     (inf6, inf6))
+        b = bodies.new(root, 0, J.Free(), np.eye(4), "root_joint", (-inf7, inf7),
+                       (inf6, inf6))
         model.link_frames[root] = (b, np.eye(4))
-        add(_link_inertia(links[root], label, inertia_check), b, np.eye(4))
+        bodies.add(_link_inertia(links[root], label, inertia_check), b, np.eye(4))
     else:
         model.link_frames[root] = (0, np.eye(4))
     stack = list(reversed(children[root]))
     while stack:                               # depth-first, children in file order
         j = stack.pop()
-        parent, T_pl = model.link_frames[j.parent]
-        origin = (
-            np.eye(4) if j.origin is None else np.asarray(j.origin, dtype=float))
-        placement = T_pl @ origin           # joint frame in the parent body's frame
-        if j.name in locked:
-            joint = _joint(j, label)[0]
-            model.link_frames[j.child] = (
-                parent, placement @ joint.transform([locked[j.name]]))
-        elif j.type == "fixed":
-            model.link_frames[j.child] = (parent, placement)
-        else:
-            joint, T_bl, q_lim, v_lim = _joint(j, label)
-            if isinstance(joint, J.Planar):
-                placement = placement @ inverse(T_bl)
-            b = new_body(j.child, parent, joint, placement, j.name, q_lim, v_lim)
-            model.link_frames[j.child] = (b, T_bl)
-        body, T_bl = model.link_frames[j.child]
-        add(_link_inertia(links[j.child], label, inertia_check), body, T_bl)
+        _place_child(model, bodies, j, locked, label)
+        bodies.add(_link_inertia(links[j.child], label, inertia_check),
+                   *model.link_frames[j.child])
         stack.extend(reversed(children[j.child]))
-
-    _add_bodies(model, bodies, inertia, label, inertia_check)
-    _add_mimics(model, robot, joints, label)
+    _add_bodies(model, bodies, label, inertia_check)
+    _add_mimics(model, robot, {j.name: j for j in robot.joints}, label)
     model.visuals = _visuals(robot, model.link_frames, model.source)
     return model
+
+
+class _Bodies:
+    """The moving bodies found so far, and their inertias in the body frames."""
+
+    def __init__(self):
+        self.rows = []         # (name, parent, joint, placement, joint name,
+        self.inertia = [None]  # limits); inertia[0] is the ground's, discarded
+
+    def new(self, name, parent, joint, placement, joint_name, q_lim, v_lim):
+        self.rows.append((name, parent, joint, placement, joint_name, q_lim, v_lim))
+        self.inertia.append(None)
+        return len(self.rows)
+
+    def add(self, I, body, T_body_link):
+        """Add a link's inertia ``I`` (in the link frame) to ``body`` (Kim eq.
+        (21))."""
+        if I is None:
+            return
+        if not np.allclose(T_body_link, np.eye(4), rtol=0, atol=1e-15):
+            I = transform_inertia(I, inverse(T_body_link))
+        old = self.inertia[body]
+        self.inertia[body] = I if old is None else old + I
+
+
+def _place_child(model, bodies, j, locked, label):
+    """Place the child link of URDF joint ``j``: a new body, or welded to its
+    parent."""
+    parent, T_pl = model.link_frames[j.parent]
+    origin = np.eye(4) if j.origin is None else np.asarray(j.origin, dtype=float)
+    placement = T_pl @ origin           # joint frame in the parent body's frame
+    if j.name in locked:
+        joint = _joint(j, label)[0]
+        model.link_frames[j.child] = (
+            parent, placement @ joint.transform([locked[j.name]]))
+    elif j.type == "fixed":
+        model.link_frames[j.child] = (parent, placement)
+    else:
+        joint, T_bl, q_lim, v_lim = _joint(j, label)
+        if isinstance(joint, J.Planar):
+            placement = placement @ inverse(T_bl)
+        b = bodies.new(j.child, parent, joint, placement, j.name, q_lim, v_lim)
+        model.link_frames[j.child] = (b, T_bl)
 
 
 def _check_arguments(inertia_check, floating_base, root):
@@ -807,21 +510,19 @@ def _check_arguments(inertia_check, floating_base, root):
     return _checks.boolean("floating_base", floating_base)
 
 
-def _add_bodies(model, bodies, inertia, label, inertia_check):
-    """Add the collected bodies to ``model`` with their inertias, names and limits
-    (an inertia that fails the physical checks is kept as given unless
-    ``inertia_check == "raise"``; :func:`_link_inertia` warned about it)."""
+def _add_bodies(model, bodies, label, inertia_check):
+    """Add the collected bodies to ``model`` with their inertias, names and limits;
+    an inconsistent inertia is kept as given unless ``inertia_check == "raise"``."""
     for i, (name, parent, joint, placement, joint_name, q_lim, v_lim) in enumerate(
-        bodies, 1):
-        I = inertia[i]
+        bodies.rows, 1):
+        I = bodies.inertia[i]
         try:
             model.add_body(name, parent, joint, placement=placement, inertia=I)
         except ValueError as err:
             if I is None or inertia_check == "raise" or "inertia" not in str(err):
                 raise _bad(label, f"link {name!r}: {err}") from None
             model.add_body(name, parent, joint, placement=placement)
-            # inconsistent, accepted (warned per link)
-            model._set_inertia_as_given(i, I)
+            model._set_inertia_as_given(i, I)        # _link_inertia warned
         model.joint_names.append(joint_name)
         model._q_lower.append(q_lim[0])
         model._q_upper.append(q_lim[1])
@@ -830,8 +531,8 @@ def _add_bodies(model, bodies, inertia, label, inertia_check):
 
 
 def _add_mimics(model, robot, joints, label):
-    """Record each ``<mimic>`` tag of a moving joint as ``model.mimic[name] =
-    (leader, multiplier, offset)``; the joint stays independent."""
+    """Record each moving joint's ``<mimic>`` in ``model.mimic``; the joint stays
+    independent."""
     for j in robot.joints:
         if j.mimic is None or j.name not in model.joint_names:
             continue
@@ -912,11 +613,9 @@ def _visuals(robot, link_frames, source):
 
 
 def link_placement(model, q, link):
-    """World pose ``T_{0, link}`` of any URDF link (merged fixed links too), shape
-    (..., 4, 4).
+    """World pose ``T_{0, link}`` (..., 4, 4) of any URDF link, merged fixed links
+    too.
 
-    Examples
-    --------
     >>> model = load_urdf('<robot name="r"><link name="a"/><link name="b"/>'
     ...                   '<joint name="j" type="fixed"><parent link="a"/>'
     ...                   '<child link="b"/><origin xyz="1 0 0"/></joint></robot>')
@@ -932,8 +631,8 @@ def link_placement(model, q, link):
 
 @functools.lru_cache(maxsize=None)
 def _robots_dir():
-    """example-robot-data's ``robots/`` directory (the PyPI wheel puts it under
-    cmeel.prefix)."""
+    """example-robot-data's ``robots/`` directory (under cmeel.prefix in the
+    wheel)."""
     tail = os.path.join("cmeel.prefix", "share", "example-robot-data", "robots")
     for base in [*sys.path, sys.prefix]:
         for candidate in (
@@ -952,10 +651,9 @@ def available_robots():
 
 
 def robot_path(name):
-    """The URDF file of the example-robot-data robot ``name`` (see :data:`ROBOTS`).
-
-    Raises ``ValueError`` listing the names for an unknown robot and
-    ``ModuleNotFoundError`` when example-robot-data is not installed.
+    """The URDF file of the example-robot-data robot ``name`` (a key of
+    :data:`ROBOTS`); ``ValueError`` lists the names, ``ModuleNotFoundError`` without
+    the package.
     """
     if name not in ROBOTS:
         raise ValueError(f"unknown robot {name!r}; available robots: "
@@ -970,9 +668,8 @@ def load_robot(name, floating_base=False, inertia_check="warn", locked_joints=No
     Parameters
     ----------
     name : str, a key of :data:`ROBOTS` (see :func:`available_robots`)
-    floating_base : bool, add a free joint at the root (legged robots, humanoids)
-    inertia_check : {"warn", "raise", "ignore"}, see :func:`load_urdf`
-    locked_joints : dict or sequence of str, optional, see :func:`load_urdf`
+    floating_base, inertia_check, locked_joints
+        as in :func:`load_urdf`
 
     Returns
     -------

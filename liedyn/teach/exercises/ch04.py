@@ -1,13 +1,14 @@
 """Checkers for the exercises of :ref:`sec-multibody-models` (chapter 4): the
 support of a body, a universal joint's S and dS, a body Jacobian, forward
-kinematics, nq and nv.
+kinematics, nq and nv, the reader's forward kinematics.
 """
 import numpy as np
 
+from .. import implement
 from ._closed_forms import rot
 from . import WrongAnswer, diagnose, exercise
 
-__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "PARENTS_EX1", "Q_EX2",
+__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7", "PARENTS_EX1", "Q_EX2",
            "DQ_EX3", "Q_EX4", "L_EX4", "Q_EX5", "L_EX5", "JOINTS_EX6"]
 
 PARENTS_EX1 = (-1, 0, 1, 1, 2, 0, 5, 3, 7)
@@ -157,3 +158,13 @@ def ex6(answer):
                                                      "coordinates: nq = nv = 0."),
         ([nv, nq], "swapped: nq (configuration) comes first, and nq >= nv."),
     ]
+
+
+def ex7(answer):
+    """Implement: ``answer(model, q) -> T``, the N+1 poses ``T_{0,i}`` (Kim (2012),
+    Section 2.1), run by :func:`liedyn.teach.implement.check_forward_kinematics` on
+    models the reader has not seen."""
+    if not callable(answer):
+        raise WrongAnswer("give your function, e.g. answer = my_fk, not a "
+                          f"{type(answer).__name__}")
+    return implement.check_forward_kinematics(answer)

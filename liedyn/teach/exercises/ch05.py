@@ -1,14 +1,17 @@
 """Checkers for the exercises of :ref:`sec-inverse-dynamics` (chapter 5): gravity as
 a base acceleration, the pendulum, the planar 2R arm (uniform links, gravity along
--y) by the RNEA, an external wrench.
+-y) by the RNEA, an external wrench, the reader's RNEA, the elbow torque by
+hand.
 """
 import numpy as np
 
+from .. import implement
 from ._closed_forms import two_link_arm
-from . import exercise
+from . import WrongAnswer, exercise
 
-__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "GRAVITY_EX1", "PENDULUM_EX2",
-           "ARM", "Q_EX3", "DQ_EX4", "F_TIP_EX5", "ARM_EX6", "Q2_EX6"]
+__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7", "ex8", "GRAVITY_EX1",
+           "PENDULUM_EX2", "ARM", "Q_EX3", "DQ_EX4", "F_TIP_EX5", "ARM_EX6",
+           "Q2_EX6", "STATE_EX8"]
 
 GRAVITY_EX1 = np.array([0.0, 0.0, -9.81])
 """Exercise 1: the gravity vector of ``Model(gravity=GRAVITY_EX1)`` (ground
@@ -36,6 +39,10 @@ ARM_EX6 = {"masses": (1.0, 2.0), "lengths": (1.0, 0.6)}
 
 Q2_EX6 = 1.0
 """Exercise 6: the elbow angle q2."""
+
+STATE_EX8 = {"q2": 0.6, "dq": (1.5, -0.5)}
+"""Exercise 8: the elbow angle q2 and the joint rates (dq1, dq2) of
+``planar_arm(2)`` (links of 1 kg and 1 m, centres of mass at 0.5 m)."""
 
 
 def _arm(dq=(0.0, 0.0)):
@@ -146,4 +153,38 @@ def ex6(answer):
              "outwards, tau_2 contains + m2 L1 (L2/2) sin(q2) dq1^2."),
         (-2 * h, "this is the coefficient of dq1 dq2 in tau_1 (Coriolis)."),
         (2 * h, "the centre of mass of link 2 is at L2/2, not L2."),
+    ]
+
+
+def ex7(answer):
+    """Implement: ``answer(model, q, dq, ddq) -> (V, dV, F, tau)``, Kim (2012),
+    Table 2, run by :func:`liedyn.teach.implement.check_rnea` on models the reader
+    has not seen."""
+    if not callable(answer):
+        raise WrongAnswer("give your function, e.g. answer = my_rnea, not a "
+                          f"{type(answer).__name__}")
+    return implement.check_rnea(answer)
+
+
+@exercise("the part of tau_2", one_number=True,
+          rule="n_z of -ad*_{V_2} I_2 V_2 = beta s2 dq1 (dq1 + dq2), beta = "
+               "m2 l1 r2")
+def ex8(answer):
+    """The part of tau_2 (a number) that the velocity-product term of F_2 gives for
+    ``planar_arm(2)`` at :data:`STATE_EX8`."""
+    beta, s2 = 1.0 * 1.0 * 0.5, np.sin(STATE_EX8["q2"])
+    dq1, dq2 = STATE_EX8["dq"]
+    right = beta * s2 * dq1 * (dq1 + dq2)
+    return right, [
+        (beta * s2 * dq1 ** 2,
+         "this is the whole velocity term of tau_2, beta s2 dq1^2. The "
+         "velocity-product term -ad*_{V_2} I_2 V_2 gives only part of it; I_2 dV_2 "
+         "gives the rest, -beta s2 dq1 dq2."),
+        (-beta * s2 * dq1 * dq2,
+         "this is the part that I_2 dV_2 gives (the term -l1 s2 dq1 dq2 of dV_2); "
+         "the question asks for the part of -ad*_{V_2} I_2 V_2."),
+        (-right, "wrong sign: the n_z of -ad*_V (h, p) is v_x p_y - v_y p_x."),
+        (beta * s2 * dq1 * dq2,
+         "v_x p_y - v_y p_x with p = m2 (v_x, v_y + r2 w_z) is m2 r2 w_z v_x: the "
+         "rate of turn of link 2 is dq1 + dq2, and v_x = l1 s2 dq1."),
     ]

@@ -1,0 +1,584 @@
+"""Draw the book's schematic diagrams as SVG files in book/figures/.
+
+Run `.venv/bin/python scripts/draw_figures.py` after changing a diagram; the SVG files
+are committed with this script. Every diagram is drawn on a viewBox 800 px wide (the
+book's text width) with one stroke width, one palette and text of at least 14 px, and
+carries a <title> and a <desc> for screen readers. Labels are plain text with a small
+markup: ``_x`` or ``_{...}`` is a subscript, ``^x`` or ``^{...}`` a superscript (nested
+groups allowed; a subscript and a superscript in a row are stacked). The files need no
+math renderer and no font beyond the system's sans-serif.
+
+The colours mean the same in every diagram: blue for motion (twists, accelerations, the
+outward pass), orange for forces (wrenches, the inward pass), green for inertia and for
+sets of bodies, ink and grey for bodies and frames.
+"""
+import collections
+import functools
+import json
+import math
+import re
+from html import escape
+from pathlib import Path
+
+import matplotlib
+from fontTools.ttLib import TTFont
+
+OUT = Path(__file__).resolve().parents[1] / "book" / "figures"
+FONT = "DejaVu Sans, Liberation Sans, Arial, sans-serif"
+INK, GREY, BLUE, ORANGE, GREEN = "#222222", "#8a8a8a", "#1f5fa8", "#c4511a", "#2e7d4f"
+TINT = {INK: "#ffffff", GREY: "#f1f1f1", BLUE: "#eaf1fa", ORANGE: "#fbefe7",
+        GREEN: "#e7f4ec"}
+STROKE = 2
+SIZE, NOTE, MIN_SIZE = 18, 15, 14          # label, note and smallest text size (px)
+EM = "\u2003"                              # a gap that SVG does not collapse
+Run = collections.namedtuple("Run", "text size shift dx")
+
+
+# ------------------------------------------------------------------------ text markup
+@functools.cache
+def _advances():
+    """Advance widths of DejaVu Sans (shipped with matplotlib) per code point, in em."""
+    font = TTFont(Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf")
+    em, metrics = font["head"].unitsPerEm, font["hmtx"].metrics
+    return {c: metrics[g][0] / em for c, g in font.getBestCmap().items()}
+
+
+def width(run):
+    """Width of a run on the page, its leading shift ``dx`` included."""
+    return run.dx + sum(_advances().get(ord(c), 0.6) for c in run.text) * run.size
+
+
+def _group(s, i):
+    """The group that starts at s[i]: a balanced ``{...}`` or one character."""
+    if s[i] != "{":
+        return s[i], i + 1
+    depth = 0
+    for j in range(i, len(s)):
+        depth += {"{": 1, "}": -1}.get(s[j], 0)
+        if depth == 0:
+            return s[i + 1:j], j + 1
+    raise ValueError(f"unbalanced braces in label {s!r}")
+
+
+def runs(markup, size, shift=0.0):
+    """The label ``markup`` as runs: text, font size, baseline shift (downwards) and
+    horizontal shift."""
+    out, i = [], 0
+    while i < len(markup):
+        if markup[i] in "_^" and i + 1 < len(markup):
+            scripts = {}
+            while i + 1 < len(markup) and markup[i] in "_^" \
+                    and markup[i] not in scripts:
+                scripts[markup[i]], i = _group(markup, i + 1)
+            out += _scripts(scripts, size, shift)
+        else:
+            j = i + 1
+            while j < len(markup) and markup[j] not in "_^":
+                j += 1
+            out.append(Run(markup[i:j], size, shift, 0.0))
+            i = j
+    return out
+
+
+def _scripts(scripts, size, shift):
+    """A subscript, a superscript, or both stacked: the second starts where the first
+    did, and an empty run then moves on past the wider of the two."""
+    small = max(MIN_SIZE, round(size * 0.78))
+    groups = [runs(g, small, shift + (0.3 if k == "_" else -0.6) * size)
+              for k, g in scripts.items()]
+    if len(groups) == 1:
+        return groups[0]
+    (first, second), (w1, w2) = groups, [sum(map(width, g)) for g in groups]
+    second[0] = second[0]._replace(dx=second[0].dx - w1)
+    return first + second + [Run("", small, shift, max(w1 - w2, 0.0))]
+
+
+def tspans(markup, size):
+    """SVG content of a text element: one tspan per run, moved by ``dx`` and ``dy``."""
+    parts, baseline, dx = [], 0.0, 0.0
+    for run in runs(markup, size):
+        dx += run.dx
+        if not run.text:
+            continue
+        attrs = "" if run.size == size else f' font-size="{run.size}"'
+        attrs += f' dx="{dx:.1f}"' if abs(dx) > 0.05 else ""
+        if run.shift != baseline:
+            attrs += f' dy="{run.shift - baseline:.1f}"'
+            baseline = run.shift
+        parts.append(f"<tspan{attrs}>{escape(run.text)}</tspan>" if attrs
+                     else escape(run.text))
+        dx = 0.0
+    return "".join(parts)
+
+
+# ------------------------------------------------------------------------ drawing
+def polar(p, angle, r):
+    """The point at distance r from p in the direction ``angle`` (degrees, counter-
+    clockwise on the page, whose y axis points down)."""
+    a = math.radians(angle)
+    return (p[0] + r * math.cos(a), p[1] - r * math.sin(a))
+
+
+def on_ellipse(centre, rx, ry, angle):
+    a = math.radians(angle)
+    return (centre[0] + rx * math.cos(a), centre[1] - ry * math.sin(a))
+
+
+def _xy(p):
+    return f"{p[0]:.1f},{p[1]:.1f}"
+
+
+class Drawing:
+    """An SVG document in the house style, built element by element."""
+
+    def __init__(self, name, height):
+        self.name, self.height, self.items = name, height, []
+
+    def _stroke(self, color, dash, arrow):
+        s = f'stroke="{color}" stroke-width="{STROKE}"'
+        s += ' stroke-dasharray="7 5"' if dash else ""
+        marker = f' marker-end="url(#{self.name}-arrow-{color[1:]})"'
+        return s + (marker if arrow else "")
+
+    def line(self, p, q, color=INK, arrow=False, dash=False):
+        self.items.append(f'<path d="M{_xy(p)} L{_xy(q)}" fill="none" '
+                          f'{self._stroke(color, dash, arrow)}/>')
+
+    def curve(self, p, c, q, color=INK, dash=False):
+        """A quadratic Bezier arrow from p to q, pulled towards c."""
+        self.items.append(f'<path d="M{_xy(p)} Q{_xy(c)} {_xy(q)}" fill="none" '
+                          f'{self._stroke(color, dash, True)}/>')
+
+    def arc(self, centre, r, start, end, color=INK):
+        """A circular arc arrow about ``centre`` from angle ``start`` to ``end``."""
+        p, q = polar(centre, start, r), polar(centre, end, r)
+        large, sweep = int(abs(end - start) > 180), int(end < start)
+        self.items.append(f'<path d="M{_xy(p)} A{r},{r} 0 {large} {sweep} {_xy(q)}" '
+                          f'fill="none" {self._stroke(color, False, True)}/>')
+
+    def box(self, x, y, w, h, color=INK, fill=None, dash=False, r=10):
+        fill = TINT[color] if fill is None else fill
+        self.items.append(f'<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="{r}" '
+                          f'fill="{fill}" {self._stroke(color, dash, False)}/>')
+
+    def body(self, centre, rx, ry, angle=0.0, color=GREY, fill=None):
+        """A body: an ellipse turned by ``angle``, tinted in its colour."""
+        fill = TINT[color] if fill is None else fill
+        self.items.append(f'<ellipse cx="{centre[0]:.1f}" cy="{centre[1]:.1f}" '
+                          f'rx="{rx}" ry="{ry}" transform="rotate({-angle:.1f} '
+                          f'{_xy(centre)})" fill="{fill}" '
+                          f'{self._stroke(color, False, False)}/>')
+
+    def outline(self, d, color=GREY):
+        self.items.append(f'<path d="{d}" fill="{TINT[color]}" '
+                          f'{self._stroke(color, False, False)}/>')
+
+    def circle(self, p, r, color=INK, fill="#ffffff", extra=""):
+        self.items.append(f'<circle cx="{p[0]:.1f}" cy="{p[1]:.1f}" r="{r}" '
+                          f'fill="{fill}" {self._stroke(color, False, False)}{extra}/>')
+
+    def text(self, p, markup, size=SIZE, color=INK, anchor="start", bold=False):
+        weight = ' font-weight="bold"' if bold else ""
+        self.items.append(f'<text x="{p[0]:.1f}" y="{p[1]:.1f}" font-size="{size}" '
+                          f'fill="{color}" text-anchor="{anchor}"{weight}>'
+                          f'{tspans(markup, size)}</text>')
+
+    def lines(self, p, markups, step=27, **kw):
+        for k, markup in enumerate(markups):
+            self.text((p[0], p[1] + k * step), markup, **kw)
+
+    def frame(self, p, angle, name, name_at, color=INK, dash=False, length=62):
+        """A planar coordinate frame: its x and y axes as arrows and its name."""
+        for k, axis in enumerate("xy"):
+            self.line(p, polar(p, angle + 90 * k, length), color, arrow=True, dash=dash)
+            self.text(polar(p, angle + 90 * k, length + 13), axis, NOTE, color,
+                      "middle")
+        self.circle(p, 3.5, color, fill=color)
+        self.text(name_at, name, SIZE, color, "middle", bold=True)
+
+    def axis(self, p, label, label_at):
+        """A joint axis perpendicular to the page: a dot in a circle."""
+        self.circle(p, 10)
+        self.circle(p, 3, fill=INK)
+        self.text(label_at, label, SIZE, INK, "middle")
+
+    def ground(self, p, w=56):
+        """The ground: a line with hatching below it."""
+        self.line((p[0] - w / 2, p[1]), (p[0] + w / 2, p[1]))
+        for k in range(6):
+            x = p[0] - w / 2 + 6 + k * 10
+            self.line((x, p[1]), (x - 9, p[1] + 11), GREY)
+
+    def svg(self):
+        title, desc = TITLE[self.name], alt_texts().get(self.name)
+        if desc is None:
+            raise SystemExit(f"no figure directive with an :alt: text shows "
+                             f"figures/{self.name}.svg: write it in the chapter first")
+        markers = "".join(
+            f'<marker id="{self.name}-arrow-{c[1:]}" viewBox="0 0 10 10" refX="9" '
+            f'refY="5" markerWidth="11" markerHeight="11" markerUnits="userSpaceOnUse" '
+            f'orient="auto"><path d="M0,1 L10,5 L0,9 z" fill="{c}"/></marker>'
+            for c in (INK, GREY, BLUE, ORANGE, GREEN))
+        return (f'<svg xmlns="http://www.w3.org/2000/svg" width="800" '
+                f'height="{self.height}" viewBox="0 0 800 {self.height}" role="img" '
+                f'aria-labelledby="{self.name}-title {self.name}-desc" '
+                f'font-family="{FONT}">\n'
+                f'<title id="{self.name}-title">{escape(title)}</title>\n'
+                f'<desc id="{self.name}-desc">{escape(desc)}</desc>\n'
+                f'<defs>{markers}</defs>\n'
+                f'<rect width="800" height="{self.height}" fill="#ffffff"/>\n'
+                + "\n".join(self.items) + "\n</svg>\n")
+
+
+# ------------------------------------------------------------------------ chapter 1
+def ch1_twists():
+    d = Drawing("ch1-twists", 490)
+    O, p = (70, 390), (330, 230)
+    # a planar motion drawn to scale: omega = 0.5 counter-clockwise, p-dot = (30, 70),
+    # and the body point at O moves with p-dot - omega x p = (30 + 80, 70 - 130)
+    dp, vO = (30, 70), (110, -60)
+    d.body(polar(p, 20, 50), 120, 62, 20)
+    d.frame(O, 0, "{0}", (48, 425))
+    d.frame(p, 20, "{B}", (366, 266))
+    d.curve((82, 370), (150, 220), (316, 226))
+    d.text((150, 330), "T = T_{0b} = (R, p)")
+    d.arc(p, 40, 145, 240, BLUE)
+    d.text((272, 214), "ω", SIZE, BLUE, "middle")
+    d.line(p, (p[0] + dp[0], p[1] - dp[1]), BLUE, arrow=True)
+    d.text((p[0] + dp[0] + 8, p[1] - dp[1] - 4), "ṗ", SIZE, BLUE)
+    d.line(O, (O[0] + vO[0], O[1] - vO[1]), BLUE, arrow=True, dash=True)
+    d.lines((196, 452), ["ṗ − ω × p: the velocity of the body point",
+                         "passing through the origin of {0}"], 22, size=NOTE,
+            color=BLUE)
+    for y, kind, s, rule, w, v, axes in (
+            (36, "body", "b", "V̂_b = T^{−1}Ṫ", "R^Tω", "R^Tṗ", "{B}"),
+            (268, "spatial", "s", "V̂_s = ṪT^{−1}", "ω", "ṗ − ω × p", "{0}")):
+        d.box(500, y, 285, 134, BLUE)
+        d.text((515, y + 30), f"{kind} twist V_{s} = (w_{s}, v_{s})", bold=True)
+        d.lines((515, y + 64), [rule, f"w_{s} = {w},{EM}v_{s} = {v}",
+                                f"in the axes of {axes}"], 28)
+    d.line((630, 174), (630, 262), arrow=True)
+    d.text((642, 224), "V_s = Ad_T V_b")
+    return d
+
+
+def ch1_wrench():
+    d = Drawing("ch1-wrench", 440)
+    A, B, P = (70, 390), (290, 250), (420, 215)
+    d.body((340, 225), 150, 80, 10)
+    d.line(polar(P, 80, -110), polar(P, 80, 190), GREY, dash=True)
+    d.text((420, 345), "line of action", NOTE, GREY)
+    d.line(A, P, GREY, dash=True)
+    d.line(B, P, GREY, dash=True)
+    d.text((222, 346), "r_a", color=GREY)
+    d.text((352, 262), "r_b", color=GREY)
+    d.frame(A, 0, "{A}", (48, 425))
+    d.frame(B, -45, "{B}", (280, 292))
+    d.curve((84, 372), (150, 250), (276, 246))
+    d.text((150, 230), "T_{ab}", anchor="end")
+    d.line(P, polar(P, 80, 100), ORANGE, arrow=True)
+    d.circle(P, 4.5, ORANGE, fill=ORANGE)
+    d.text((446, 126), "f", SIZE, ORANGE)
+    d.box(530, 24, 258, 250, ORANGE)
+    d.lines((544, 56), ["in {A}: F_a = (m_a, f_a)", "m_a = r_a × f_a", "",
+                        "in {B}: F_b = (m_b, f_b)", "m_b = r_b × f_b", "",
+                        "F_b = Ad^*_{T_{ab}} F_a"], 30)
+    d.lines((530, 318), ["a twist goes the other way:", "V_b = Ad_{T_{ba}} V_a",
+                         "the same power:", "F_a^T V_a = F_b^T V_b"], 28, size=NOTE)
+    return d
+
+
+# ------------------------------------------------------------------------ chapter 4
+def ch4_joint():
+    d = Drawing("ch4-joint-frames", 450)
+    P, J, rot, q = (100, 320), (420, 290), -20, 55
+    d.outline("M60,304 L424,268 Q452,290 428,314 L64,350 Q40,327 60,304 z")
+    d.body(polar(J, rot + q, 100), 120, 28, rot + q)
+    d.frame(P, 0, "{λ(i)}", (90, 380))
+    d.frame(J, rot, "joint frame", (560, 352), GREY, dash=True, length=80)
+    d.frame(J, rot + q, "{i}", (398, 220), BLUE, length=80)
+    d.arc(J, 58, rot, rot + q, BLUE)
+    d.text(polar(J, rot + q / 2, 74), "q_i", SIZE, BLUE, "middle")
+    d.axis(J, "a", polar(J, 158, 30))
+    d.curve((112, 336), (250, 440), (410, 304))
+    d.text((260, 414), "X_i: fixed placement", anchor="middle")
+    d.text((40, 40), "T_{λ(i),i}(q_i) = X_i J_i(q_i)", bold=True)
+    d.text((40, 72), "parent body frame → joint frame → child body frame {i}", NOTE)
+    d.text((40, 110), "a: the joint axis, out of the page", NOTE)
+    d.lines((500, 395), ["J_i(q_i): the joint motion,", "here a turn by q_i about a"],
+            22, size=NOTE, color=BLUE)
+    d.lines((560, 50), ["S_i = (a, 0): the twist", "of {i} relative to its",
+                        "parent per unit q̇_i, in {i}"], 22, size=NOTE)
+    return d
+
+
+CH4_TREE = (None, 0, 0, 1, 3, 4, 1, 6, 7)   # the parents of chapter 4's random tree
+
+
+def tree_layout(parent):
+    """Positions of the bodies of a tree: the leaves left to right in depth-first
+    order, each parent above the middle of its children."""
+    children = {i: [k for k in range(1, len(parent)) if parent[k] == i]
+                for i in range(len(parent))}
+    place, leaves = {}, []
+
+    def visit(i, depth):
+        for k in children[i]:
+            visit(k, depth + 1)
+        xs = [place[k][0] for k in children[i]] or [len(leaves)]
+        leaves.extend([] if children[i] else [i])
+        place[i] = (sum(xs) / len(xs), depth)
+
+    visit(0, 0)
+    return {i: (70 + 150 * x, 54 + 82 * y) for i, (x, y) in place.items()}
+
+
+def support(parent, i):
+    """The bodies on the path from the ground to body i."""
+    return [] if i == 0 else support(parent, parent[i]) + [i]
+
+
+def ch4_tree(parent=CH4_TREE, leaf=5, root=6):
+    d = Drawing("ch4-tree", 440)
+    at, path = tree_layout(parent), support(parent, leaf)
+    sub = [k for k in range(1, len(parent)) if root in support(parent, k)]
+    xs, ys = [at[k][0] for k in sub], [at[k][1] for k in sub]
+    d.box(min(xs) - 34, min(ys) - 34, max(xs) - min(xs) + 68, max(ys) - min(ys) + 68,
+          GREEN, dash=True, r=30)
+    for i in range(1, len(parent)):
+        d.line(at[parent[i]], at[i], BLUE if i in path else GREY)
+    for i in range(1, len(parent)):
+        color = BLUE if i in path else GREEN if i in sub else INK
+        d.circle(at[i], 19, color, TINT[color],
+                 extra=f' data-body="{i}" data-parent="{parent[i]}"')
+        d.text((at[i][0], at[i][1] + 6), str(i), SIZE, color, "middle", bold=True)
+    x0, y0 = at[0]
+    d.box(x0 - 17, y0 - 17, 34, 34, INK, fill=INK, r=3)
+    d.text((x0, y0 + 6), "0", SIZE, "#ffffff", "middle", bold=True)
+    d.text((x0 + 30, y0 + 6), "ground")
+    kids = [k for k in range(1, len(parent)) if parent[k] == 1]
+    d.lines((450, 60), [f"parent λ({leaf}) = {parent[leaf]}",
+                        f"children μ(1) = {{{', '.join(map(str, kids))}}}",
+                        "numbering: λ(i) < i"], 30)
+    for y, color, name, members, what in (
+            (196, BLUE, f"support({leaf})", path, f"the joints that move body {leaf}"),
+            (290, GREEN, f"subtree({root})", sub,
+             f"the bodies whose weight joint {root} carries")):
+        d.text((450, y), f"{name} = {{{', '.join(map(str, members))}}}", SIZE, color,
+               bold=True)
+        d.text((450, y + 26), what, NOTE, color)
+    return d
+
+
+# ------------------------------------------------------------------------ chapter 5
+def ch5_free_body():
+    d = Drawing("ch5-free-body", 520)
+    C, rx, ry = (400, 245), 170, 85
+    Ji = (C[0] - rx, C[1])
+    d.line((46, 350), (140, 300), GREY, dash=True)
+    d.line((140, 300), Ji, GREY)
+    d.ground((46, 352))
+    d.lines((20, 392), ["ground 0:", "V_0 = 0, V̇_0 = (0, −g)"], 24, size=NOTE)
+    d.text((150, 330), "λ(i)", SIZE, GREY, "middle")
+    d.body(C, rx, ry, color=INK, fill="#ffffff")
+    d.text((C[0] + 20, C[1] + 8), "body i", SIZE, INK, "middle", bold=True)
+    for s in (1, -1):
+        J = on_ellipse(C, rx, ry, 35 * s)
+        d.line(J, polar(J, 20 * s, 120), GREY)
+        d.text(polar(J, 20 * s, 128), "k ∈ μ(i)" if s > 0 else "k", SIZE, GREY)
+        d.circle(J, 9)
+        d.line(polar(J, 80 * s, 80), polar(J, 80 * s, 14), ORANGE, arrow=True)
+        d.text((J[0] + 30, J[1] - s * 86), "−Ad^*_{T_{i,k}^{−1}} F_k", color=ORANGE)
+    d.axis(Ji, "S_i", (Ji[0] + 26, Ji[1] + 40))
+    d.line(polar(Ji, 125, 90), polar(Ji, 125, 14), ORANGE, arrow=True)
+    d.text((40, 150), "F_i (from λ(i))", color=ORANGE)
+    d.line((350, 70), (368, 156), ORANGE, arrow=True)
+    d.text((320, 62), "F_i^{ext}", color=ORANGE)
+    d.arc(C, 52, 220, 120, BLUE)
+    d.text((C[0] - 62, C[1] + 2), "V_i, V̇_i", SIZE, BLUE, "end")
+    d.text((Ji[0] + 10, Ji[1] + 110), "τ_i = S_i^T F_i", anchor="middle")
+    d.box(150, 440, 630, 56, ORANGE)
+    d.text((465, 476), "F_i + F_i^{ext} − Σ_{k∈μ(i)} Ad^*_{T_{i,k}^{−1}} F_k"
+           f"{EM}={EM}ℐ_i V̇_i − ad^*_{{V_i}} ℐ_i V_i", anchor="middle")
+    return d
+
+
+def ch5_passes():
+    d = Drawing("ch5-rnea-passes", 560)
+    d.box(10, 10, 780, 106, BLUE)
+    d.text((24, 40), "outward pass, i = 1, …, N (base to tips)", color=BLUE, bold=True)
+    d.text((560, 40), "writing T for T_{λ(i),i}", NOTE, BLUE)
+    d.lines((24, 72), ["V_i = Ad_{T^{−1}} V_{λ(i)} + S_i q̇_i",
+                       "V̇_i = Ad_{T^{−1}} V̇_{λ(i)} + ad_{V_i} S_i q̇_i "
+                       "+ Ṡ_i q̇_i + S_i q̈_i"], 32)
+    d.box(10, 440, 780, 110, ORANGE)
+    d.text((24, 470), "inward pass, i = N, …, 1 (tips to base)", color=ORANGE,
+           bold=True)
+    d.lines((24, 502), ["F_i = ℐ_i V̇_i − ad^*_{V_i} ℐ_i V_i − F_i^{ext} "
+                        "+ Σ_{k∈μ(i)} Ad^*_{T_{i,k}^{−1}} F_k",
+                        "τ_i = S_i^T F_i"], 32)
+    at = {0: (60, 278), 1: (240, 278), 2: (420, 278), 3: (660, 178), 4: (660, 378)}
+    for i, lam in ((1, 0), (2, 1), (3, 2), (4, 2)):
+        pass_arrows(d, at[lam], at[i], lam, i, flip=i == 4)
+    for i, p in at.items():
+        if i:
+            d.circle(p, 20)
+            d.text((p[0], p[1] + 6), str(i), SIZE, INK, "middle", bold=True)
+    d.ground((at[0][0], at[0][1] + 2))
+    d.text((at[0][0], at[0][1] + 40), "0", SIZE, INK, "middle", bold=True)
+    return d
+
+
+def pass_arrows(d, p, q, lam, i, flip=False):
+    """The two arrows along the joint from body ``lam`` to body ``i``: what the parent
+    passes out (blue, on the left seen from the parent, or on the right if ``flip``)
+    and what the child passes in (orange, on the other side)."""
+    angle = math.degrees(math.atan2(p[1] - q[1], q[0] - p[0]))
+    side, gap, length = -90 if flip else 90, 38, math.dist(p, q)
+    d.line(p, q, GREY)
+    ends = (gap, length - gap)
+    d.line(*[polar(polar(p, angle, s), angle + side, 11) for s in ends], BLUE,
+           arrow=True)
+    d.line(*[polar(polar(p, angle, s), angle - side, 11) for s in ends[::-1]], ORANGE,
+           arrow=True)
+    mid = polar(p, angle, length / 2)
+    label = "V_0 = 0, V̇_0 = (0, −g)" if lam == 0 else f"V_{lam}, V̇_{lam}"
+    d.text(polar(polar(mid, angle + side, 26), -90, 6), label,
+           NOTE if lam == 0 else SIZE, BLUE, "middle")
+    d.text(polar(polar(mid, angle - side, 26), -90, 6), f"F_{i}", SIZE, ORANGE,
+           "middle")
+
+
+# ------------------------------------------------------------------------ chapter 7
+def ch7_articulated():
+    d = Drawing("ch7-articulated-body", 510)
+    C, rx, ry = (340, 200), 130, 64
+    Ji = (C[0] - rx, C[1])
+    d.box(182, 30, 600, 320, GREEN, fill="#f6fbf8", dash=True, r=40)
+    d.lines((770, 194), ["articulated body i", "= subtree(i),", "its joints free"], 20,
+            size=NOTE, color=GREEN, anchor="end")
+    d.line((40, 240), Ji, GREY)
+    d.text((60, 220), "λ(i)", SIZE, GREY, "middle")
+    d.body(C, rx, ry, color=INK, fill="#ffffff")
+    d.lines((C[0] + 10, C[1] - 4), ["body i", "(the handle)"], 22, anchor="middle")
+    for s in (1, -1):
+        child(d, on_ellipse(C, rx, ry, 40 * s), s)
+    d.axis(Ji, "S_i", (Ji[0] + 30, Ji[1] + 6))
+    d.line((Ji[0] - 8, Ji[1] + 22), (70, 300), GREEN, arrow=True)
+    d.lines((20, 328), ["Π_i, β_i", "to λ(i)"], 24, color=GREEN)
+    d.line((110, 120), (Ji[0] - 8, Ji[1] - 12), ORANGE, arrow=True)
+    d.text((20, 104), "F_i = Î_i V̇_i + B̂_i", color=ORANGE)
+    d.box(10, 370, 780, 130, GREEN)
+    d.lines((24, 406), [f"Î_i = ℐ_i + Σ_{{k∈μ(i)}} A_k^T Π_k A_k,{EM}"
+                        "B̂_i = −ad^*_{V_i} ℐ_i V_i − F_i^{ext} + Σ_{k∈μ(i)} A_k^T β_k",
+                        f"Π_i = Î_i − Î_i S_i Ψ_i S_i^T Î_i,{EM}"
+                        f"Ψ_i = (S_i^T Î_i S_i)^{{−1}},{EM}"
+                        "A_i = Ad_{T^{−1}_{λ(i),i}}",
+                        "Π_i S_i = 0: the free joint i gives way along S_i"], 36)
+    return d
+
+
+def child(d, J, s):
+    """Child k of body i at joint J (above the handle if s = 1, below if s = -1): its
+    link, the rest of its subtree, and the arrow of what it passes to body i."""
+    d.body(polar(J, 25 * s, 85), 85, 22, 25 * s)
+    d.text(polar(J, 25 * s, 85), "k", SIZE, INK, "middle")
+    tip = polar(J, 25 * s, 170)
+    d.line(tip, polar(tip, -10 * s, 80), GREY)
+    d.circle(tip, 8)
+    d.circle(J, 9)
+    side = 115 * s
+    d.line(polar(polar(J, 25 * s, 110), side, 28), polar(polar(J, 25 * s, 8), side, 28),
+           GREEN, arrow=True)
+    d.text(polar(polar(J, 25 * s, 70), side, 50 if s > 0 else 64), "Π_k, β_k", SIZE,
+           GREEN, "middle")
+
+
+# ------------------------------------------------------------------------ intro
+CHAPTERS = {1: ("Rigid-body motion", "SE(3), twists, wrenches, Ad"),
+            2: ("Rigid-body dynamics", "inertia, Newton-Euler"),
+            3: ("Lagrangian mechanics", "optional on a first reading"),
+            4: ("Multibody models", "trees, joints, S_i, kinematics"),
+            5: ("Inverse dynamics", "RNEA (Kim's Table 2)"),
+            6: ("Equations of motion", "M(q), b(q, q̇), CRBA"),
+            7: ("Forward dynamics", "ABA (Table 3), simulation"),
+            8: ("Hybrid dynamics", "Table 4"),
+            9: ("Constrained systems", "closed loops"),
+            10: ("Derivatives", "Tables 5-7"),
+            11: ("Real robots", "URDF, Pinocchio"),
+            12: ("Control", "computed torque, PD, OSC")}
+# what each chapter assumes (its opening), less what its prerequisites assume
+NEEDS = {2: [1], 3: [2], 4: [1], 5: [2, 4], 6: [5], 7: [6], 8: [7], 9: [8], 10: [8],
+         11: [7], 12: [11]}
+OPTIONAL = {3: 6}                            # chapter 6's closed form uses chapter 3
+PLACE = {1: (400, 44), 2: (265, 124), 4: (545, 124), 3: (135, 204), 5: (400, 204),
+         6: (400, 284), 7: (400, 364), 8: (265, 444), 11: (610, 444), 9: (135, 524),
+         10: (400, 524), 12: (660, 524)}
+W, H = 250, 56                               # a chapter's box
+
+
+def intro_map():
+    d = Drawing("intro-chapter-map", 620)
+    for b, needs in NEEDS.items():
+        for a in needs:
+            (xa, ya), (xb, yb) = PLACE[a], PLACE[b]
+            lean = max(-W / 4, min(W / 4, (xb - xa) / 2))
+            d.line((xa + lean, ya + H / 2), (xb - lean, yb - H / 2 - 1), arrow=True)
+    for a, b in OPTIONAL.items():
+        d.curve((PLACE[a][0], PLACE[a][1] + H / 2), (PLACE[a][0], PLACE[b][1]),
+                (PLACE[b][0] - W / 2 - 2, PLACE[b][1]), GREY, dash=True)
+    for n, (x, y) in PLACE.items():
+        title, what = CHAPTERS[n]
+        color = GREY if n in OPTIONAL else BLUE
+        d.box(x - W / 2, y - H / 2, W, H, color, dash=n in OPTIONAL, r=8)
+        d.text((x, y - 5), f"{n}{EM}{title}", 16, INK, "middle", bold=True)
+        d.text((x, y + 17), what, MIN_SIZE, GREY if n in OPTIONAL else INK, "middle")
+    d.box(580, 176, 206, 172, GREY, r=8)
+    d.text((596, 204), "Appendices", bold=True)
+    d.lines((596, 232), ["for reference from", "any chapter: notation,",
+                         "glossary, errata,", "equation map, API,",
+                         "errors, bibliography"], 24, size=NOTE)
+    d.text((20, 600), "An arrow leads from a chapter to one that builds on it; "
+           "dashed: used, but optional.", NOTE, GREY)
+    return d
+
+
+# ------------------------------------------------------------------------ the texts
+TITLE = {"ch1-twists": "Body twist and spatial twist of a moving frame",
+         "ch1-wrench": "One wrench seen from two frames",
+         "ch4-joint-frames": "The joint transform as a chain of frames",
+         "ch4-tree": "A tree of eight bodies, numbered from the ground",
+         "ch5-free-body": "Free-body diagram of link i",
+         "ch5-rnea-passes": "The two passes of the recursive Newton-Euler algorithm",
+         "ch7-articulated-body": "The articulated body i and what it passes on",
+         "intro-chapter-map": "Map of the chapters"}
+DIRECTIVE = re.compile(r"^:::\{figure\} figures/(?P<name>[\w-]+)\.svg\n"
+                       r"(?:^:(?!alt:).*\n)*^:alt: (?P<alt>.+)$", re.M)
+
+
+@functools.cache
+def alt_texts():
+    """The ``:alt:`` text of each figure directive of the book, by file name: the
+    description of the picture is written once, in the chapter that shows it."""
+    book = OUT.parent
+    texts = [(book / "intro.md").read_text(encoding="utf-8")]
+    for path in sorted(book.glob("*.ipynb")):
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        texts += ["".join(c["source"]) for c in cells if c["cell_type"] == "markdown"]
+    return {m["name"]: m["alt"].strip() for t in texts for m in DIRECTIVE.finditer(t)}
+
+
+FIGURES = [ch1_twists, ch1_wrench, ch4_joint, ch4_tree, ch5_free_body, ch5_passes,
+           ch7_articulated, intro_map]
+
+
+def main():
+    OUT.mkdir(parents=True, exist_ok=True)
+    for draw in FIGURES:
+        d = draw()
+        (OUT / f"{d.name}.svg").write_text(d.svg(), encoding="utf-8")
+        print(f"wrote book/figures/{d.name}.svg")
+
+
+if __name__ == "__main__":
+    main()
