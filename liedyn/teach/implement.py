@@ -44,10 +44,11 @@ TOL = 1e-8
 
 FORBIDDEN = {
     "forward kinematics": ["kinematics.forward_kinematics",
-                           "kinematics.forward_pass",
-                           "kinematics.joint_transforms", "kinematics.world_poses"],
+                           "kinematics.forward_pass", "kinematics.joint_transforms",
+                           "kinematics.joint_transform", "kinematics.world_poses"],
     "rnea": ["inverse_dynamics.rnea", "inverse_dynamics.rnea_pass",
-             "kinematics.forward_pass", "kinematics.body_velocities",
+             "inverse_dynamics.backward_step", "kinematics.forward_pass",
+             "kinematics.forward_step", "kinematics.body_velocities",
              "kinematics.body_accelerations"],
     "crba": ["crba.mass_matrix", "crba.composite_inertias", "inverse_dynamics.rnea",
              "inverse_dynamics.rnea_pass"],

@@ -107,3 +107,19 @@ def test_ex6_hints():
     hint("ch4.ex6", (m.nq + 1, m.nv + 1), "fixed joint")
     hint("ch4.ex6", (m.nv, m.nq), "swapped")
     hint("ch4.ex6", (m.nq, m.nv - 2), "off by")
+
+
+# exercise 7 (Implement forward kinematics): the checker of teach.implement
+from test_implement import my_fk  # noqa: E402  (a right implementation, a planted bug)
+
+
+def test_ex7_a_right_forward_kinematics_passes_and_a_planted_bug_is_reported(capsys):
+    assert check("ch4.ex7", my_fk) is True
+    assert "agrees with liedyn on" in capsys.readouterr().out
+    with pytest.raises(WrongAnswer, match=r"body \d+ \(a \w+ joint, parent \d+\): T_0\d+ "
+                                          "differs"):
+        check("ch4.ex7", lambda model, q: my_fk(model, q, swap=True))   # J X, not X J
+    with pytest.raises(WrongAnswer, match="called liedyn.kinematics.forward_kinematics"):
+        check("ch4.ex7", lambda model, q: list(forward_kinematics(model, q).T_world))
+    with pytest.raises(WrongAnswer, match="give your function"):
+        check("ch4.ex7", np.eye(4))

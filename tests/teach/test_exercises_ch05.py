@@ -111,3 +111,43 @@ def test_ex6_hints():
         - rnea(model, [0.3, ex.Q2_EX6], [0.0, 1.0], [0.0, 0.0])[0]
     hint("ch5.ex6", t11, "dq1 dq2 in tau_1")
     hint("ch5.ex6", 2 * c, "L2/2")
+
+
+# exercise 7 (Implement the recursive Newton-Euler algorithm): the checker of
+# teach.implement
+from test_implement import my_rnea  # noqa: E402  (a right implementation, a planted bug)
+
+
+def test_ex7_a_right_rnea_passes_and_a_planted_bug_is_reported(capsys):
+    assert check("ch5.ex7", my_rnea) is True
+    assert "agrees with liedyn on" in capsys.readouterr().out
+    with pytest.raises(WrongAnswer, match=r"body 2 \(a \w+ joint, parent \d+\): dV_2 "
+                                          "differs"):
+        check("ch5.ex7", lambda model, q, dq, ddq: my_rnea(model, q, dq, ddq,
+                                                            bug_body=2))
+    with pytest.raises(WrongAnswer, match="give your function"):
+        check("ch5.ex7", [0.0])
+
+
+# exercise 8 (Derive the elbow torque from the backward pass): the n_z of the
+# velocity-product term of F_2, from liedyn's rnea_pass and operators
+def parts_ex8():
+    """(the velocity-product part of tau_2, the whole velocity term of tau_2)."""
+    from liedyn.lie import ad_star
+    from liedyn.inverse_dynamics import rnea_pass
+    model = planar_arm(2, gravity=0.0)
+    out = rnea_pass(model, [0.0, ex.STATE_EX8["q2"]], ex.STATE_EX8["dq"], np.zeros(2))
+    V2, I2 = out.forward.V[2], model.inertias[2]
+    return (-ad_star(V2) @ I2 @ V2)[2], out.tau[1]
+
+
+def test_ex8_right_answer_and_hints():
+    part, whole = parts_ex8()
+    assert check("ch5.ex8", part)
+    assert check("ch5.ex8", [part])
+    hint("ch5.ex8", whole, "whole velocity term")
+    hint("ch5.ex8", whole - part, "I_2 dV_2 gives")
+    hint("ch5.ex8", -part, "wrong sign")
+    dq1, dq2 = ex.STATE_EX8["dq"]
+    hint("ch5.ex8", part * dq2 / (dq1 + dq2), "rate of turn of link 2")
+    hint("ch5.ex8", part * 1.1, "off by")
