@@ -96,8 +96,8 @@ def hybrid_pass(model, q, dq, ddq, tau, prescribed, f_ext=None, dV0=None):
     """Kim (2012), Table 4, with every intermediate kept (see :class:`HybridPass`);
     arguments as in :func:`hybrid`, ``dV0`` overrides ``(0, -g)``.
     """
-    u, fw, A, eta, given = _first_recursion(model, q, dq, ddq, tau, prescribed,
-                                            f_ext, dV0)
+    u, fw, A, eta, given = _first_recursion(
+        model, q, dq, ddq, tau, prescribed, f_ext, dV0)
     N, S, V = model.nbodies, fw.S, fw.V
     I_hat, B_hat, Psi, Pi, beta = ([None] * (N + 1) for _ in range(5))
     for i in range(N, 0, -1):           # backward recursion, (51)-(53)
