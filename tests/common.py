@@ -1,6 +1,37 @@
 """Helpers the tests share (one place for each)."""
+import importlib.util
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+# --- the book's sources ------------------------------------------------------------------
+def load_script(path):
+    """The Python file at ``path`` (a script or Sphinx extension) as a module."""
+    spec = importlib.util.spec_from_file_location(Path(path).stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def chapters():
+    """Docnames (``book/05_inverse_dynamics``) of the numbered parts of ``_toc.yml``:
+    the chapters, not the appendices."""
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    return [ch["file"] for part in toc["parts"] if part.get("numbered")
+            for ch in part["chapters"]]
+
+
+def notebook_cells(path, kind):
+    """The sources of the cells of one ``kind`` ("markdown", "code") of a notebook."""
+    nb = json.loads(Path(path).read_text(encoding="utf-8"))
+    return ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == kind]
+
 
 
 def relerr(a, b):
@@ -20,6 +51,12 @@ def relative_error(a, b):
     return float(np.max(np.abs(a - b)) / max(np.max(np.abs(b)), 1e-300))
 
 
+def pendulum_of(ex):
+    """The double pendulum of an exercise module's ``PENDULUM`` and ``GRAVITY``."""
+    from liedyn.robots import double_pendulum
+    return double_pendulum(**ex.PENDULUM, gravity=ex.GRAVITY)
+
+
 def hint(exercise, answer, text):
     """``check(exercise, answer)`` refuses the answer with a message matching
     ``text``."""
@@ -28,17 +65,94 @@ def hint(exercise, answer, text):
         check(exercise, answer)
 
 
-def random_state(seed, joint_types=None, n_max=8, batch=()):
-    """A random tree of 1 to ``n_max`` bodies (``joint_types``: default all but
-    fixed), a state ``q, dq``, a third vector (``ddq`` or ``tau``) and external
-    wrenches, with leading ``batch`` dimensions."""
+def random_state(seed, joint_types=None, n_max=8, batch=(), branching=0.5, reorder=False):
+    """A random tree of 1 to ``n_max`` bodies (``joint_types``: default every type,
+    fixed included; ``reorder``: renumbered depth-first), a state ``q, dq``, a third
+    vector (``ddq`` or ``tau``) and external wrenches, with leading ``batch`` dimensions."""
     from liedyn.robots import JOINT_TYPES, random_tree
     rng = np.random.default_rng(seed)
     kinds = JOINT_TYPES if joint_types is None else joint_types
-    model = random_tree(int(rng.integers(1, n_max + 1)), rng, joint_types=kinds)
+    model = random_tree(int(rng.integers(1, n_max + 1)), rng, joint_types=kinds,
+                        branching=branching)
+    if reorder:
+        model = depth_first(model)
     n = int(np.prod(batch))
     q = np.stack([model.random_configuration(rng) for _ in range(n)]).reshape(
         batch + (model.nq,))
     dq, x = rng.normal(size=(2,) + batch + (model.nv,))
     f_ext = rng.normal(size=batch + (model.nbodies, 6))
     return model, q, dq, x, f_ext
+
+
+def depth_first(model):
+    """The same tree with its bodies renumbered in depth-first order (subtrees contiguous)."""
+    from liedyn.model import Model
+    order = []
+
+    def visit(i):
+        order.append(i)
+        for k in model.children[i]:
+            visit(k)
+
+    for k in model.children[0]:
+        visit(k)
+    new = {0: 0}
+    out = Model(gravity=model.gravity, name=model.name + " (depth-first)")
+    for i in order:
+        new[i] = out.add_body(model.names[i], new[model.parent[i]], model.joints[i],
+                              model.placements[i], model.inertias[i])
+    return out
+
+
+def is_depth_first(model):
+    """True if every subtree occupies a contiguous range of body indices."""
+    return all(model.subtree(i) == list(range(i, i + len(model.subtree(i))))
+               for i in range(1, model.nbodies + 1))
+
+
+def mdot(model, q, dq, h=1e-6):
+    """dM/dt along dq by central differences on the manifold."""
+    from liedyn.crba import mass_matrix
+    return (mass_matrix(model, model.integrate(q, dq, h))
+            - mass_matrix(model, model.integrate(q, dq, -h))) / (2 * h)
+
+
+def translation(r):
+    """The homogeneous transform of a pure translation by the 3-vector ``r``."""
+    T = np.eye(4, dtype=np.result_type(np.asarray(r), float))
+    T[:3, 3] = r
+    return T
+
+
+def random_inertia(rng):
+    """A physical spatial inertia (Kim's [I, m[r]; m[r]^T, m 1]) of six point masses."""
+    from strategies import _skew
+    I = np.zeros((6, 6))
+    for m, r in zip(rng.uniform(0.2, 1.0, 6), rng.normal(size=(6, 3))):
+        S = _skew(r)
+        I += m * np.block([[S.T @ S, S], [S.T, np.eye(3)]])
+    return I
+
+# --- URDF text -----------------------------------------------------------------------------
+def robot_xml(*elements):
+    return '<robot name="test">' + "".join(elements) + "</robot>"
+
+
+def link_xml(name, mass=1.0, com="0.1 0.2 0.3", rpy="0.3 -0.2 0.1",
+             inertia=(0.3, 0.01, 0.02, 0.2, 0.03, 0.25)):
+    """A ``<link>`` with an inertial (``mass=None``: a bare link)."""
+    if mass is None:
+        return f'<link name="{name}"/>'
+    keys = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
+    attrs = " ".join(f'{k}="{v}"' for k, v in zip(keys, inertia))
+    return (f'<link name="{name}"><inertial><mass value="{mass}"/><origin xyz="{com}" '
+            f'rpy="{rpy}"/><inertia {attrs}/></inertial></link>')
+
+
+def joint_xml(name, jtype, parent, child, xyz="0.5 0 0", rpy="0.1 0.2 0.3", axis="0 0 1",
+              extra=""):
+    if jtype in ("revolute", "prismatic"):
+        extra += '<limit lower="-1" upper="1" effort="10" velocity="2"/>'
+    return (f'<joint name="{name}" type="{jtype}"><parent link="{parent}"/>'
+            f'<child link="{child}"/><origin xyz="{xyz}" rpy="{rpy}"/><axis xyz="{axis}"/>'
+            f'{extra}</joint>')

@@ -7,24 +7,19 @@
 * the glossary's statement about the generalized inertia matches chapter 2 and the errata
   (positive semi-definite: a thin rod has twists with zero kinetic energy), checked numerically.
 """
-import importlib.util
 import re
-from pathlib import Path
 
 import numpy as np
 from pybtex.database import parse_file
 
 from liedyn.inertia import spatial_inertia
 
-ROOT = Path(__file__).resolve().parents[2]
+from common import ROOT, load_script
 BIB = parse_file(str(ROOT / "book" / "references.bib"))
 
 
 def bibstyle():
-    spec = importlib.util.spec_from_file_location("bibstyle", ROOT / "book/_ext/bibstyle.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(ROOT / "book/_ext/bibstyle.py")
 
 
 def test_every_entry_has_authors_and_a_way_to_find_it():

@@ -14,18 +14,14 @@ Mirrors the parser where it matters: fenced code and literal directives (`{math}
 `{prf:proof}`, `{note}`, ...) are scanned; `$$` blocks and `$$...$$` spans are display math;
 `\\$` is an escaped dollar; a code span hides its `$` signs; a `$` inside inline math closes it.
 """
-import importlib.util
 import json
 import re
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from common import ROOT, load_script
 # the toc walker of the equation-map generator (scripts/equation_map.py) lists the sources
-_spec = importlib.util.spec_from_file_location("equation_map", ROOT / "scripts" / "equation_map.py")
-EQUATION_MAP = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(EQUATION_MAP)
+EQUATION_MAP = load_script(ROOT / "scripts" / "equation_map.py")
 # Directives whose body is not markdown text: skipped like fenced code.
 LITERAL_DIRECTIVES = {
     "math", "code", "code-block", "sourcecode", "code-cell", "literalinclude", "include",

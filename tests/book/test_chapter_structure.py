@@ -6,27 +6,17 @@ cells say **You will learn** ... and **It assumes** ... (in an "In this chapter"
 paragraphs led by **What you will learn:** and **What it assumes:**), and its last level-2
 sections are "Summary" followed only by exercises and errata.
 """
-import json
 import re
-from pathlib import Path
 
 import pytest
-import yaml
 
-ROOT = Path(__file__).resolve().parents[2]
+from common import ROOT, chapters, notebook_cells
+
 AFTER_SUMMARY = {"Exercises", "Errata met in this chapter"}  # sections allowed after the summary
 
 
-def chapters():
-    """Notebooks of the numbered parts of `_toc.yml` (the chapters, not the appendices)."""
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    return [ch["file"] for part in toc["parts"] if part.get("numbered")
-            for ch in part["chapters"]]
-
-
 def markdown_cells(docname):
-    nb = json.loads((ROOT / (docname + ".ipynb")).read_text())
-    return ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"]
+    return notebook_cells(ROOT / (docname + ".ipynb"), "markdown")
 
 
 def test_the_toc_has_numbered_chapters():

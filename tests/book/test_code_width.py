@@ -13,11 +13,10 @@ equation has a narrower column).
 """
 import json
 import re
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from common import ROOT
 WIDTH = 84
 LIBRARY = sorted((ROOT / "liedyn").rglob("*.py"))
 CHAPTERS = sorted(ROOT.glob("book/*.ipynb"))

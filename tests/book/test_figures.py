@@ -14,17 +14,15 @@ Checked without a browser:
 * the build copies them: no exclude pattern of _config.yml matches book/figures.
 """
 import fnmatch
-import importlib.util
 import json
 import re
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import numpy as np
 import pytest
 import yaml
 
-ROOT = Path(__file__).resolve().parents[2]
+from common import ROOT, load_script
 FIGURES = ROOT / "book" / "figures"
 SVGS = sorted(FIGURES.glob("*.svg"))
 NS = {"svg": "http://www.w3.org/2000/svg"}
@@ -105,16 +103,12 @@ def test_every_figure_directive_shows_a_file_that_exists():
     assert not missing
 
 
-def load_script():
-    spec = importlib.util.spec_from_file_location(
-        "draw_figures", ROOT / "scripts" / "draw_figures.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def draw_figures():
+    return load_script(ROOT / "scripts" / "draw_figures.py")
 
 
 def test_svgs_are_what_the_script_draws():
-    script = load_script()
+    script = draw_figures()
     drawn = {d.name: d.svg() for d in (draw() for draw in script.FIGURES)}
     assert sorted(drawn) == [p.stem for p in SVGS]
     stale = [name for name, text in drawn.items()

@@ -10,17 +10,15 @@ Source rules, checked without a browser (tests/browser/test_lab.py checks the re
 * the first code cell is the setup cell, and it has no side effect when everything is installed;
 * the repository URL that turns on the launch buttons is derived correctly.
 """
-import importlib.util
 import json
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 import yaml
 
-ROOT = Path(__file__).resolve().parents[2]
+from common import ROOT, load_script, notebook_cells
 CHAPTERS = sorted(ROOT.glob("book/*.ipynb"))
 SPHINX_ONLY = re.compile(r"^\s*[`:]{3,}\{(literalinclude|include|eval-rst|auto\w+)\}", re.M)
 # A bare equation number: "eq. (42)" or "eqs. (43)-(50)" with no source named just before it.
@@ -28,18 +26,6 @@ EQ_NUMBER = re.compile(r"\beqs?\.\s*\(\d+[a-z]?\)")
 SOURCE_NAMED = re.compile(r"(Kim|From|Murray|Zhang|notes|Featherstone|Lynch|Duindam|Stramigioli"
                           r"|Barfoot|Park|Sastry|[Hh]is|[Tt]heir|Kim's)[^.()]{0,12}$"
                           r"|\(20\d\d\),?\s*$")
-
-
-def load(path):
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def cells(path, kind):
-    return ["".join(c["source"]) for c in json.loads(path.read_text())["cells"]
-            if c["cell_type"] == kind]
 
 
 def config_macros():
@@ -57,7 +43,7 @@ def math_of(markdown):
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
 def test_no_sphinx_only_directives(path):
-    found = [m.group(0).strip() for md in cells(path, "markdown")
+    found = [m.group(0).strip() for md in notebook_cells(path, "markdown")
              for m in SPHINX_ONLY.finditer(md)]
     assert not found, f"{path.name}: JupyterLab cannot render {found}"
 
@@ -69,10 +55,10 @@ def test_listings_match_the_library():
 
 
 def test_listing_blocks_hold_the_code():
-    listings = load(ROOT / "scripts" / "listings.py")
+    listings = load_script(ROOT / "scripts" / "listings.py")
     n = 0
     for path in CHAPTERS:
-        for md in cells(path, "markdown"):
+        for md in notebook_cells(path, "markdown"):
             for name, code in listings.CAPTION.findall(md):
                 short = name.rsplit(".", 1)[-1]
                 assert re.match(rf"(@.*\n)*(def|class) {short}\b", code), (path.name, name)
@@ -84,7 +70,7 @@ def test_listing_blocks_hold_the_code():
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
 def test_no_config_macros_in_notebook_math(path):
     macros = re.compile(r"\\(" + "|".join(map(re.escape, config_macros())) + r")(?![A-Za-z])")
-    used = {m.group(0) for md in cells(path, "markdown") for tex in math_of(md)
+    used = {m.group(0) for md in notebook_cells(path, "markdown") for tex in math_of(md)
             for m in macros.finditer(tex)}
     assert not used, f"{path.name}: {sorted(used)} are defined only in _config.yml"
 
@@ -93,7 +79,8 @@ def test_no_config_macros_in_notebook_math(path):
                          + sorted(ROOT.glob("book/appendix/**/*.md")),
                          ids=lambda p: str(p.relative_to(ROOT)))
 def test_equation_numbers_name_their_source(path):
-    texts = (cells(path, "markdown") + cells(path, "code") if path.suffix == ".ipynb"
+    texts = (notebook_cells(path, "markdown") + notebook_cells(path, "code")
+             if path.suffix == ".ipynb"
              else [path.read_text()])
     bare = [t[max(0, m.start() - 40):m.end()].replace("\n", " ")
             for t in texts for m in EQ_NUMBER.finditer(t)
@@ -103,7 +90,7 @@ def test_equation_numbers_name_their_source(path):
 
 def test_labelled_source_equations_show_the_source_number():
     for path in CHAPTERS:
-        for md in cells(path, "markdown"):
+        for md in notebook_cells(path, "markdown"):
             for who, num, body in re.findall(
                     r"```\{math\}\n:label: (kim|from)-eq-(\d+)\n(.*?)```", md, re.S):
                 name = {"kim": "Kim", "from": "From"}[who]
@@ -128,7 +115,7 @@ def test_setup_cell_first(path):
 
 
 def test_repository_url_from_remote():
-    publishing = load(ROOT / "book" / "_ext" / "publishing.py")
+    publishing = load_script(ROOT / "book" / "_ext" / "publishing.py")
     assert publishing.public_url("git@github.com:owner/liedyn.git") == \
         "https://github.com/owner/liedyn"
     assert publishing.public_url("https://gitlab.com/owner/liedyn") == \
@@ -146,7 +133,7 @@ def test_binder_environment_is_lean_and_pinned_like_the_project():
     assert {k: project.get(k) for k in binder} == binder, "binder pins differ from the project's"
     needed = {"numpy", "sympy", "matplotlib", "ipywidgets", "jupyterlab-myst"}
     for path in CHAPTERS:
-        setup = next(c for c in cells(path, "code") if "NEEDS = " in c)
+        setup = next(c for c in notebook_cells(path, "code") if "NEEDS = " in c)
         needed |= set(json.loads(re.search(r"NEEDS = (\[.*?\])", setup, re.S)[1])) - {"liedyn"}
     assert needed <= set(binder), f"binder lacks {needed - set(binder)}"
     assert not {"pytest", "playwright", "jupyter-book", "nbval", "hypothesis"} & set(binder)
@@ -159,7 +146,7 @@ def test_every_listed_function_is_on_the_api_page():
     documented = set(re.findall(r"\.\. auto(?:function|method|class):: (\S+)", api))
     modules = set(re.findall(r"\.\. automodule:: (\S+)", api))
     for path in CHAPTERS:
-        for md in cells(path, "markdown"):
+        for md in notebook_cells(path, "markdown"):
             for name in re.findall(r"^\*\*Listing\*\* `([\w.]+)`", md, re.M):
                 private = any(part.startswith("_") for part in name.split("."))
                 module = name.rsplit(".", 1)[0]

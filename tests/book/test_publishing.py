@@ -3,11 +3,10 @@
 The workflow itself only runs on GitHub; here we check that it builds the book the way the
 README says (`make book`) and deploys the directory `make book` writes.
 """
-from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parents[2]
+from common import ROOT
 
 
 def test_deploy_workflow_tests_before_it_deploys_the_html():

@@ -6,13 +6,12 @@ the first thing a newcomer runs fails here.
 """
 import importlib
 import re
-from pathlib import Path
 
 import pytest
 
 import liedyn
 
-ROOT = Path(__file__).resolve().parents[2]
+from common import ROOT
 FENCE = re.compile(r"^```python\n(.*?)^```$", re.M | re.S)
 
 
@@ -32,7 +31,7 @@ def readme_source():
     return "\n".join(blocks)
 
 
-def run(source):
+def run_readme(source):
     exec(compile(source, "README.md", "exec"), {"__name__": "__readme__"})
 
 
@@ -40,7 +39,7 @@ def test_readme_example_runs(capsys):
     source = readme_source()
     for name in ("ld.load_robot", "ld.rnea", "ld.aba", "ld.mass_matrix", "assert"):
         assert name in source, f"the README's example no longer shows {name}"
-    run(source)
+    run_readme(source)
     assert "aba(rnea(ddq)) = ddq" in capsys.readouterr().out
 
 
@@ -50,7 +49,7 @@ def test_the_example_checks_itself():
     call = "ld.aba(model, q, dq, tau)"
     assert call in source, f"the README's example no longer calls {call}"
     with pytest.raises(AssertionError):
-        run(source.replace(call, "ld.aba(model, q, dq, 2 * tau)"))
+        run_readme(source.replace(call, "ld.aba(model, q, dq, 2 * tau)"))
 
 
 def api_page():

@@ -3,17 +3,18 @@ notes that liedyn implements: Kirchhoff's equations, From's lower-dimensional gr
 of the notes, and the appendix identities of the RNEA notes (one of them false)."""
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
 
 from liedyn import body, crba, lie, robots
 from liedyn.closed_form import property2
 from liedyn.inertia import box_inertia, spatial_inertia
 
+from strategies import seeds
+
 SETTINGS = settings(max_examples=25, deadline=None)
-seeds = st.integers(0, 2**32 - 1)
 
 
-def random_inertia(rng):
+def random_box(rng):
     m = rng.uniform(0.5, 2.0)
     return spatial_inertia(m, rng.normal(size=3), box_inertia(m, rng.uniform(0.2, 1.0, 3)),
                            R=lie.exp_so3(rng.normal(size=3)))
@@ -30,7 +31,7 @@ def random_pose(rng):
 @given(seed=seeds)
 def test_kirchhoff_is_newton_euler(seed):
     rng = np.random.default_rng(seed)
-    I, V, dV = random_inertia(rng), rng.normal(size=6), rng.normal(size=6)
+    I, V, dV = random_box(rng), rng.normal(size=6), rng.normal(size=6)
     np.testing.assert_allclose(body.kirchhoff(I, V, dV), body.newton_euler(I, V, dV),
                                atol=1e-12)
 
@@ -38,7 +39,7 @@ def test_kirchhoff_is_newton_euler(seed):
 def test_kirchhoff_from_the_energy_by_complex_step():
     """tau_v, tau_w from the partial derivatives of K(w, v) = V.I V / 2, taken numerically."""
     rng = np.random.default_rng(3)
-    I, V, dV = random_inertia(rng), rng.normal(size=6), rng.normal(size=6)
+    I, V, dV = random_box(rng), rng.normal(size=6), rng.normal(size=6)
     h = 1e-30
     grad = np.array([(0.5 * (V + 1j * h * e) @ I @ (V + 1j * h * e)).imag / h
                      for e in np.eye(6)])                  # (dK/dw, dK/dv)
@@ -82,7 +83,7 @@ def test_lower_dimensional_groups_have_no_coriolis_terms(name):
     for k in range(m):                                     # abelian: [H e_i, H e_j] = 0
         for j in range(m):
             assert np.allclose(lie.ad(g.H[:, k]) @ g.H[:, j], 0)
-    I, v = random_inertia(rng), rng.normal(size=m)
+    I, v = random_box(rng), rng.normal(size=m)
     assert np.allclose(body.coriolis_matrix(I, v, g), 0)                        # Table 2: C = 0
     assert np.allclose(body.velocity_map(rng.normal(size=m), g), np.eye(m))     # S = 1
     assert np.allclose(body.velocity_map_derivative(g), 0)
@@ -93,7 +94,7 @@ def test_lower_dimensional_groups_simulate_in_the_group(name):
     """A body on the group with a constant wrench: H^T I H dv = H^T F, exactly."""
     g = body.helical_group(0.3) if name == "helical" else body.group(name)
     rng = np.random.default_rng(2)
-    I, F = random_inertia(rng), rng.normal(size=6)
+    I, F = random_box(rng), rng.normal(size=6)
     m = g.H.shape[1]
     v0 = rng.normal(size=m)
     T, V = body.simulate(I, np.eye(4), g.H @ v0, 0.01, 100, F=F, group_name=g)

@@ -8,9 +8,9 @@ import re
 from pathlib import Path
 
 import pytest
-import yaml
 
-ROOT = Path(__file__).resolve().parents[2]
+from common import ROOT, chapters, notebook_cells
+
 MAX_VISIBLE_LINES = 40
 HIDDEN = {"remove-cell", "remove-input", "hide-input", "hide-cell"}
 WORKED = {"05_inverse_dynamics", "07_forward_dynamics", "10_derivatives"}
@@ -25,19 +25,8 @@ MISPRINT = re.compile(r"\b(misprint\w*|typo\w*|errat(?:a|um)|as printed|correcte
                       r"(?:formula|sign|version|table|text|equation))\b", re.I)
 
 
-def chapters():
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    return [Path(ch["file"]).name for part in toc["parts"] if part.get("numbered")
-            for ch in part["chapters"]]
-
-
-def cells(name, kind):
-    nb = json.loads((ROOT / "book" / f"{name}.ipynb").read_text())
-    return [c for c in nb["cells"] if c["cell_type"] == kind]
-
-
-def source(cell):
-    return "".join(cell["source"])
+def chapter_cells(name, kind):
+    return notebook_cells(ROOT / "book" / f"{name}.ipynb", kind)
 
 
 def outside_source_notes(markdown):
@@ -50,24 +39,26 @@ def outside_source_notes(markdown):
 def titled(name, pattern):
     """The exercise directives of chapter ``name`` whose title matches ``pattern``."""
     found = []
-    for cell in cells(name, "markdown"):
-        for m in re.finditer(r"\{exercise\}\s*(.*)", source(cell)):
+    for cell in chapter_cells(name, "markdown"):
+        for m in re.finditer(r"\{exercise\}\s*(.*)", cell):
             if re.search(pattern, m.group(1)):
                 found.append(m.group(1))
     return found
 
 
-@pytest.mark.parametrize("name", chapters())
+@pytest.mark.parametrize("name", [Path(d).name for d in chapters()])
 def test_no_visible_code_cell_is_longer_than_a_screen(name):
-    long = [(k, len(source(c).splitlines())) for k, c in enumerate(cells(name, "code"))
-            if len(source(c).splitlines()) > MAX_VISIBLE_LINES
+    nb = json.loads((ROOT / "book" / f"{name}.ipynb").read_text())
+    code = [c for c in nb["cells"] if c["cell_type"] == "code"]
+    long = [(k, len(c["source"])) for k, c in enumerate(code)
+            if len("".join(c["source"]).splitlines()) > MAX_VISIBLE_LINES
             and not HIDDEN & set(c.get("metadata", {}).get("tags", []))]
     assert not long, f"{name}: visible code cells over {MAX_VISIBLE_LINES} lines: {long}"
 
 
 @pytest.mark.parametrize("name", sorted(WORKED))
 def test_the_algorithm_opens_with_a_worked_example(name):
-    text = "\n".join(source(c) for c in cells(name, "markdown"))
+    text = "\n".join(chapter_cells(name, "markdown"))
     headings = re.findall(r"^#{2,3} (.+)$", text, flags=re.M)
     worked = [h for h in headings if re.match(r"(?i)worked example", h)]
     assert worked, f"{name}: no section titled 'Worked example ...'"
@@ -78,8 +69,8 @@ def test_the_algorithm_opens_with_a_worked_example(name):
 
 @pytest.mark.parametrize("name", sorted(SOURCE_AUDITED))
 def test_misprints_are_discussed_only_in_source_notes(name):
-    found = [m.group(0) for c in cells(name, "markdown")
-             for m in MISPRINT.finditer(outside_source_notes(source(c)))]
+    found = [m.group(0) for c in chapter_cells(name, "markdown")
+             for m in MISPRINT.finditer(outside_source_notes(c))]
     assert not found, f"{name}: misprint discussion outside a Source note box: {found}"
 
 
@@ -106,5 +97,5 @@ def test_an_exercise_derives(name):
 
 
 def test_chapter_3_is_optional_on_a_first_reading():
-    opening = "\n".join(source(c) for c in cells("03_lagrangian_mechanics", "markdown")[:2])
+    opening = "\n".join(chapter_cells("03_lagrangian_mechanics", "markdown")[:2])
     assert re.search(r"(?i)optional on a first reading", opening)

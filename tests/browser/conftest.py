@@ -24,7 +24,9 @@ from pathlib import Path
 
 import pytest
 
-from .helpers import ARGS, CHROMIUM, ROOT, serve, toc_pages
+from common import ROOT
+
+from .helpers import ARGS, CHROMIUM, serve, toc_pages
 
 VIEWPORT = {"width": 1400, "height": 900}  # of the page and scene tests
 SCENE_TAG = '<iframe class="liedyn-scene"'

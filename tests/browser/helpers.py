@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 
 import yaml
 
-ROOT = Path(__file__).resolve().parents[2]
+from common import ROOT
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic"]

@@ -38,7 +38,9 @@ from urllib.parse import unquote, urlsplit
 import pytest
 import yaml
 
-from .helpers import ROOT, Watch, fail_with
+from common import ROOT
+
+from .helpers import Watch, fail_with
 
 pytestmark = pytest.mark.browser
 
@@ -235,7 +237,7 @@ def test_page(docname, html_dir, book_url, book_page, shots, pytestconfig, note)
     page, watch = book_page
     if not (html_dir / f"{docname}.html").is_file():
         pytest.fail(f"{docname}.html was not built", pytrace=False)
-    has_mathjax, failures = load(page, f"{book_url}{docname}.html")
+    has_mathjax, failures = open_page(page, f"{book_url}{docname}.html")
     info = page.evaluate(PAGE_JS, WIDGET_VIEW)
     page.screenshot(path=str(shots / (docname.replace("/", "_") + ".png")),
                     full_page=pytestconfig.getoption("full_page"), animations="disabled",
@@ -258,7 +260,7 @@ def test_page(docname, html_dir, book_url, book_page, shots, pytestconfig, note)
     fail_with(failures, f"{docname}.html")
 
 
-def load(page, url):
+def open_page(page, url):
     """Open `url` and wait for MathJax (every formula typeset), its fonts and the widgets;
     return (whether the page loads MathJax, failures of its math)."""
     page.goto(url, wait_until="load")

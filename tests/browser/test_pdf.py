@@ -29,7 +29,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from .helpers import ROOT, fail_with, toc_pages
+from common import ROOT
+
+from .helpers import fail_with, toc_pages
 
 sys.path.insert(0, str(ROOT / "scripts"))
 from print_pdf import bare, lead, normal  # noqa: E402  (how the printer reads the PDF)

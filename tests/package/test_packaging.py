@@ -15,7 +15,7 @@ from zipfile import ZipFile
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from common import ROOT
 PINS = {line.split("==")[0]: line.strip() for line in (ROOT / "requirements.txt").read_text()
         .splitlines() if "==" in line and not line.startswith("#")}
 

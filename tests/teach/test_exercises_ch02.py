@@ -4,10 +4,9 @@ Right answers are computed here with liedyn (the notebook's way); the checkers c
 with plain numpy, so the two sides are independent.
 """
 import numpy as np
-import pytest
 
 from liedyn import body, inertia, lie
-from liedyn.teach.exercises import WrongAnswer, check
+from liedyn.teach.exercises import check
 from liedyn.teach.exercises import ch02 as ex
 from common import hint
 

@@ -17,9 +17,7 @@ from liedyn.model import Model
 from liedyn.robots import double_pendulum, pendulum
 from liedyn.simulation import simulate
 
-
-def model():
-    return double_pendulum(**ex.PENDULUM, gravity=ex.GRAVITY)
+from common import hint, pendulum_of
 
 
 def floating():
@@ -33,15 +31,15 @@ def floating():
 
 
 def D1():
-    ap = aba_pass(model(), ex.Q, np.zeros(2), np.zeros(2), dV0=np.zeros(6))
+    ap = aba_pass(pendulum_of(ex), ex.Q, np.zeros(2), np.zeros(2), dV0=np.zeros(6))
     S = ap.forward.S[1]
     return float((S.T @ ap.I_hat[1] @ S)[0, 0])
 
 
 def test_right_answers_pass():
     assert check("ch7.ex1", D1())
-    assert check("ch7.ex2", aba(model(), ex.Q, ex.DQ, ex.TAU))
-    assert check("ch7.ex3", mass_matrix_factor(model(), ex.Q))
+    assert check("ch7.ex2", aba(pendulum_of(ex), ex.Q, ex.DQ, ex.TAU))
+    assert check("ch7.ex3", mass_matrix_factor(pendulum_of(ex), ex.Q))
     fm = floating()
     f = ex.FLOATING
     q0 = fm.neutral_configuration()
@@ -53,7 +51,7 @@ def test_right_answers_pass():
 
 
 def test_ex1_hints():
-    M = mass_matrix(model(), ex.Q)
+    M = mass_matrix(pendulum_of(ex), ex.Q)
     hint("ch7.ex1", M[0, 0], "elbow locked")
     hint("ch7.ex1", M[1, 1], "D_2")
     hint("ch7.ex1", 3.0, "free pin")
@@ -62,7 +60,7 @@ def test_ex1_hints():
 
 
 def test_ex2_hints():
-    m = model()
+    m = pendulum_of(ex)
     M = mass_matrix(m, ex.Q)
     b = bias_force(m, ex.Q, ex.DQ)
     no_gravity = double_pendulum(**ex.PENDULUM, gravity=0.0)
@@ -73,8 +71,8 @@ def test_ex2_hints():
 
 
 def test_ex3_hints():
-    M = mass_matrix(model(), ex.Q)
-    W = mass_matrix_factor(model(), ex.Q)
+    M = mass_matrix(pendulum_of(ex), ex.Q)
+    W = mass_matrix_factor(pendulum_of(ex), ex.Q)
     hint("ch7.ex3", np.linalg.cholesky(M), "lower")
     hint("ch7.ex3", W.T, "transposed")
     hint("ch7.ex3", W * [[1, 1], [1, -1]] * [[1, 1], [1, 1]] * [[-1, -1], [1, 1]], "signs")
@@ -125,7 +123,6 @@ def test_ex6_hints_and_the_measured_order():
 
 # exercise 7 (Implement the articulated-body algorithm): the checker of teach.implement
 from test_implement import my_aba  # noqa: E402  (a right implementation, planted bugs)
-from common import hint
 
 
 def test_ex7_a_right_aba_passes(capsys):

@@ -5,13 +5,12 @@ momentum); the checkers compute theirs in closed form with plain numpy, so the t
 independent.
 """
 import numpy as np
-import pytest
 
 from liedyn import joints as J
 from liedyn import lie
 from liedyn.forward_dynamics import aba
 from liedyn.crba import bias_force, composite_inertias, mass_matrix, momentum
-from liedyn.teach.exercises import WrongAnswer, check
+from liedyn.teach.exercises import check
 from liedyn.teach.exercises import ch08 as ex
 from liedyn.hybrid_dynamics import hybrid, hybrid_pass
 from liedyn.inertia import rod_inertia, spatial_inertia

@@ -5,13 +5,12 @@ checkers compute theirs in closed form with plain numpy (planar rods, hand-diffe
 equations), so the two sides are independent.
 """
 import numpy as np
-import pytest
 
 from liedyn import joints as J
 from liedyn.constraints import (Pfaffian, constrained_forward, constrained_hybrid,
                                 constrained_inverse, constraint_jacobian)
 from liedyn.crba import mass_matrix
-from liedyn.teach.exercises import WrongAnswer, check
+from liedyn.teach.exercises import check
 from liedyn.teach.exercises import ch09 as ex
 from liedyn.inertia import spatial_inertia
 from liedyn.model import Model

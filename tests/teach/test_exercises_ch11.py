@@ -7,9 +7,8 @@ are independent.
 import warnings
 
 import numpy as np
-import pytest
 
-from liedyn.teach.exercises import WrongAnswer, check
+from liedyn.teach.exercises import check
 from liedyn.teach.exercises import ch11 as ex
 from liedyn.kinematics import forward_kinematics
 from liedyn.inverse_dynamics import rnea

@@ -5,19 +5,13 @@ Coriolis matrix, simulations); the checkers compute theirs in closed form with p
 the two sides are independent.
 """
 import numpy as np
-import pytest
 
 from liedyn import control
 from liedyn.crba import coriolis_matrix, gravity_torque, mass_matrix
-from liedyn.teach.exercises import WrongAnswer, check
+from liedyn.teach.exercises import check
 from liedyn.teach.exercises import ch12 as ex
 from liedyn.kinematics import frame_jacobian, forward_kinematics
-from liedyn.robots import double_pendulum
-from common import hint
-
-
-def model():
-    return double_pendulum(**ex.PENDULUM, gravity=ex.GRAVITY)
+from common import hint, mdot, pendulum_of
 
 
 def tip_jacobian(m, q):
@@ -28,10 +22,6 @@ def tip_jacobian(m, q):
     offset[:3, 3] = r
     J = frame_jacobian(m, q, 2, offset)                            # twist of the bob frame
     return (T[:3, :3] @ J[3:])[:2]
-
-
-def mdot(m, q, dq, h=1e-6):
-    return (mass_matrix(m, q + h * dq) - mass_matrix(m, q - h * dq)) / (2 * h)
 
 
 def rest_without_compensation(m, h=1e-6):
@@ -46,7 +36,7 @@ def rest_without_compensation(m, h=1e-6):
 
 
 def test_ex2_rest_is_where_the_simulation_stops():
-    m = model()
+    m = pendulum_of(ex)
     hold = lambda t, q, dq: control.pd_gravity(m, q, dq, ex.Q_SET, ex.KP, ex.KD) \
         - gravity_torque(m, q)                                                 # noqa: E731
     run = control.simulate_closed_loop(m, hold, ex.Q_SET, np.zeros(2), 0.02, duration=4.0)
@@ -55,7 +45,7 @@ def test_ex2_rest_is_where_the_simulation_stops():
 
 
 def test_right_answers_pass():
-    m, r = model(), ex.REFERENCE
+    m, r = pendulum_of(ex), ex.REFERENCE
     assert check("ch12.ex1", control.computed_torque(m, ex.Q, ex.DQ, r["q_d"], r["dq_d"],
                                                      r["ddq_d"], ex.KP, ex.KD))
     assert check("ch12.ex2", rest_without_compensation(m))
@@ -76,7 +66,7 @@ def test_right_answers_pass():
 
 
 def test_ex1_hints():
-    m, r = model(), ex.REFERENCE
+    m, r = pendulum_of(ex), ex.REFERENCE
     e, de = ex.Q - r["q_d"], ex.DQ - r["dq_d"]
     M, g = mass_matrix(m, ex.Q), gravity_torque(m, ex.Q)
     C = coriolis_matrix(m, ex.Q, ex.DQ)
@@ -94,7 +84,7 @@ def test_ex2_hints():
 
 
 def test_ex3_hints():
-    m = model()
+    m = pendulum_of(ex)
     dM = mdot(m, ex.Q, ex.DQ)
     hint("ch12.ex3", dM, "dM/dt alone")
     hint("ch12.ex3", [[0.0, 1.0], [1.0, 0.0]], "skew")
@@ -103,7 +93,7 @@ def test_ex3_hints():
 
 def test_ex3_closed_form_is_the_christoffel_C():
     """The checker's closed-form C is liedyn's Christoffel-consistent C, at several states."""
-    m = model()
+    m = pendulum_of(ex)
     rng = np.random.default_rng(12)
     for q, dq in rng.normal(size=(5, 2, 2)):
         M, C, N, dM = ex._terms(q, dq)
@@ -115,7 +105,7 @@ def test_ex3_closed_form_is_the_christoffel_C():
 
 
 def test_ex4_hints():
-    m, r = model(), ex.REFERENCE
+    m, r = pendulum_of(ex), ex.REFERENCE
     M, g = mass_matrix(m, ex.Q), gravity_torque(m, ex.Q)
     C = coriolis_matrix(m, ex.Q, ex.DQ)
     e, de = ex.Q - r["q_d"], ex.DQ - r["dq_d"]
@@ -127,7 +117,7 @@ def test_ex4_hints():
 
 
 def test_ex5_hints():
-    m = model()
+    m = pendulum_of(ex)
     J, M = tip_jacobian(m, ex.Q), mass_matrix(m, ex.Q)
     hint("ch12.ex5", J @ np.linalg.solve(M, J.T), "inverse of Lambda")
     hint("ch12.ex5", J @ M @ J.T, "not M")

@@ -26,7 +26,7 @@ def commands(html):
     return [umsgpack.unpackb(base64.b64decode(b)) for b in re.findall(r'"([^"]+)"', block)]
 
 
-def rotation(x, y, z, w):
+def quat_to_matrix(x, y, z, w):
     """Rotation matrix of the unit quaternion w + xi + yj + zk."""
     return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
                      [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
@@ -43,7 +43,7 @@ def exported_poses(cmds, nbodies):
         times = np.array([k["time"] for k in tracks[".position"]]) / a["clip"]["fps"]
         T = np.tile(np.eye(4), (len(times), 1, 1))
         T[:, :3, 3] = [k["value"] for k in tracks[".position"]]
-        T[:, :3, :3] = [rotation(*k["value"]) for k in tracks[".quaternion"]]
+        T[:, :3, :3] = [quat_to_matrix(*k["value"]) for k in tracks[".quaternion"]]
         out[i] = times, T
     assert sorted(out) == list(range(1, nbodies + 1))
     return out

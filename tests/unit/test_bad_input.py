@@ -29,6 +29,8 @@ from liedyn.robots import double_pendulum, four_bar, pendulum, serial_chain
 from liedyn.simulation import simulate
 from liedyn.urdf import load_urdf
 
+from common import joint_xml, link_xml, robot_xml
+
 I1 = spatial_inertia(1.0, [0.0, 0.0, -0.5], 0.01 * np.eye(3))
 
 
@@ -88,21 +90,16 @@ def urdf(mass="1", com="0 0 0", ixx="1", xyz="0 0 1", rpy="0 0 0", axis="0 0 1",
             '</joint></robot>')
 
 
-def robot(*parts):
-    return '<robot name="r">' + "".join(parts) + "</robot>"
-
-
 def link(name):
-    return f'<link name="{name}"/>'
+    return link_xml(name, mass=None)
 
 
-def joint(name, parent, child, kind="revolute"):
-    return (f'<joint name="{name}" type="{kind}"><parent link="{parent}"/>'
-            f'<child link="{child}"/><axis xyz="0 0 1"/></joint>')
+def hinge(name, parent, child):
+    return joint_xml(name, "revolute", parent, child)
 
 
 def deep(n):
-    return robot(link("a"), "<x>" * n + "</x>" * n)
+    return robot_xml(link("a"), "<x>" * n + "</x>" * n)
 
 
 BILLION_LAUGHS = ('<?xml version="1.0"?><!DOCTYPE r [<!ENTITY a "aaaaaaaaaa">'
@@ -514,25 +511,46 @@ for label, kwargs, pattern in [
 case("URDF line number", lambda: load_urdf(urdf(mass="abc").replace("<link", "\n<link")), U,
      "URDF string, line 3: link 'arm' <mass>, attribute 'value'")
 for label, xml, pattern in [
-        ("not XML", "<robot name='x'><link name='a'></robot>", "not well-formed"),
-        ("root element", "<model name='x'/>", "<model>"),
-        ("robot name", "<robot><link name='a'/></robot>", "<robot>, attribute 'name'"),
-        ("link name", robot("<link/>"), "<link>, attribute 'name'"),
-        ("joint no parent", robot(link("a"), link("b"), '<joint name="j" type="fixed">'
-                                  '<child link="b"/></joint>'), "joint 'j'.*<parent"),
-        ("undefined link", robot(link("a"), joint("j", "a", "ghost")), "'ghost'"),
-        ("duplicate link", robot(link("a"), link("a")), "\\['a'\\] defined more than once"),
-        ("two parents", robot(link("a"), link("b"), link("c"), joint("j1", "a", "b"),
-                              joint("j2", "a", "c"), joint("j3", "c", "b")),
-         "link 'b' is the child of two joints"),
-        ("loop", robot(link("a"), link("b"), link("c"), joint("j1", "b", "c"),
-                       joint("j2", "c", "b")), "closed loop"),
-        ("two roots", robot(link("a"), link("b")), "2 root links"),
-        ("deep nesting", deep(10_000), "<x>: elements nested 65 deep"),
-        ("billion laughs", BILLION_LAUGHS, "not well-formed"),
-        ("huge: 20000 root links", robot(*[link(f"l{k}") for k in range(20_000)]),
-         "20000 root links.*in all"),
-        ("huge: 5 MB of padding", robot(link("a"), " " * 5_000_000, link("b")), "2 root links")]:
+    ("not XML", "<robot name='x'><link name='a'></robot>", "not well-formed"),
+    ("root element", "<model name='x'/>", "<model>"),
+    ("robot name", "<robot><link name='a'/></robot>", "<robot>, attribute 'name'"),
+    ("link name", robot_xml("<link/>"), "<link>, attribute 'name'"),
+    (
+        "joint no parent",
+        robot_xml(
+            link("a"), link("b"), '<joint name="j" type="fixed">' '<child link="b"/></joint>'
+        ),
+        "joint 'j'.*<parent",
+    ),
+    ("undefined link", robot_xml(link("a"), hinge("j", "a", "ghost")), "'ghost'"),
+    ("duplicate link", robot_xml(link("a"), link("a")), "\\['a'\\] defined more than once"),
+    (
+        "two parents",
+        robot_xml(
+            link("a"),
+            link("b"),
+            link("c"),
+            hinge("j1", "a", "b"),
+            hinge("j2", "a", "c"),
+            hinge("j3", "c", "b"),
+        ),
+        "link 'b' is the child of two joints",
+    ),
+    (
+        "loop",
+        robot_xml(link("a"), link("b"), link("c"), hinge("j1", "b", "c"), hinge("j2", "c", "b")),
+        "closed loop",
+    ),
+    ("two roots", robot_xml(link("a"), link("b")), "2 root links"),
+    ("deep nesting", deep(10_000), "<x>: elements nested 65 deep"),
+    ("billion laughs", BILLION_LAUGHS, "not well-formed"),
+    (
+        "huge: 20000 root links",
+        robot_xml(*[link(f"l{k}") for k in range(20_000)]),
+        "20000 root links.*in all",
+    ),
+    ("huge: 5 MB of padding", robot_xml(link("a"), " " * 5_000_000, link("b")), "2 root links"),
+]:
     case(f"URDF {label}", lambda xml=xml: load_urdf(xml), U, pattern)
 
 

@@ -13,18 +13,9 @@ from liedyn.inertia import box_inertia, kinetic_energy, spatial_inertia
 from liedyn.lie import Ad_inv, Ad_star, ad
 from strategies import seeds, transforms
 from strategies import _skew
+from common import random_inertia
 
 SETTINGS = settings(max_examples=30, deadline=None)
-
-
-def random_inertia(rng):
-    """A physical inertia from a cloud of point masses."""
-    masses, pts = rng.uniform(0.2, 1.0, 6), rng.normal(size=(6, 3))
-    I = np.zeros((6, 6))
-    for mk, r in zip(masses, pts):
-        S = _skew(r)
-        I += mk * np.block([[S.T @ S, S], [S.T, np.eye(3)]])
-    return I
 
 
 def ne_by_hand(I, V, dV):

@@ -19,7 +19,7 @@ from liedyn.crba import coriolis_matrix, gravity_torque, mass_matrix
 from liedyn.kinematics import frame_jacobian
 from liedyn.robots import double_pendulum, pendulum, planar_arm, random_tree
 from liedyn.urdf import link_placement, load_robot, robot_path
-from common import relative_error as relerr
+from common import relative_error
 
 P = np.block([[np.zeros((3, 3)), np.eye(3)], [np.eye(3), np.zeros((3, 3))]])
 FINGERS = ["panda_finger_joint1", "panda_finger_joint2"]
@@ -117,12 +117,12 @@ def test_laws_match_their_formulas(seed):
     M, C, g = mass_matrix(model, q), coriolis_matrix(model, q, dq), gravity_torque(model, q)
     e, de = q - q_d, dq - dq_d
     tau = control.computed_torque(model, q, dq, q_d, dq_d, ddq_d, Kp, Kd)
-    assert relerr(tau, M @ (ddq_d - Kd @ de - Kp @ e) + C @ dq + g) < 1e-10
+    assert relative_error(tau, M @ (ddq_d - Kd @ de - Kp @ e) + C @ dq + g) < 1e-10
     tau = control.pd_gravity(model, q, dq, q_d, Kp, Kd)
-    assert relerr(tau, -Kp @ e - Kd @ dq + g) < 1e-12
+    assert relative_error(tau, -Kp @ e - Kd @ dq + g) < 1e-12
     dq_r, ddq_r = dq_d - Lam @ e, ddq_d - Lam @ de
     tau = control.passivity_based(model, q, dq, q_d, dq_d, ddq_d, Lam, Kd)
-    assert relerr(tau, M @ ddq_r + C @ dq_r + g - Kd @ (dq - dq_r)) < 1e-10
+    assert relative_error(tau, M @ ddq_r + C @ dq_r + g - Kd @ (dq - dq_r)) < 1e-10
 
 
 def test_laws_are_batched():
@@ -134,7 +134,7 @@ def test_laws_are_batched():
                 lambda q, dq: control.passivity_based(model, q, dq, q_d[0], z, z, 2.0, 3.0)):
         batch = law(q, dq)
         assert batch.shape == (5, model.nv)
-        assert relerr(batch[3], law(q[3], dq[3])) < 1e-12
+        assert relative_error(batch[3], law(q[3], dq[3])) < 1e-12
 
 
 def test_computed_torque_gives_the_commanded_acceleration():
@@ -143,7 +143,7 @@ def test_computed_torque_gives_the_commanded_acceleration():
     q, dq, q_d, dq_d, ddq_d = rng.normal(size=(5, model.nv))
     tau = control.computed_torque(model, q, dq, q_d, dq_d, ddq_d, 9.0, 6.0)
     ddq = aba(model, q, dq, tau)
-    assert relerr(ddq, ddq_d - 6.0 * (dq - dq_d) - 9.0 * (q - q_d)) < 1e-9
+    assert relative_error(ddq, ddq_d - 6.0 * (dq - dq_d) - 9.0 * (q - q_d)) < 1e-9
 
 
 # --- Lyapunov derivatives by finite differences along the closed-loop flow ---------------------
@@ -231,7 +231,7 @@ def test_computed_torque_error_is_the_closed_form_solution():
     exact = (e0 + (de0 + wn * e0) * t) * np.exp(-wn * t)
     assert np.max(np.abs(run.q - ref(run.t)[0] - exact)) < 1e-7
     assert run.tau.shape == (101, 2)
-    assert relerr(run.tau[100], law(run.t[100], run.q[100], run.dq[100])) < 1e-12
+    assert relative_error(run.tau[100], law(run.t[100], run.q[100], run.dq[100])) < 1e-12
 
 
 def test_pd_gravity_regulates_and_V_decreases(panda):
@@ -286,8 +286,8 @@ def test_closed_loop_batches_states():
     run = control.simulate_closed_loop(model, law, q0, np.zeros(2), dt=0.01, steps=50)
     assert run.q.shape == (51, 2, 2) and run.tau.shape == (51, 2, 2)
     single = control.simulate_closed_loop(model, law, q0[1], np.zeros(2), dt=0.01, steps=50)
-    assert relerr(run.q[:, 1], single.q) < 1e-12
-    assert relerr(run.tau[:, 1], single.tau) < 1e-12
+    assert relative_error(run.q[:, 1], single.q) < 1e-12
+    assert relative_error(run.tau[:, 1], single.tau) < 1e-12
     assert not run.tau.flags.writeable
 
 
@@ -309,11 +309,11 @@ def test_lambda_matches_pinocchio(panda, pin_panda):
         pin.computeJointJacobians(pm, data, q)
         pin.updateFramePlacements(pm, data)
         J_pin = pin.getFrameJacobian(pm, data, fid, pin.LOCAL)             # (v, w)
-        assert relerr(J, P @ J_pin) < 1e-12
+        assert relative_error(J, P @ J_pin) < 1e-12
         Lam_pin = np.linalg.inv(J_pin @ Minv @ J_pin.T)
-        assert relerr(Lam, P @ Lam_pin @ P) < 1e-9
+        assert relative_error(Lam, P @ Lam_pin @ P) < 1e-9
         # second method in liedyn: M^-1 from the articulated-body algorithm
-        assert relerr(Lam, np.linalg.inv(J @ inverse_mass_matrix(panda, q) @ J.T)) < 1e-9
+        assert relative_error(Lam, np.linalg.inv(J @ inverse_mass_matrix(panda, q) @ J.T)) < 1e-9
         # the kinetic energy of a task motion of least kinetic energy is V^T Lambda V / 2
         dq = np.linalg.solve(mass_matrix(panda, q), J.T @ Lam @ rng.normal(size=6))
         V = J @ dq
@@ -328,23 +328,23 @@ def test_point_task_matches_pinocchio_and_finite_differences(panda, pin_panda):
     for _ in range(3):
         q, dq = panda.random_configuration(rng), rng.normal(size=7)
         task = control.point_task(panda, q, dq, body, T_tcp[:3, 3])
-        assert relerr(task.x, link_placement(panda, q, TCP)[:3, 3]) < 1e-12
+        assert relative_error(task.x, link_placement(panda, q, TCP)[:3, 3]) < 1e-12
         pin.forwardKinematics(pm, data, q, dq, np.zeros(7))
         pin.computeJointJacobians(pm, data, q)
         pin.updateFramePlacements(pm, data)
         J_pin = pin.getFrameJacobian(pm, data, fid, pin.LOCAL_WORLD_ALIGNED)[:3]
         a_pin = pin.getFrameClassicalAcceleration(pm, data, fid, pin.LOCAL_WORLD_ALIGNED)
-        assert relerr(task.J, J_pin) < 1e-12
-        assert relerr(task.dJdq, a_pin.linear) < 1e-10
+        assert relative_error(task.J, J_pin) < 1e-12
+        assert relative_error(task.dJdq, a_pin.linear) < 1e-10
         # finite differences along q(t) = q + t dq: dx/dt = J dq, d(J dq)/dt = dJdq
         h = 1e-6
         plus = control.point_task(panda, q + h * dq, dq, body, T_tcp[:3, 3])
         minus = control.point_task(panda, q - h * dq, dq, body, T_tcp[:3, 3])
-        assert relerr((plus.x - minus.x) / (2 * h), task.dx) < 1e-7
-        assert relerr((plus.J @ dq - minus.J @ dq) / (2 * h), task.dJdq) < 1e-6
+        assert relative_error((plus.x - minus.x) / (2 * h), task.dx) < 1e-7
+        assert relative_error((plus.J @ dq - minus.J @ dq) / (2 * h), task.dJdq) < 1e-6
     batch = control.point_task(panda, np.tile(q, (3, 1)), np.tile(dq, (3, 1)), body,
                                T_tcp[:3, 3])
-    assert batch.J.shape == (3, 3, 7) and relerr(batch.dJdq[2], task.dJdq) < 1e-12
+    assert batch.J.shape == (3, 3, 7) and relative_error(batch.dJdq[2], task.dJdq) < 1e-12
 
 
 def test_operational_space_control_decouples_the_task(panda):
@@ -357,7 +357,7 @@ def test_operational_space_control_decouples_the_task(panda):
     for null in (None, tau0):
         tau = control.operational_space_control(panda, q, dq, task.J, task.dJdq, a, null)
         ddq = aba(panda, q, dq, tau)
-        assert relerr(task.J @ ddq + task.dJdq, a) < 1e-9
+        assert relative_error(task.J @ ddq + task.dJdq, a) < 1e-9
     # the 6-D body twist of the tool frame: Lambda's task in (w, v)
     J6 = frame_jacobian(panda, q, body, T_tcp)
     h = 1e-6                                              # dJ dq by central differences
@@ -365,7 +365,7 @@ def test_operational_space_control_decouples_the_task(panda):
              - frame_jacobian(panda, q - h * dq, body, T_tcp) @ dq) / (2 * h)
     a6 = rng.normal(size=6)
     tau = control.operational_space_control(panda, q, dq, J6, dJdq6, a6)
-    assert relerr(J6 @ aba(panda, q, dq, tau) + dJdq6, a6) < 1e-6
+    assert relative_error(J6 @ aba(panda, q, dq, tau) + dJdq6, a6) < 1e-6
 
 
 def test_operational_space_tracking_on_the_panda(panda):

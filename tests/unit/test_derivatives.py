@@ -30,7 +30,7 @@ from liedyn.robots import (JOINT_TYPES, five_bar, four_bar, pendulum, random_tre
                            spatial_four_bar)
 
 from pinocchio_bridge import state_to_pin, to_pinocchio, velocity_map
-from common import relerr as rel
+from common import is_depth_first, relerr as rel
 
 H = 1e-6          # central differences: truncation ~ H^2, round-off ~ eps / H
 FD_TOL = 1e-6     # relative
@@ -39,7 +39,7 @@ CS_H = 1e-30
 ALL = list(JOINT_TYPES)   # every joint type, Fixed included
 
 
-def case(seed, kinds=ALL, n=None):
+def derivative_case(seed, kinds=ALL, n=None):
     rng = np.random.default_rng(seed)
     model = random_tree(n or int(rng.integers(1, 7)), rng, joint_types=kinds)
     while model.nv == 0:                            # all Fixed: nothing to differentiate
@@ -77,7 +77,7 @@ def joint_counts(model):
 
 @pytest.mark.parametrize("seed", range(25))
 def test_rnea_partials_vs_finite_differences(seed):
-    _, model, q, dq, ddq, _, f = case(seed)
+    _, model, q, dq, ddq, _, f = derivative_case(seed)
     dtau_dq, dtau_dv, M = rnea_partials(model, q, dq, ddq, f)
     assert rel(dtau_dq, fd_q(model, lambda x: rnea(model, x, dq, ddq, f), q)) < FD_TOL
     assert rel(dtau_dv, fd_v(model, lambda x: rnea(model, q, x, ddq, f), dq)) < FD_TOL
@@ -88,7 +88,7 @@ def test_rnea_partials_vs_finite_differences(seed):
 def test_rnea_partials_vs_complex_step(seed):
     """Every joint type, quaternion (spherical, free) and Fixed joints included: q moves on the
     manifold by model.integrate(q.astype(complex), i h e_k)."""
-    _, model, q, dq, ddq, _, f = case(seed, n=5)
+    _, model, q, dq, ddq, _, f = derivative_case(seed, n=5)
     dtau_dq, dtau_dv, _ = rnea_partials(model, q, dq, ddq, f)
     with warnings.catch_warnings():
         warnings.simplefilter("error", np.exceptions.ComplexWarning)    # no silent real casts
@@ -100,14 +100,14 @@ def test_rnea_partials_vs_complex_step(seed):
 
 def test_complex_step_covers_lie_group_and_fixed_joints():
     """The seeds above do draw spherical, free and Fixed joints."""
-    kinds = set().union(*(joint_counts(case(seed, n=5)[1]) for seed in range(15)))
+    kinds = set().union(*(joint_counts(derivative_case(seed, n=5)[1]) for seed in range(15)))
     assert {"Spherical", "Free", "Fixed", "SphericalExp", "Planar"} <= kinds
 
 
 @pytest.mark.parametrize("seed", range(10))
 def test_directional_derivative_wrt_model_parameters(seed):
     """p = a body mass, a COM coordinate, an inertia entry, a link placement (eq. (92))."""
-    rng, model, q, dq, ddq, _, f = case(seed, n=4)
+    rng, model, q, dq, ddq, _, f = derivative_case(seed, n=4)
     k = int(rng.integers(1, model.nbodies + 1))
     for j in (0, 1, 4, 9):                          # mass, m c_x, Ixx, Izz
         e = np.zeros(10)
@@ -138,7 +138,7 @@ def test_directional_derivative_wrt_model_parameters(seed):
 
 @pytest.mark.parametrize("seed", range(10))
 def test_inertial_partials_are_the_regressor(seed):
-    _, model, q, dq, ddq, _, _ = case(seed)
+    _, model, q, dq, ddq, _, _ = derivative_case(seed)
     Y = rnea_inertial_partials(model, q, dq, ddq)
     pi = np.concatenate([to_parameters(I) for I in model.inertias[1:]])
     assert Y.shape == (model.nv, 10 * model.nbodies)
@@ -198,7 +198,7 @@ def test_aba_and_hybrid_derivative_wrt_model_parameters(seed):
     """Table 6/7 quantities w.r.t. a mass, a COM coordinate, an inertia entry and a link length,
     against complex step (complex parameter; a complex q of zero imaginary part makes the
     algorithms' work arrays complex) and central differences."""
-    rng, model, q, dq, ddq, tau, f = case(100 + seed, n=4)
+    rng, model, q, dq, ddq, tau, f = derivative_case(100 + seed, n=4)
     k = int(rng.integers(1, model.nbodies + 1))
     mask = rng.uniform(size=model.nbodies) < 0.5
     qc = q.astype(complex)
@@ -221,7 +221,7 @@ def test_aba_and_hybrid_derivative_wrt_model_parameters(seed):
 
 @pytest.mark.parametrize("seed", range(20))
 def test_aba_partials(seed):
-    _, model, q, dq, _, tau, f = case(seed)
+    _, model, q, dq, _, tau, f = derivative_case(seed)
     a_q, a_v, Minv = aba_partials(model, q, dq, tau, f)
     assert rel(a_q, fd_q(model, lambda x: aba(model, x, dq, tau, f), q)) < FD_TOL
     assert rel(a_v, fd_v(model, lambda x: aba(model, q, x, tau, f), dq)) < FD_TOL
@@ -242,7 +242,7 @@ def test_aba_partials(seed):
 
 @pytest.mark.parametrize("seed", range(15))
 def test_hybrid_partials(seed):
-    rng, model, q, dq, ddq, tau, _ = case(seed)
+    rng, model, q, dq, ddq, tau, _ = derivative_case(seed)
     mask = rng.uniform(size=model.nbodies) < 0.5
 
     def out(qq=q, vv=dq, a=ddq, t=tau):
@@ -286,12 +286,6 @@ def test_partials_match_pinocchio(seed):
     assert rel(a_v, np.linalg.solve(B, data.ddq_dv.copy() @ B)) < 1e-9
 
 
-def depth_first(model):
-    """True if every subtree occupies a contiguous range of body indices."""
-    return all(model.subtree(i) == list(range(i, i + len(model.subtree(i))))
-               for i in range(1, model.nbodies + 1))
-
-
 PIN_FD_KINDS = ("universal", "spherical_zyx", "planar", "revolute", "prismatic", "helical",
                 "spherical", "spherical_exp", "free")
 
@@ -303,7 +297,7 @@ def test_partials_match_finite_differences_of_pinocchio(seed):
     aba, composed with the state maps of pinocchio_bridge and moved on liedyn's manifold."""
     rng = np.random.default_rng(4000 + seed)
     model = random_tree(7, rng, joint_types=PIN_FD_KINDS, branching=0.7)
-    while depth_first(model) or not joint_counts(model) & {"Universal", "SphericalZYX", "Planar"}:
+    while is_depth_first(model) or not joint_counts(model) & {"Universal", "SphericalZYX", "Planar"}:
         model = random_tree(7, rng, joint_types=PIN_FD_KINDS, branching=0.7)
     q = model.random_configuration(rng)
     dq, ddq, tau = rng.normal(size=(3, model.nv))

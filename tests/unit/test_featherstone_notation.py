@@ -44,7 +44,7 @@ def mcI(m, c, Ic):
     return np.block([[Ic + m * C @ C.T, m * C], [m * C.T, m * np.eye(3)]])
 
 
-def random_case(seed):
+def random_motion(seed):
     """A rotation E, a translation r, a twist, an acceleration and a physical inertia."""
     rng = np.random.default_rng(seed)
     x = rng.normal(size=(5, 3))                      # five unit point masses about their centre
@@ -57,7 +57,7 @@ def random_case(seed):
 @settings(max_examples=30, deadline=None, derandomize=True)
 @given(st.integers(0, 2**32 - 1))
 def test_featherstone_dictionary(seed):
-    E, r, V, dV, c, Ic, m = random_case(seed)
+    E, r, V, dV, c, Ic, m = random_motion(seed)
     T_ab = make_transform(E.T, r)
     # motion transform ^B X_A = Ad_{T_ba} = Ad_{T_ab}^-1, force transform ^B X_A^* = Ad*_{T_ab}
     assert np.allclose(X_motion(E, r), Ad_inv(T_ab), atol=1e-12)

@@ -21,19 +21,17 @@ from liedyn.hybrid_dynamics import check_prescribed, hybrid, hybrid_direct, hybr
 from liedyn.kinematics import forward_pass
 from liedyn.inverse_dynamics import gravity_acceleration, rnea, rnea_pass
 from liedyn.robots import JOINT_TYPES, double_pendulum, random_tree, serial_chain
-from common import relerr
+from common import random_state, relerr
 
 N_TREES = 120
 TOL = 1e-10
 
 
-def random_case(seed, n_max=8):
+def hybrid_case(seed):
     """A random tree over every joint type, a state, inputs, external wrenches and a mask."""
-    rng = np.random.default_rng(seed)
-    model = random_tree(int(rng.integers(1, n_max + 1)), rng, joint_types=JOINT_TYPES)
-    q = model.random_configuration(rng)
-    dq, ddq, tau = rng.normal(size=(3, model.nv))
-    f_ext = rng.normal(size=(model.nbodies, 6))
+    model, q, dq, ddq, f_ext = random_state(seed)
+    rng = np.random.default_rng(seed + 1)
+    tau = rng.normal(size=model.nv)
     mask = rng.uniform(size=model.nbodies) < 0.5
     return model, q, dq, ddq, tau, f_ext, mask
 
@@ -96,7 +94,7 @@ def table4(model, q, dq, ddq, tau, prescribed, f_ext, printed=None):
 def test_random_trees_cover_every_joint_type_and_mask():
     seen = set()
     for seed in range(N_TREES):
-        model, *_, mask = random_case(seed)
+        model, *_, mask = hybrid_case(seed)
         seen |= {(type(model.joints[i]).__name__, bool(mask[i - 1]))
                  for i in range(1, model.nbodies + 1)}
     kinds = {"Revolute", "Prismatic", "Helical", "Screw", "Universal", "Planar", "Spherical",
@@ -106,7 +104,7 @@ def test_random_trees_cover_every_joint_type_and_mask():
 
 @pytest.mark.parametrize("seed", range(N_TREES))
 def test_hybrid_matches_direct_and_equations_of_motion(seed):
-    model, q, dq, ddq, tau, f_ext, mask = random_case(seed)
+    model, q, dq, ddq, tau, f_ext, mask = hybrid_case(seed)
     tau_out, ddq_out = hybrid(model, q, dq, ddq, tau, mask, f_ext)
     tau_d, ddq_d = hybrid_direct(model, q, dq, ddq, tau, mask, f_ext)
     assert relerr(tau_out, tau_d) <= TOL
@@ -121,7 +119,7 @@ def test_hybrid_matches_direct_and_equations_of_motion(seed):
 
 @pytest.mark.parametrize("seed", range(0, N_TREES, 3))
 def test_independent_transcription_of_table4(seed):
-    model, q, dq, ddq, tau, f_ext, mask = random_case(seed)
+    model, q, dq, ddq, tau, f_ext, mask = hybrid_case(seed)
     ref = table4(model, q, dq, ddq, tau, mask, f_ext)
     for a, b in zip(hybrid(model, q, dq, ddq, tau, mask, f_ext), ref):
         assert relerr(a, b) <= TOL
@@ -172,7 +170,7 @@ def test_printed_eq34_coupling_term_fails():
 
 @pytest.mark.parametrize("seed", range(0, N_TREES, 3))
 def test_all_prescribed_is_inverse_dynamics(seed):
-    model, q, dq, ddq, tau, f_ext, _ = random_case(seed)
+    model, q, dq, ddq, tau, f_ext, _ = hybrid_case(seed)
     tau_out, ddq_out = hybrid(model, q, dq, ddq, tau, [True] * model.nbodies, f_ext)
     assert relerr(tau_out, rnea(model, q, dq, ddq, f_ext)) <= TOL
     assert np.array_equal(ddq_out, ddq)
@@ -180,7 +178,7 @@ def test_all_prescribed_is_inverse_dynamics(seed):
 
 @pytest.mark.parametrize("seed", range(1, N_TREES, 3))
 def test_none_prescribed_is_forward_dynamics(seed):
-    model, q, dq, ddq, tau, f_ext, _ = random_case(seed)
+    model, q, dq, ddq, tau, f_ext, _ = hybrid_case(seed)
     tau_out, ddq_out = hybrid(model, q, dq, ddq, tau, [False] * model.nbodies, f_ext)
     assert relerr(ddq_out, aba(model, q, dq, tau, f_ext)) <= TOL
     assert np.array_equal(tau_out, tau)
@@ -189,7 +187,7 @@ def test_none_prescribed_is_forward_dynamics(seed):
 @settings(deadline=None, max_examples=60)
 @given(seed=st.integers(0, 2**32 - 1), scale=st.floats(1e-3, 1e3))
 def test_unknown_input_slots_are_ignored(seed, scale):
-    model, q, dq, ddq, tau, f_ext, mask = random_case(seed)
+    model, q, dq, ddq, tau, f_ext, mask = hybrid_case(seed)
     u = coordinate_mask(model, mask)
     rng = np.random.default_rng(seed + 1)
     ddq2, tau2 = ddq.copy(), tau.copy()
@@ -205,7 +203,7 @@ def test_unknown_input_slots_are_ignored(seed, scale):
 @given(seed=st.integers(0, 2**32 - 1))
 def test_hybrid_pass_intermediates(seed):
     """Eq. (51) per body, F and dV as in RNEA, Pi = I_hat on u, Pi S = 0 on v."""
-    model, q, dq, ddq, tau, f_ext, mask = random_case(seed)
+    model, q, dq, ddq, tau, f_ext, mask = hybrid_case(seed)
     out = hybrid_pass(model, q, dq, ddq, tau, mask, f_ext)
     ref = rnea_pass(model, q, dq, out.ddq, f_ext)
     assert relerr(ref.tau, out.tau) <= TOL

@@ -18,6 +18,7 @@ from liedyn import joints as J
 from liedyn import lie
 from liedyn.model import Model
 from strategies import seeds
+from common import translation
 
 SETTINGS = settings(max_examples=20, deadline=None)
 H = 1e-30          # complex step
@@ -30,12 +31,6 @@ TOL = 1e-12
 def unit(rng):
     a = rng.normal(size=3)
     return a / np.linalg.norm(a)
-
-
-def translation(r):
-    T = np.eye(4)
-    T[:3, 3] = r
-    return T
 
 
 def inv(T):

@@ -45,7 +45,7 @@ from liedyn.lie import Ad, Ad_star, ad, ad_star, inverse, make_transform, exp_so
 from liedyn.model import Model
 from liedyn.robots import JOINT_TYPES, random_tree, serial_chain
 from liedyn.inverse_dynamics import rnea, rnea_pass
-from common import random_state as random_case, relerr
+from common import random_state, relerr
 
 KERNEL_JOINTS = list(JOINT_TYPES)                     # every joint type has a kernel
 
@@ -112,7 +112,7 @@ def reference():
 @pytest.mark.parametrize("start", range(0, 200, 50))
 def test_compiled_equals_the_reference_on_200_random_trees(start):
     for seed in range(start, start + 50):
-        model, q, dq, ddq, f_ext = random_case(seed, batch=(2,) if seed % 2 else ())
+        model, q, dq, ddq, f_ext = random_state(seed, batch=(2,) if seed % 2 else ())
         compiled = every_kernel(model, q, dq, ddq, f_ext)
         with reference():
             expected = every_kernel(model, q, dq, ddq, f_ext)
@@ -122,7 +122,7 @@ def test_compiled_equals_the_reference_on_200_random_trees(start):
 
 @pytest.mark.parametrize("seed", range(10))
 def test_kernels_equal_the_reference_implementations(seed):
-    model, q, dq, ddq, f_ext = random_case(seed)
+    model, q, dq, ddq, f_ext = random_state(seed)
     tau, ddq_aba, M, tau_h, ddq_h = every_kernel(model, q, dq, ddq, f_ext)
     assert relerr(tau, rnea_pass(model, q, dq, ddq, f_ext).tau) <= 1e-10
     assert relerr(ddq_aba, ddq) <= 1e-9
@@ -139,7 +139,7 @@ def test_kernels_equal_the_reference_implementations(seed):
 
 @pytest.mark.parametrize("seed", range(5))
 def test_compiled_batches_equal_single_states(seed):
-    model, q, dq, ddq, f_ext = random_case(seed, batch=(2, 3))
+    model, q, dq, ddq, f_ext = random_state(seed, batch=(2, 3))
     batched = every_kernel(model, q, dq, ddq, f_ext)
     for k in np.ndindex(2, 3):
         single = every_kernel(model, q[k], dq[k], ddq[k], f_ext[k])
@@ -149,7 +149,7 @@ def test_compiled_batches_equal_single_states(seed):
 
 @pytest.mark.parametrize("seed", range(5))
 def test_compiled_batches_broadcast_like_single_states(seed):
-    model, q, dq, ddq, f_ext = random_case(seed, batch=(4,))
+    model, q, dq, ddq, f_ext = random_state(seed, batch=(4,))
     tau = rnea(model, q[0], dq[:, None], ddq[0], f_ext[0])        # (4, 1, nv)
     assert tau.shape == (4, 1, model.nv)
     for k in range(4):
@@ -172,7 +172,7 @@ def test_sympy_chain_equals_numbers():
 
 
 def test_complex_step_through_the_kernels():
-    model, q, dq, ddq, f_ext = random_case(3)
+    model, q, dq, ddq, f_ext = random_state(3)
     h, e = 1e-30, np.eye(model.nv)[0]
     tau_c = rnea(model, q, dq + 1j * h * e, ddq, f_ext)
     fd = (rnea(model, q, dq + 1e-6 * e, ddq, f_ext) - rnea(model, q, dq - 1e-6 * e, ddq, f_ext))
@@ -315,7 +315,7 @@ def read_only(x):
 @pytest.mark.parametrize("layout", [strided, read_only])
 def test_views_and_read_only_arrays_give_the_same_results(layout):
     for seed in range(3):
-        model, q, dq, ddq, f_ext = random_case(seed)
+        model, q, dq, ddq, f_ext = random_state(seed)
         expected = every_kernel(model, q, dq, ddq, f_ext)
         got = every_kernel(model, *(layout(x) for x in (q, dq, ddq, f_ext)))
         for a, b in zip(got, expected):
@@ -355,16 +355,6 @@ CONSTANT_S_JOINTS = [k for k in KERNEL_JOINTS
                                   "spherical_exp")]
 
 
-def partials_case(seed, batch=()):
-    rng = np.random.default_rng(seed)
-    model = random_tree(int(rng.integers(1, 9)), rng, joint_types=CONSTANT_S_JOINTS)
-    n = int(np.prod(batch))
-    q = np.stack([model.random_configuration(rng) for _ in range(n)]).reshape(
-        batch + (model.nq,))
-    dq, ddq = rng.normal(size=(2,) + batch + (model.nv,))
-    return model, q, dq, ddq, rng.normal(size=batch + (model.nbodies, 6))
-
-
 def reference_partials(model, q, dq, ddq, f_ext):
     """Table 5 on numpy arrays (liedyn.derivatives), the kernels switched off."""
     _exec.use_kernels(False)
@@ -378,7 +368,7 @@ def reference_partials(model, q, dq, ddq, f_ext):
 @pytest.mark.parametrize("start", range(0, 60, 20))
 def test_compiled_rnea_partials_equal_table5_on_numpy(start):
     for seed in range(start, start + 20):
-        model, q, dq, ddq, f_ext = partials_case(seed)
+        model, q, dq, ddq, f_ext = random_state(seed, CONSTANT_S_JOINTS)
         compiled = _exec.rnea_partials(model, q, dq, ddq, f_ext)
         assert compiled is not None
         for a, b in zip(compiled, reference_partials(model, q, dq, ddq, f_ext)):
@@ -388,7 +378,7 @@ def test_compiled_rnea_partials_equal_table5_on_numpy(start):
 @pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
 @pytest.mark.parametrize("seed", range(3))
 def test_compiled_rnea_partials_of_batches_equal_single_states(seed):
-    model, q, dq, ddq, f_ext = partials_case(seed, batch=(2, 3))
+    model, q, dq, ddq, f_ext = random_state(seed, CONSTANT_S_JOINTS, batch=(2, 3))
     batched = rnea_partials(model, q, dq[0, 0], ddq, f_ext)       # dq shared
     for k in np.ndindex(2, 3):
         single = _exec.rnea_partials(model, q[k], dq[0, 0], ddq[k], f_ext[k])
@@ -407,7 +397,7 @@ def test_rnea_partials_of_joints_with_varying_S_use_numpy():
 
 @pytest.mark.parametrize("seed", range(10))
 def test_inverse_mass_matrix_by_the_kernels_equals_the_numpy_one(seed):
-    model, q, dq, ddq, f_ext = random_case(seed, batch=(2,) if seed % 2 else ())
+    model, q, dq, ddq, f_ext = random_state(seed, batch=(2,) if seed % 2 else ())
     Minv = inverse_mass_matrix(model, q)
     _exec.use_kernels(False)
     try:
@@ -481,7 +471,7 @@ def test_drivers_compile_only_the_converted_types():
     """Odd arrays (strided, read-only, int, mixed float and complex) and lists reach
     the drivers converted: no driver holds machine code for any other type than
     C-contiguous writable float64 or complex128 arrays, so no call compiles anew."""
-    model, q, dq, ddq, f_ext = random_case(3)
+    model, q, dq, ddq, f_ext = random_state(3)
     prescribed = np.repeat(np.arange(model.nbodies) % 3 == 0, 2)[::2]   # a view
     integers = lambda x: np.asarray(np.round(10 * x), dtype=int)    # noqa: E731
     odd = [strided, read_only, lambda x: x + 0j, lambda x: x.tolist()]
@@ -548,7 +538,7 @@ def test_the_single_state_code_refuses_other_types():
     signatures raises TypeError for arguments of other types instead of compiling
     them (the single-state path relies on that to fall back), and compiles nothing
     new. If a numba release changes this, this test fails."""
-    model, q, dq, ddq, f_ext = random_case(3)
+    model, q, dq, ddq, f_ext = random_state(3)
     rnea(model, q, dq, ddq)                        # the float64 code exists now
     fast = K.rnea_loop.fast
     topo, body, zeros = _exec.flat_model(model)

@@ -18,28 +18,14 @@ from hypothesis import assume, given, settings
 from liedyn import joints as J
 from liedyn.inertia import spatial_inertia, transform_inertia
 from liedyn.kinematics import body_accelerations, body_jacobian, body_velocities, forward_kinematics
-from liedyn.lie import Ad_star, ad_star, inverse, make_transform
+from liedyn.lie import Ad_star, ad_star, inverse
 from liedyn.model import Model
 from liedyn.inverse_dynamics import gravity_acceleration, rnea, rnea_pass
-from liedyn.robots import (JOINT_TYPES, pendulum, planar_arm, random_tree, serial_chain,
-                           two_link_arm)
+from liedyn.robots import pendulum, planar_arm, serial_chain, two_link_arm
 from strategies import seeds
-from common import relerr
+from common import random_state, relerr, translation
 
 SETTINGS = settings(max_examples=20, deadline=None)
-
-
-def random_state(seed, joint_types=JOINT_TYPES, n_max=8):
-    rng = np.random.default_rng(seed)
-    model = random_tree(int(rng.integers(1, n_max + 1)), rng, joint_types=joint_types)
-    q = model.random_configuration(rng)
-    dq, ddq = rng.normal(size=(2, model.nv))
-    f_ext = rng.normal(size=(model.nbodies, 6))
-    return model, q, dq, ddq, f_ext, rng
-
-
-def translation(x, y=0.0, z=0.0):
-    return make_transform(np.eye(3), [x, y, z])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -59,7 +45,7 @@ def zhang_sum(model, q, dq, ddq, f_ext):
 @SETTINGS
 @given(seeds)
 def test_rnea_equals_sum_of_body_jacobian_terms(seed):
-    model, q, dq, ddq, f_ext, _ = random_state(seed)
+    model, q, dq, ddq, f_ext = random_state(seed)
     assert relerr(rnea(model, q, dq, ddq, f_ext), zhang_sum(model, q, dq, ddq, f_ext)) < 1e-12
 
 
@@ -68,7 +54,7 @@ def test_rnea_equals_sum_of_body_jacobian_terms(seed):
 def test_body_accelerations_are_time_derivatives_of_velocities(seed):
     """The dV_i used above really are d/dt of V_i along (q, dq, ddq) (complex step in time):
     this makes the sum above independent of the forward recursion (41), dS_i included."""
-    model, q, dq, ddq, _, _ = random_state(seed)
+    model, q, dq, ddq, _ = random_state(seed)
     h = 1e-30
     qc = model.integrate(q.astype(complex), dq, 1j * h)
     dV = body_velocities(model, qc, dq + 1j * h * ddq).imag / h
@@ -80,7 +66,8 @@ def test_body_accelerations_are_time_derivatives_of_velocities(seed):
 # ---------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_batched_equals_looped(seed):
-    model, _, _, _, _, rng = random_state(seed)
+    model, *_ = random_state(seed)
+    rng = np.random.default_rng(seed)
     q = np.array([[model.random_configuration(rng) for _ in range(3)] for _ in range(5)])
     dq, ddq = rng.normal(size=(2, 5, 3, model.nv))
     f_ext = rng.normal(size=(5, 3, model.nbodies, 6))
@@ -108,7 +95,7 @@ def mass_matrix_cs(model, q, dq, ddq, h=1e-30):
 @SETTINGS
 @given(seeds)
 def test_mass_matrix_three_ways(seed):
-    model, q, dq, ddq, f_ext, _ = random_state(seed)
+    model, q, dq, ddq, f_ext = random_state(seed)
     assume(model.nv > 0)                                  # (a tree of welded bodies has no M)
     E = np.eye(model.nv)
     M_cs = mass_matrix_cs(model, q, dq, ddq)
@@ -129,7 +116,7 @@ def test_mass_matrix_three_ways(seed):
 
 def test_complex_step_is_exact():
     """The complex step has no subtraction: the imaginary part is M e_j to round-off for any h."""
-    model, q, dq, ddq, _, _ = random_state(5)
+    model, q, dq, ddq, _ = random_state(5)
     M1 = mass_matrix_cs(model, q, dq, ddq, h=1e-30)
     M2 = mass_matrix_cs(model, q, dq, ddq, h=1e-100)
     assert np.max(np.abs(M1 - M2)) <= 1e-12 * max(1.0, np.max(np.abs(M1)))
@@ -202,7 +189,7 @@ def weights(model, q):
 @SETTINGS
 @given(seeds)
 def test_f_ext_that_balances_gravity_gives_zero_torque(seed):
-    model, q, dq, ddq, _, _ = random_state(seed)
+    model, q, dq, ddq, _ = random_state(seed)
     np.testing.assert_allclose(rnea(model, q, np.zeros(model.nv), np.zeros(model.nv),
                                     -weights(model, q)), 0.0, rtol=0, atol=1e-12)
     # with motion: the balancing wrench cancels exactly the gravity part
@@ -215,7 +202,7 @@ def test_f_ext_that_balances_gravity_gives_zero_torque(seed):
 
 def test_gravity_is_a_base_acceleration():
     """Footnote 6: gravity g equals the ground accelerating with -g; dV_0 = (0, -g)."""
-    model, q, dq, ddq, _, _ = random_state(3)
+    model, q, dq, ddq, _ = random_state(3)
     assert np.array_equal(gravity_acceleration(model)[3:], -model.gravity)
     out = rnea_pass(model, q, dq, ddq)
     np.testing.assert_array_equal(out.forward.dV[0], gravity_acceleration(model))
@@ -308,7 +295,7 @@ def merge_fixed(model):
 @SETTINGS
 @given(seeds)
 def test_fixed_joint_equals_merged_inertia(seed):
-    model, q, dq, ddq, f_ext, _ = random_state(seed, joint_types=("revolute", "fixed",
+    model, q, dq, ddq, f_ext = random_state(seed, joint_types=("revolute", "fixed",
                                                                   "spherical", "prismatic"))
     merged, map_f = merge_fixed(model)
     moving = [i for i in range(1, model.nbodies + 1) if not isinstance(model.joints[i], J.Fixed)]
@@ -320,7 +307,7 @@ def test_fixed_joint_equals_merged_inertia(seed):
 def test_fixed_body_example():
     """A welded 2 kg point mass 1 m out on a pendulum: the pendulum feels it."""
     model = pendulum(mass=1.0, length=1.0)
-    model.add_body("weight", 1, J.Fixed(), placement=translation(0.0, -1.0),
+    model.add_body("weight", 1, J.Fixed(), placement=translation([0.0, -1.0, 0.0]),
                    inertia=spatial_inertia(2.0, np.zeros(3), np.zeros((3, 3))))
     assert model.nv == 1
     merged, _ = merge_fixed(model)
@@ -338,7 +325,7 @@ def two_link_revolute(masses, lengths, inertias, gravity=9.81):
     model = Model(gravity=(0.0, -gravity, 0.0))
     model.add_body("link1", 0, J.Revolute([0, 0, 1]),
                    inertia=spatial_inertia(m1, [L1 / 2, 0, 0], np.diag([0.0, I1, I1])))
-    model.add_body("link2", 1, J.Revolute([0, 0, 1]), placement=translation(L1),
+    model.add_body("link2", 1, J.Revolute([0, 0, 1]), placement=translation([L1, 0.0, 0.0]),
                    inertia=spatial_inertia(m2, [L2 / 2, 0, 0], np.diag([0.0, I2, I2])))
     return model
 
@@ -355,11 +342,11 @@ def test_screw_two_link_arm_equals_revolute_model(seed):
     # the body frames differ (centre of mass vs joint): T_{screw,rev} = Trans(-L_i/2), so a
     # wrench F_rev becomes F_screw = Ad*_{T_{rev,screw}} F_rev (eq. (13))
     f_rev = rng.normal(size=(2, 6))
-    f_screw = np.array([Ad_star(translation(L / 2)) @ F for L, F in zip(lengths, f_rev)])
+    f_screw = np.array([Ad_star(translation([L / 2, 0.0, 0.0])) @ F for L, F in zip(lengths, f_rev)])
     assert relerr(rnea(screw, q, dq, ddq, f_screw), rnea(rev, q, dq, ddq, f_rev)) < 1e-12
     Tw_s, Tw_r = forward_kinematics(screw, q).T_world, forward_kinematics(rev, q).T_world
     for i, L in [(1, lengths[0]), (2, lengths[1])]:
-        np.testing.assert_allclose(Tw_s[i], Tw_r[i] @ translation(L / 2), atol=1e-13)
+        np.testing.assert_allclose(Tw_s[i], Tw_r[i] @ translation([L / 2, 0.0, 0.0]), atol=1e-13)
 
 
 def test_two_link_arm_defaults_equal_planar_arm():

@@ -13,7 +13,6 @@ import pytest
 
 from liedyn.kinematics import body_jacobian, forward_kinematics
 from liedyn.inverse_dynamics import rnea
-from liedyn.robots import random_tree
 
 from pinocchio_bridge import (P, forces_to_pin, state_to_pin, to_pinocchio, velocity_map)
 from common import random_state, relerr
@@ -24,13 +23,9 @@ N_TREES = 200
 
 
 @functools.lru_cache(maxsize=None)     # shared by the tests below (read only)
-def random_case(seed):
-    return random_state(seed, PIN_JOINTS)
-
-
 @pytest.mark.parametrize("seed", range(N_TREES))
 def test_rnea_matches_pinocchio(seed):
-    model, q, dq, ddq, f_ext = random_case(seed)
+    model, q, dq, ddq, f_ext = random_state(seed, PIN_JOINTS)
     pm = to_pinocchio(model)
     data = pm.createData()
     qp, vp, ap = state_to_pin(model, q, dq, ddq)
@@ -43,7 +38,7 @@ def test_rnea_matches_pinocchio(seed):
 
 @pytest.mark.parametrize("seed", range(N_TREES))
 def test_kinematics_and_jacobians_match_pinocchio(seed):
-    model, q, *_ = random_case(seed)
+    model, q, *_ = random_state(seed, PIN_JOINTS)
     pm = to_pinocchio(model)
     data = pm.createData()
     qp = state_to_pin(model, q)
@@ -64,7 +59,7 @@ def test_trees_cover_every_joint_type_and_a_single_dof():
     which Pinocchio's Jacobians come back 1-D)."""
     seen, nvs = set(), set()
     for seed in range(N_TREES):
-        model = random_case(seed)[0]
+        model = random_state(seed, PIN_JOINTS)[0]
         seen.update(type(j).__name__ for j in model.joints[1:])
         nvs.add(model.nv)
     assert seen >= {"Revolute", "Prismatic", "Helical", "Universal", "Planar", "Spherical",

@@ -32,7 +32,7 @@ from liedyn.crba import mass_matrix
 from liedyn.inverse_dynamics import rnea
 
 from pinocchio_urdf import PinMap
-from common import relative_error as relerr
+from common import joint_xml, link_xml, relative_error, robot_xml
 
 SINGULAR = {"romeo": "RThumb3Link", "romeo_laas_small": "r_gripper"}
 TOL = 1e-9
@@ -62,16 +62,16 @@ def test_robot_matches_pinocchio(name, floating):
         qp, B, dB = maps.q(q), maps.B(q), maps.B(q, dq)
         vp, ap = B @ dq, B @ ddq + dB @ dq
         tau_pin = pin.rnea(pm, data, qp, vp, ap)
-        assert relerr(rnea(model, q, dq, ddq), B.T @ tau_pin) < TOL
+        assert relative_error(rnea(model, q, dq, ddq), B.T @ tau_pin) < TOL
         Mp = pin.crba(pm, data, qp)
         Mp = np.triu(Mp) + np.triu(Mp, 1).T
-        assert relerr(mass_matrix(model, q), B.T @ Mp @ B) < TOL
+        assert relative_error(mass_matrix(model, q), B.T @ Mp @ B) < TOL
         if name in SINGULAR:
             with pytest.raises(ValueError, match=SINGULAR[name]):
                 aba(model, q, dq, tau)
             continue
         a_pin = pin.aba(pm, data, qp, vp, np.linalg.solve(B.T, tau))
-        assert relerr(aba(model, q, dq, tau), np.linalg.solve(B, a_pin - dB @ dq)) < TOL
+        assert relative_error(aba(model, q, dq, tau), np.linalg.solve(B, a_pin - dB @ dq)) < TOL
 
 
 def test_panda_frames_limits_and_mimic():
@@ -82,7 +82,7 @@ def test_panda_frames_limits_and_mimic():
     pin.framesForwardKinematics(pm, data, maps.q(q))
     for link in ("panda_hand", "panda_link8", "panda_leftfinger", "panda_link3"):
         T = urdf.link_placement(model, q, link)
-        assert relerr(T, data.oMf[pm.getFrameId(link)].homogeneous) < 1e-12
+        assert relative_error(T, data.oMf[pm.getFrameId(link)].homogeneous) < 1e-12
     assert np.allclose(maps.q(model.q_lower), pm.lowerPositionLimit)
     assert np.allclose(maps.q(model.q_upper), pm.upperPositionLimit)
     assert np.allclose(maps.B(q) @ model.effort_limit, pm.effortLimit)
@@ -114,26 +114,6 @@ def test_unknown_robot_and_missing_package(monkeypatch):
 
 
 # --- small hand-written files ------------------------------------------------------------------
-def link(name, mass=1.0, com="0.1 0.2 0.3", rpy="0.3 -0.2 0.1", inertia=(0.3, 0.01, 0.02, 0.2,
-                                                                          0.03, 0.25)):
-    keys = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
-    attrs = " ".join(f'{k}="{v}"' for k, v in zip(keys, inertia))
-    return (f'<link name="{name}"><inertial><mass value="{mass}"/><origin xyz="{com}" '
-            f'rpy="{rpy}"/><inertia {attrs}/></inertial></link>')
-
-
-def joint(name, jtype, parent, child, xyz="0.5 0 0", rpy="0.1 0.2 0.3", axis="0 0 1", extra=""):
-    if jtype in ("revolute", "prismatic"):
-        extra += '<limit lower="-1" upper="1" effort="10" velocity="2"/>'
-    return (f'<joint name="{name}" type="{jtype}"><parent link="{parent}"/>'
-            f'<child link="{child}"/><origin xyz="{xyz}" rpy="{rpy}"/><axis xyz="{axis}"/>'
-            f'{extra}</joint>')
-
-
-def robot(*elements):
-    return '<robot name="test">' + "".join(elements) + "</robot>"
-
-
 def compare_with_pinocchio(xml, floating=False, seed=0):
     model = urdf.load_urdf(xml, floating_base=floating)
     pm = (pin.buildModelFromXML(xml, pin.JointModelFreeFlyer()) if floating
@@ -144,19 +124,25 @@ def compare_with_pinocchio(xml, floating=False, seed=0):
     dq, ddq, tau = rng.normal(size=(3, model.nv))
     B, dB = maps.B(q), maps.B(q, dq)
     tau_pin = pin.rnea(pm, data, maps.q(q), B @ dq, B @ ddq + dB @ dq)
-    assert relerr(rnea(model, q, dq, ddq), B.T @ tau_pin) < TOL
+    assert relative_error(rnea(model, q, dq, ddq), B.T @ tau_pin) < TOL
     a_pin = pin.aba(pm, data, maps.q(q), B @ dq, np.linalg.solve(B.T, tau))
-    assert relerr(aba(model, q, dq, tau), np.linalg.solve(B, a_pin - dB @ dq)) < TOL
+    assert relative_error(aba(model, q, dq, tau), np.linalg.solve(B, a_pin - dB @ dq)) < TOL
     return model
 
 
-TREE = robot(link("base"), link("a"), link("b", mass=0.5), link("c", mass=2.0), link("d"),
-             link("e", mass=0.7),
-             joint("ja", "revolute", "base", "a", axis="0.3 0.4 0.5"),
-             joint("jb", "fixed", "a", "b"),
-             joint("jc", "prismatic", "b", "c", axis="1 0 0"),
-             joint("jd", "continuous", "a", "d", axis="0 1 0"),
-             joint("je", "fixed", "d", "e", xyz="0 0 0.4"))
+TREE = robot_xml(
+    link_xml("base"),
+    link_xml("a"),
+    link_xml("b", mass=0.5),
+    link_xml("c", mass=2.0),
+    link_xml("d"),
+    link_xml("e", mass=0.7),
+    joint_xml("ja", "revolute", "base", "a", axis="0.3 0.4 0.5"),
+    joint_xml("jb", "fixed", "a", "b"),
+    joint_xml("jc", "prismatic", "b", "c", axis="1 0 0"),
+    joint_xml("jd", "continuous", "a", "d", axis="0 1 0"),
+    joint_xml("je", "fixed", "d", "e", xyz="0 0 0.4"),
+)
 
 
 @pytest.mark.parametrize("floating", [False, True])
@@ -172,9 +158,9 @@ def test_fixed_joints_merge_into_the_parent_body(floating):
 
 
 def test_floating_joint_and_planar_joint_about_z_match_pinocchio():
-    xml = robot(link("base"), link("a"), link("b"), link("c"),
-                joint("ja", "floating", "base", "a"), joint("jb", "planar", "a", "b"),
-                joint("jc", "revolute", "b", "c", axis="0 1 0"))
+    xml = robot_xml(link_xml("base"), link_xml("a"), link_xml("b"), link_xml("c"),
+                joint_xml("ja", "floating", "base", "a"), joint_xml("jb", "planar", "a", "b"),
+                joint_xml("jc", "revolute", "b", "c", axis="0 1 0"))
     model = compare_with_pinocchio(xml)
     assert [type(j) for j in model.joints[1:]] == [J.Free, J.Planar, J.Revolute]
 
@@ -182,8 +168,11 @@ def test_floating_joint_and_planar_joint_about_z_match_pinocchio():
 def test_planar_joint_moves_in_the_plane_normal_to_its_axis():
     # Pinocchio's parser ignores a planar joint's axis (it always uses the z plane); the URDF
     # specification says the plane is normal to the axis, which liedyn follows.
-    xml = robot(link("base"), link("b"), joint("jb", "planar", "base", "b", xyz="0 0 0",
-                                                rpy="0 0 0", axis="1 0 0"))
+    xml = robot_xml(
+        link_xml("base"),
+        link_xml("b"),
+        joint_xml("jb", "planar", "base", "b", xyz="0 0 0", rpy="0 0 0", axis="1 0 0"),
+    )
     model = urdf.load_urdf(xml)
     T = urdf.link_placement(model, [0.3, -0.2, 0.7], "b")
     assert np.isclose(T[0, 3], 0.0) and np.isclose(np.hypot(T[1, 3], T[2, 3]), np.hypot(0.3, 0.2))
@@ -194,8 +183,8 @@ def test_planar_joint_moves_in_the_plane_normal_to_its_axis():
 
 
 def test_missing_inertial_is_massless():
-    xml = robot(link("base"), '<link name="tip"/>', link("a"),
-                joint("ja", "revolute", "base", "a"), joint("jt", "revolute", "a", "tip"))
+    xml = robot_xml(link_xml("base"), '<link name="tip"/>', link_xml("a"),
+                joint_xml("ja", "revolute", "base", "a"), joint_xml("jt", "revolute", "a", "tip"))
     model = urdf.load_urdf(xml)
     assert not np.any(model.inertias[2])
     assert np.allclose(rnea(model, [0.1, 0.2], [0.0, 1.0], [0.0, 0.0])[1], 0.0)
@@ -204,8 +193,8 @@ def test_missing_inertial_is_massless():
 
 
 def test_root_selects_one_tree():
-    xml = robot(link("r1"), link("r2"), link("a"), link("b"),
-                joint("ja", "revolute", "r1", "a"), joint("jb", "revolute", "r2", "b"))
+    xml = robot_xml(link_xml("r1"), link_xml("r2"), link_xml("a"), link_xml("b"),
+                joint_xml("ja", "revolute", "r1", "a"), joint_xml("jb", "revolute", "r2", "b"))
     with pytest.raises(ValueError, match=r"2 root links .*\['r1', 'r2'\]"):
         urdf.load_urdf(xml)
     assert urdf.load_urdf(xml, root="r2").joint_names == ["universe", "jb"]
@@ -216,8 +205,13 @@ def test_root_selects_one_tree():
 
 
 def test_mimic_to_an_unknown_joint_warns_and_is_ignored():
-    xml = robot(link("base"), link("a"), link("b"), joint("ja", "revolute", "base", "a"),
-                joint("jb", "revolute", "a", "b", extra='<mimic joint="nope" multiplier="2"/>'))
+    xml = robot_xml(
+        link_xml("base"),
+        link_xml("a"),
+        link_xml("b"),
+        joint_xml("ja", "revolute", "base", "a"),
+        joint_xml("jb", "revolute", "a", "b", extra='<mimic joint="nope" multiplier="2"/>'),
+    )
     with pytest.warns(UserWarning, match="joint 'jb': <mimic joint='nope'>"):
         model = urdf.load_urdf(xml)
     assert model.mimic == {} and model.nv == 2
@@ -225,8 +219,11 @@ def test_mimic_to_an_unknown_joint_warns_and_is_ignored():
 
 @pytest.mark.parametrize("policy", ["warn", "raise", "ignore"])
 def test_inconsistent_inertia_policy(policy):
-    xml = robot(link("base"), link("a", inertia=(1.0, 0, 0, 0.1, 0, 0.1)),   # 0.1 + 0.1 < 1
-                joint("ja", "revolute", "base", "a"))
+    xml = robot_xml(
+        link_xml("base"),
+        link_xml("a", inertia=(1.0, 0, 0, 0.1, 0, 0.1)),  # 0.1 + 0.1 < 1
+        joint_xml("ja", "revolute", "base", "a"),
+    )
     if policy == "raise":
         with pytest.raises(ValueError, match="link 'a': <inertial> is not physically consistent"
                                              ".*triangle"):
@@ -244,43 +241,114 @@ MALFORMED = {
     "not xml": ("<robot name='x'><link name='a'></robot>", "not well-formed XML"),
     "root": ("<model name='x'/>", "root element must be <robot>, got <model>"),
     "robot name": ("<robot><link name='a'/></robot>", "<robot> has no name"),
-    "link name": (robot("<link/>"), "a <link> element has no name"),
-    "joint name": (robot(link("a"), link("b"), '<joint type="fixed"><parent link="a"/>'
-                         '<child link="b"/></joint>'), "a <joint> element has no name"),
-    "joint type": (robot(link("a"), link("b"), '<joint name="j1"><parent link="a"/>'
-                         '<child link="b"/></joint>'), "joint 'j1' has no type"),
-    "child": (robot(link("a"), '<joint name="j1" type="fixed"><parent link="a"/></joint>'),
-              r"joint 'j1' needs <child link=...>"),
-    "unknown type": (robot(link("a"), link("b"), joint("hinge1", "hinge", "a", "b")),
-                     "joint 'hinge1' has unknown type 'hinge'"),
-    "undefined link": (robot(link("a"), joint("j1", "revolute", "a", "ghost")),
-                       "joint 'j1': child link 'ghost' is not defined"),
-    "negative mass": (robot(link("a"), link("b", mass=-1.0), joint("j1", "revolute", "a", "b")),
-                      "link 'b'.*<mass>.*attribute 'value'.*>= 0, got -1"),
-    "no mass": (robot(link("a"), '<link name="b"><inertial><inertia ixx="1" ixy="0" ixz="0" '
-                      'iyy="1" iyz="0" izz="1"/></inertial></link>',
-                      joint("j1", "revolute", "a", "b")), r"link 'b': <inertial> needs <mass"),
-    "inertia attribute": (robot(link("a"), '<link name="b"><inertial><mass value="1"/>'
-                                '<inertia ixx="1" iyy="1" izz="1"/></inertial></link>',
-                                joint("j1", "revolute", "a", "b")),
-                          r"link 'b': <inertia> lacks the attribute\(s\) \['ixy', 'ixz', 'iyz'\]"),
-    "zero axis": (robot(link("a"), link("b"), joint("j1", "revolute", "a", "b", axis="0 0 0")),
-                  "joint 'j1' <axis>, attribute 'xyz'"),
-    "bad number": (robot(link("a"), link("b"), joint("j1", "revolute", "a", "b", xyz="1 two 3")),
-                   "joint 'j1' <origin>, attribute 'xyz': expected numbers, got '1 two 3'"),
-    "duplicate link": (robot(link("a"), link("a")), r"link name\(s\) \['a'\] defined more than"),
-    "duplicate joint": (robot(link("a"), link("b"), link("c"), joint("j", "fixed", "a", "b"),
-                              joint("j", "fixed", "b", "c")),
-                        r"joint name\(s\) \['j'\] defined more than once"),
-    "two parents": (robot(link("a"), link("b"), link("c"), joint("j1", "revolute", "a", "b"),
-                          joint("j2", "revolute", "a", "c"), joint("j3", "revolute", "c", "b")),
-                    "link 'b' is the child of two joints, 'j1' and 'j3'"),
-    "loop": (robot(link("a"), link("b"), link("c"), joint("j1", "revolute", "b", "c"),
-                   joint("j2", "revolute", "c", "b")),
-             r"joints \['j2', 'j1'\] form a closed loop through links \['b', 'c'\]"),
-    "no root": (robot(link("b"), link("c"), joint("j1", "revolute", "b", "c"),
-                      joint("j2", "revolute", "c", "b")), "closed loop"),
-    "multiple roots": (robot(link("a"), link("b")), r"2 root links .*\['a', 'b'\]"),
+    "link name": (robot_xml("<link/>"), "a <link> element has no name"),
+    "joint name": (
+        robot_xml(
+            link_xml("a"),
+            link_xml("b"),
+            '<joint type="fixed"><parent link="a"/>' '<child link="b"/></joint>',
+        ),
+        "a <joint> element has no name",
+    ),
+    "joint type": (
+        robot_xml(
+            link_xml("a"),
+            link_xml("b"),
+            '<joint name="j1"><parent link="a"/>' '<child link="b"/></joint>',
+        ),
+        "joint 'j1' has no type",
+    ),
+    "child": (
+        robot_xml(link_xml("a"), '<joint name="j1" type="fixed"><parent link="a"/></joint>'),
+        r"joint 'j1' needs <child link=...>",
+    ),
+    "unknown type": (
+        robot_xml(link_xml("a"), link_xml("b"), joint_xml("hinge1", "hinge", "a", "b")),
+        "joint 'hinge1' has unknown type 'hinge'",
+    ),
+    "undefined link": (
+        robot_xml(link_xml("a"), joint_xml("j1", "revolute", "a", "ghost")),
+        "joint 'j1': child link 'ghost' is not defined",
+    ),
+    "negative mass": (
+        robot_xml(link_xml("a"), link_xml("b", mass=-1.0), joint_xml("j1", "revolute", "a", "b")),
+        "link 'b'.*<mass>.*attribute 'value'.*>= 0, got -1",
+    ),
+    "no mass": (
+        robot_xml(
+            link_xml("a"),
+            '<link name="b"><inertial><inertia ixx="1" ixy="0" ixz="0" '
+            'iyy="1" iyz="0" izz="1"/></inertial></link>',
+            joint_xml("j1", "revolute", "a", "b"),
+        ),
+        r"link 'b': <inertial> needs <mass",
+    ),
+    "inertia attribute": (
+        robot_xml(
+            link_xml("a"),
+            '<link name="b"><inertial><mass value="1"/>'
+            '<inertia ixx="1" iyy="1" izz="1"/></inertial></link>',
+            joint_xml("j1", "revolute", "a", "b"),
+        ),
+        r"link 'b': <inertia> lacks the attribute\(s\) \['ixy', 'ixz', 'iyz'\]",
+    ),
+    "zero axis": (
+        robot_xml(
+            link_xml("a"), link_xml("b"), joint_xml("j1", "revolute", "a", "b", axis="0 0 0")
+        ),
+        "joint 'j1' <axis>, attribute 'xyz'",
+    ),
+    "bad number": (
+        robot_xml(
+            link_xml("a"), link_xml("b"), joint_xml("j1", "revolute", "a", "b", xyz="1 two 3")
+        ),
+        "joint 'j1' <origin>, attribute 'xyz': expected numbers, got '1 two 3'",
+    ),
+    "duplicate link": (
+        robot_xml(link_xml("a"), link_xml("a")),
+        r"link name\(s\) \['a'\] defined more than",
+    ),
+    "duplicate joint": (
+        robot_xml(
+            link_xml("a"),
+            link_xml("b"),
+            link_xml("c"),
+            joint_xml("j", "fixed", "a", "b"),
+            joint_xml("j", "fixed", "b", "c"),
+        ),
+        r"joint name\(s\) \['j'\] defined more than once",
+    ),
+    "two parents": (
+        robot_xml(
+            link_xml("a"),
+            link_xml("b"),
+            link_xml("c"),
+            joint_xml("j1", "revolute", "a", "b"),
+            joint_xml("j2", "revolute", "a", "c"),
+            joint_xml("j3", "revolute", "c", "b"),
+        ),
+        "link 'b' is the child of two joints, 'j1' and 'j3'",
+    ),
+    "loop": (
+        robot_xml(
+            link_xml("a"),
+            link_xml("b"),
+            link_xml("c"),
+            joint_xml("j1", "revolute", "b", "c"),
+            joint_xml("j2", "revolute", "c", "b"),
+        ),
+        r"joints \['j2', 'j1'\] form a closed loop through links \['b', 'c'\]",
+    ),
+    "no root": (
+        robot_xml(
+            link_xml("b"),
+            link_xml("c"),
+            joint_xml("j1", "revolute", "b", "c"),
+            joint_xml("j2", "revolute", "c", "b"),
+        ),
+        "closed loop",
+    ),
+    "multiple roots": (robot_xml(link_xml("a"), link_xml("b")), r"2 root links .*\['a', 'b'\]"),
 }
 
 
@@ -312,7 +380,7 @@ def test_merged_links_are_placed_as_in_pinocchio():
     pin.framesForwardKinematics(pm, data, maps.q(q))
     for name in ("a", "b", "c", "d", "e"):
         T = urdf.link_placement(model, q, name)
-        assert relerr(T, data.oMf[pm.getFrameId(name)].homogeneous) < 1e-12
+        assert relative_error(T, data.oMf[pm.getFrameId(name)].homogeneous) < 1e-12
     assert np.allclose(urdf.link_placement(model, np.tile(q, (4, 1)), "e")[2],
                        urdf.link_placement(model, q, "e"))          # batched
 
@@ -330,10 +398,10 @@ def test_locked_joints_match_pinocchio_reduced_model():
     q = model.random_configuration(rng)
     dq, ddq = rng.normal(size=(2, model.nv))
     assert model.nv == 7 and model.locked == {fingers[0]: 0.02, fingers[1]: 0.03}
-    assert relerr(rnea(model, q, dq, ddq), pin.rnea(pm, data, maps.q(q), dq, ddq)) < TOL
+    assert relative_error(rnea(model, q, dq, ddq), pin.rnea(pm, data, maps.q(q), dq, ddq)) < TOL
     pin.framesForwardKinematics(pm, data, maps.q(q))
     T = urdf.link_placement(model, q, "panda_leftfinger")
-    assert relerr(T, data.oMf[pm.getFrameId("panda_leftfinger")].homogeneous) < 1e-12
+    assert relative_error(T, data.oMf[pm.getFrameId("panda_leftfinger")].homogeneous) < 1e-12
     with pytest.raises(ValueError, match="no joint 'nope'"):
         urdf.load_robot("panda", locked_joints=["nope"])
     with pytest.raises(ValueError, match="joint 'panda_joint8' is fixed"):
