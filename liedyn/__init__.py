@@ -11,17 +11,22 @@ cites its equation. One namespace holds what a reader and a user reach for::
 The layout is the architecture::
 
     liedyn/                  the dynamics, one module per idea, in chapter order
-      lie  inertia  body       ch. 1-3  SE(3), generalized inertia, one rigid body
-      joints  model            ch. 4    joints J(q), S(q); the tree of bodies
+      lie  dexp                ch. 1    SE(3): exp, log, Ad, ad; Jacobians of exp
+      inertia  body            ch. 2-3  generalized inertia, one rigid body
+      joint  joints  model     ch. 4    the joint interface J(q), S(q); the joint
+                                        types; the tree of bodies
       kinematics               ch. 4    forward kinematics, twists, Jacobians
       inverse_dynamics         ch. 5    rnea: Table 2
       crba                     ch. 6    mass matrix, bias and gravity terms
       forward_dynamics         ch. 7    aba: Table 3
       hybrid_dynamics          ch. 8    hybrid: Table 4
       constraints              ch. 9    closed loops, Pfaffian constraints
+      constrained_dynamics     ch. 9    their inverse, forward and hybrid dynamics
       derivatives              ch. 10   Tables 5-7 and the partials
+      constrained_derivatives  ch. 10   partials of constrained forward dynamics
       simulation  control      ch. 7, 12  integrators on the manifold; control laws
-      urdf  robots             models from files and ready-made robots
+      urdf  urdf_visuals       ch. 11   models and shapes from URDF files
+      robots                   ready-made robots
       engine/                  the compiled kernels (numba), reached only through
                                engine.dispatch by the functions above
       teach/                   the book's tools: exercise checkers, plots, 3D scenes
@@ -43,14 +48,15 @@ Conventions (the book's notation appendix):
   enters as the ground acceleration ``dV_0 = (0, -g)``.
 """
 from . import lie, robots
-from .constraints import (LoopClosure, Pfaffian, constrained_forward,
-                          constrained_hybrid, constrained_inverse)
+from .constrained_dynamics import (constrained_forward, constrained_hybrid,
+                                   constrained_inverse)
+from .constraints import LoopClosure, Pfaffian
 from .control import (computed_torque, operational_space_control, passivity_based,
                       pd_gravity, simulate_closed_loop)
 from .crba import (bias_force, coriolis_matrix, gravity_torque, kinetic_energy,
                    mass_matrix, potential_energy)
-from .derivatives import (aba_partials, constrained_forward_partials,
-                          hybrid_partials, rnea_partials)
+from .constrained_derivatives import constrained_forward_partials
+from .derivatives import aba_partials, hybrid_partials, rnea_partials
 from .errors import (ChartSingularityError, DivergenceError, NonFiniteResultError,
                      URDFError)
 from .forward_dynamics import aba, aba_pass, inverse_mass_matrix

@@ -18,7 +18,8 @@ import numpy as np
 
 from . import _checks
 from .inertia import _batch_shape, check_inertia
-from .lie import Ad_star, ad_star, dexp, dexp_inv, exp_se3, inverse, skew
+from .dexp import dexp, dexp_inv
+from .lie import Ad_star, ad_star, exp_se3, inverse, skew
 
 __all__ = ["newton_euler", "bias_force", "body_acceleration", "spatial_momentum",
            "kirchhoff", "Group", "GROUPS", "group", "helical_group",

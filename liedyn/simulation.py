@@ -18,8 +18,8 @@ ABA acceleration:
     the ``v_j`` are not the derivatives of the increments.
 ``"rkmk4"`` (Runge-Kutta-Munthe-Kaas, order 4 on the group)
     the same stages with ``k_j = dexp_inv(theta_j) v_j`` at ``theta_j = c_j h
-    k_{j-1}`` (:func:`liedyn.lie.dexp_inv_so3`, :func:`liedyn.lie.dexp_inv`), as in
-    :func:`liedyn.body.rkmk4_step`.
+    k_{j-1}`` (:func:`liedyn.dexp.dexp_inv_so3`, :func:`liedyn.dexp.dexp_inv`), as
+    in :func:`liedyn.body.rkmk4_step`.
 """
 import numbers
 from dataclasses import dataclass
@@ -31,7 +31,7 @@ from ._spatial import matvec
 from .forward_dynamics import aba
 from .crba import kinetic_energy, potential_energy
 from .kinematics import forward_kinematics
-from .lie import dexp_inv, dexp_inv_so3
+from .dexp import dexp_inv, dexp_inv_so3
 
 __all__ = ["Trajectory", "simulate", "METHODS", "ENERGY_GROWTH"]
 

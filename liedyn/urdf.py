@@ -22,8 +22,8 @@ meshes loaded) and turned into a :class:`URDFModel`:
 * ``floating_base=True`` adds a :class:`~liedyn.joints.Free` joint ``root_joint``;
 * a ``<mimic>`` joint stays independent (as in Pinocchio); ``model.mimic`` records
   the coupling and :meth:`URDFModel.enforce_mimic` applies it;
-* ``<visual>`` shapes are listed in ``model.visuals`` (``package://`` names resolved
-  against the folders above the file), for :func:`liedyn.teach.scene.scene`;
+* ``<visual>`` shapes are listed in ``model.visuals`` (:mod:`liedyn.urdf_visuals`),
+  for :func:`liedyn.teach.scene.scene`;
 * a link without ``<inertial>`` is massless (a massless leaf makes forward dynamics
   singular); an inconsistent inertia (not positive semi-definite, principal
   moments against the triangle inequality, zero mass with rotational inertia), as
@@ -35,7 +35,6 @@ import io
 import os
 import sys
 import warnings
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -46,8 +45,9 @@ from .inertia import check_inertia, transform_inertia
 from .kinematics import forward_kinematics
 from .lie import exp_so3, inverse, skew
 from .model import Model
+from .urdf_visuals import Visual, visuals
 
-__all__ = ["URDFModel", "Visual", "load_urdf", "load_robot", "robot_path",
+__all__ = ["URDFModel", "load_urdf", "load_robot", "robot_path",
            "available_robots", "ROBOTS",
            "JOINT_TYPES", "link_placement"]
 
@@ -127,33 +127,6 @@ ROBOTS = {
 """Robot name -> URDF path under example-robot-data's ``robots/``: every file of
 version 6.0 but ``ur_description/urdf/ur3.urdf`` (an empty ``<robot>``, which
 Pinocchio rejects too)."""
-
-
-@dataclass(frozen=True)
-class Visual:
-    """One ``<visual>`` element of a URDF link, placed in its body's frame.
-
-    Attributes
-    ----------
-    link : str
-    body : int, the body index (0: the ground)
-    T : (4, 4) array, the shape's pose in the body frame
-    kind : {"mesh", "box", "cylinder", "sphere"}
-    size : tuple of float
-        mesh: scale ``(sx, sy, sz)``; box ``(x, y, z)``; cylinder ``(radius,
-        length)`` along z; sphere ``(radius,)``
-    filename : str or None, the mesh file if found
-    rgba : tuple of 4 floats or None, the material colour
-    """
-
-    link: str
-    body: int
-    T: np.ndarray
-    kind: str
-    size: tuple
-    filename: str = None
-    rgba: tuple = None
-
 
 
 class URDFModel(Model):
@@ -454,7 +427,7 @@ def load_urdf(path_or_xml, floating_base=False, root=None, inertia_check="warn",
         stack.extend(reversed(children[j.child]))
     _add_bodies(model, bodies, label, inertia_check)
     _add_mimics(model, robot, {j.name: j for j in robot.joints}, label)
-    model.visuals = _visuals(robot, model.link_frames, model.source)
+    model.visuals = visuals(robot, model.link_frames, model.source)
     return model
 
 
@@ -547,69 +520,6 @@ def _add_mimics(model, robot, joints, label):
         mult = 1.0 if j.mimic.multiplier is None else float(j.mimic.multiplier)
         offset = 0.0 if j.mimic.offset is None else float(j.mimic.offset)
         model.mimic[j.name] = (leader, mult, offset)
-
-
-def _resolve_mesh(uri, source):
-    """An existing file for the mesh ``uri`` of the URDF file ``source``, or
-    None."""
-    if uri.startswith("file://"):
-        uri = uri[len("file://"):]
-    base = os.path.dirname(os.path.abspath(source)) if source else None
-    if uri.startswith("package://"):
-        package, _, rest = uri[len("package://"):].partition("/")
-        folder = base
-        while folder and os.path.dirname(folder) != folder:
-            candidates = [os.path.join(folder, package, rest)]
-            if os.path.basename(folder) == package:
-                candidates.append(os.path.join(folder, rest))
-            for candidate in candidates:
-                if os.path.isfile(candidate):
-                    return candidate
-            folder = os.path.dirname(folder)
-        return None
-    path = uri if os.path.isabs(uri) or base is None else os.path.join(base, uri)
-    return path if os.path.isfile(path) else None
-
-
-def _visuals(robot, link_frames, source):
-    """The ``<visual>`` shapes of every link of the tree, as :class:`Visual`
-    records."""
-    colours = {m.name: m.color.rgba for m in robot.materials if m.color is not None}
-    out = []
-    for link in robot.links:
-        if link.name not in link_frames:
-            continue
-        body, T_bl = link_frames[link.name]
-        for v in link.visuals:
-            g = v.geometry
-            origin = np.eye(4) if v.origin is None else np.asarray(v.origin, float)
-            T = T_bl @ origin
-            rgba = None
-            if v.material is not None:
-                if v.material.color is not None:
-                    rgba = v.material.color.rgba
-                else:
-                    rgba = colours.get(v.material.name)
-            rgba = None if rgba is None else tuple(float(c) for c in rgba)
-            if g is None:
-                continue
-            if g.mesh is not None:
-                scale = 1.0 if g.mesh.scale is None else g.mesh.scale
-                scale = np.broadcast_to(scale, 3)
-                shape = ("mesh", tuple(float(x) for x in scale),
-                         _resolve_mesh(g.mesh.filename, source))
-            elif g.box is not None:
-                shape = ("box", tuple(float(x) for x in g.box.size), None)
-            elif g.cylinder is not None:
-                size = (float(g.cylinder.radius), float(g.cylinder.length))
-                shape = ("cylinder", size, None)
-            elif g.sphere is not None:
-                shape = ("sphere", (float(g.sphere.radius),), None)
-            else:
-                continue
-            out.append(
-                Visual(link.name, body, T, shape[0], shape[1], shape[2], rgba))
-    return out
 
 
 def link_placement(model, q, link):

@@ -84,9 +84,9 @@ EXEMPT = {
     "record of an algorithm's intermediate results; the function returning it cites the source":
         ["liedyn.*.*Pass", "liedyn.*.*Partials"],
     "example models and random trees for the book and the tests": ["liedyn.robots.*"],
-    "loading robot models from URDF files": ["liedyn.urdf.*"],
+    "loading robot models from URDF files": ["liedyn.urdf.*", "liedyn.urdf_visuals.*"],
     "joint models: Kim (2012) takes each joint's T(q) and S(q) as given (Section 2)":
-        ["liedyn.joints.*"],
+        ["liedyn.joints.*", "liedyn.joint.*"],
     "unit quaternions store spherical and free joint configurations; not in the sources":
         ["liedyn.lie.quat_*", "liedyn.lie.*_quat"],
     "rotational inertia of homogeneous solids, for building models":

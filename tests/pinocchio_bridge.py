@@ -11,7 +11,7 @@ import numpy as np
 import pinocchio as pin
 
 from liedyn import joints as J
-from liedyn import lie
+from liedyn import dexp, lie
 
 P = np.block([[np.zeros((3, 3)), np.eye(3)], [np.eye(3), np.zeros((3, 3))]])
 SUPPORTED = (J.Revolute, J.Prismatic, J.Helical, J.Universal, J.Planar, J.Spherical,
@@ -69,7 +69,7 @@ def _B(joint, q):
         c, s = np.cos(q[2]), np.sin(q[2])
         return np.array([[c, s, 0.0], [-s, c, 0.0], [0.0, 0.0, 1.0]])
     if isinstance(joint, J.SphericalExp):
-        return lie.dexp_so3(q, side="right")
+        return dexp.dexp_so3(q, side="right")
     if isinstance(joint, J.Free):
         return P
     return np.eye(joint.nv)
@@ -80,7 +80,7 @@ def _dB(joint, q, dq):
         c, s = np.cos(q[2]), np.sin(q[2])
         return dq[2] * np.array([[-s, c, 0.0], [-c, -s, 0.0], [0.0, 0.0, 0.0]])
     if isinstance(joint, J.SphericalExp):
-        return lie.dexp_so3_dot(q, dq, side="right")
+        return dexp.dexp_so3_dot(q, dq, side="right")
     return np.zeros((joint.nv, joint.nv))
 
 

@@ -17,7 +17,7 @@ import warnings
 
 import numpy as np
 
-from .. import lie
+from .. import dexp, lie
 
 try:
     import numba
@@ -141,12 +141,12 @@ def exp_coefficients(t2):
     ``dB, dC`` the derivatives of ``B, C`` in ``t2``.
 
     ``A = sin t / t``, ``B = (1 - cos t) / t^2``, ``C = (t - sin t) / t^3``,
-    ``dB = E - C/2``, ``dC = -G`` (:func:`liedyn.lie.dexp_so3_dot`), each by its
+    ``dB = E - C/2``, ``dC = -G`` (:func:`liedyn.dexp.dexp_so3_dot`), each by its
     Taylor series in ``t2`` below ``t = 0.5`` (where the closed forms lose digits
     to cancellation), as :mod:`liedyn.lie` evaluates them; compiled, a branch on
     the number.
     """
-    A, B, C, E, G = (f(t2) for f in (lie._A, lie._B, lie._C, lie._E, lie._G))
+    A, B, C, E, G = (f(t2) for f in (lie._A, lie._B, lie._C, dexp._E, dexp._G))
     return A, B, C, E - C / 2, -G
 
 
@@ -171,7 +171,8 @@ if numba is not None:
         return impl
 
     _SERIES = tuple(tuple(float(c) for c in series) for series in (
-        lie._A_SERIES, lie._B_SERIES, lie._C_SERIES, lie._E_SERIES, lie._G_SERIES))
+        lie._A_SERIES, lie._B_SERIES, lie._C_SERIES, dexp._E_SERIES,
+        dexp._G_SERIES))
     _SMALL_T2 = lie._SMALL_T2
 
     @register_jitable

@@ -154,7 +154,7 @@ def exp_chart(phi, one):
 
 @kernel
 def exp_chart_rate(phi, dphi, zero):
-    """``d/dt J_r(phi)^T`` along ``dphi`` (:func:`liedyn.lie.dexp_so3_dot`): with
+    """``d/dt J_r(phi)^T`` along ``dphi`` (:func:`liedyn.dexp.dexp_so3_dot`): with
     ``J_r = 1 - B [phi] + C [phi]^2`` and ``r = d|phi|^2/dt = 2 phi . dphi``, it is
     ``r dB [phi] + r dC [phi]^2 + B [dphi] + C ([phi][dphi] + [dphi][phi])``, where
     ``[phi][dphi] + [dphi][phi] = dphi phi^T + phi dphi^T - 2 (phi . dphi) 1``."""

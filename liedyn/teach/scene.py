@@ -285,7 +285,8 @@ def _inertia_shapes(model, i, scale):
 
 
 def _visual_shapes(visual, max_faces):
-    """[(geometry, material, matrix)] of one URDF :class:`~liedyn.urdf.Visual`."""
+    """[(geometry, material, matrix)] of one URDF
+    :class:`~liedyn.urdf_visuals.Visual`."""
     colour, opacity = _rgba(visual.rgba, _GREY)
     T = np.asarray(visual.T, dtype=float)
     if visual.kind != "mesh":
@@ -305,7 +306,8 @@ def _body_shapes(model, visuals, scale, max_faces):
                    else visuals)
     for v in visuals:
         if not 0 <= getattr(v, "body", -1) <= model.nbodies:
-            raise ValueError("argument 'visuals': expected liedyn.urdf.Visual "
+            raise ValueError("argument 'visuals': expected "
+                             "liedyn.urdf_visuals.Visual "
                              f"records on bodies 0..{model.nbodies}, got {v!r}")
     shown = [v for v in visuals if v.kind != "mesh" or v.filename is not None]
     shapes = {i: [] for i in range(model.nbodies + 1)}
@@ -419,7 +421,7 @@ def scene(model, q, times=None, frames=False, max_frames=300, max_faces=2000,
         height in pixels of the scene in a notebook or page
     title : str, optional
         default: the model's name
-    visuals : list of liedyn.urdf.Visual, optional
+    visuals : list of liedyn.urdf_visuals.Visual, optional
         shapes to draw instead of ``model.visuals`` (e.g. a cylinder for a disk);
         bodies without one are drawn from their inertia
 

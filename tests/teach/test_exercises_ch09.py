@@ -7,8 +7,8 @@ equations), so the two sides are independent.
 import numpy as np
 
 from liedyn import joints as J
-from liedyn.constraints import (Pfaffian, constrained_forward, constrained_hybrid,
-                                constrained_inverse, constraint_jacobian)
+from liedyn.constrained_dynamics import constrained_forward, constrained_hybrid, constrained_inverse
+from liedyn.constraints import Pfaffian, constraint_jacobian
 from liedyn.crba import mass_matrix
 from liedyn.teach.exercises import check
 from liedyn.teach.exercises import ch09 as ex

@@ -223,7 +223,7 @@ def test_example_robot_data_meshes_resolve():
 
 def test_visuals_argument_replaces_the_inertia_shapes():
     from liedyn.robots import rolling_disk
-    from liedyn.urdf import Visual
+    from liedyn.urdf_visuals import Visual
     model, _, q0 = rolling_disk()
     R = np.eye(4)
     R[:3, :3] = [[1, 0, 0], [0, 0, -1], [0, 1, 0]]           # cylinder axis z -> body y

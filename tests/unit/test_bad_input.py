@@ -15,11 +15,12 @@ from liedyn import joints as J
 from liedyn._checks import (ChartSingularityError, DivergenceError, NonFiniteResultError,
                             URDFError)
 from liedyn.forward_dynamics import aba, inverse_mass_matrix
-from liedyn.constraints import (LoopClosure, Pfaffian, constrained_forward, constrained_hybrid,
-                                constrained_inverse, constraint_jacobian, project)
+from liedyn.constrained_dynamics import (constrained_forward, constrained_hybrid,
+                                         constrained_inverse)
+from liedyn.constraints import LoopClosure, Pfaffian, constraint_jacobian, project
 from liedyn.crba import bias_force, gravity_torque, mass_matrix
-from liedyn.derivatives import (aba_partials, constrained_forward_partials, hybrid_partials,
-                                rnea_partials)
+from liedyn.constrained_derivatives import constrained_forward_partials
+from liedyn.derivatives import aba_partials, hybrid_partials, rnea_partials
 from liedyn.hybrid_dynamics import hybrid
 from liedyn.inertia import check_inertia, spatial_inertia
 from liedyn.kinematics import body_jacobian, forward_kinematics, frame_jacobian

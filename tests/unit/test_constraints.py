@@ -7,9 +7,10 @@ import numpy as np
 import pinocchio as pin
 import pytest
 
-from liedyn.constraints import (LoopClosure, Pfaffian, constrained_forward, constrained_forward_kkt,
-                                constrained_hybrid, constrained_inverse, constraint_drift,
-                                constraint_jacobian, constraint_residual, project)
+from liedyn.constrained_dynamics import (constrained_forward, constrained_forward_kkt,
+                                         constrained_hybrid, constrained_inverse)
+from liedyn.constraints import (LoopClosure, Pfaffian, constraint_drift, constraint_jacobian,
+                                constraint_residual, project)
 from liedyn.crba import kinetic_energy, mass_matrix, potential_energy
 from liedyn.kinematics import forward_kinematics
 from liedyn.inverse_dynamics import rnea
@@ -491,7 +492,7 @@ def test_bad_inputs():
 def test_complex_step_flows_through_the_solvers(make, solver):
     """Complex torques give complex accelerations (no silent cast to float): the complex-step
     derivative d ddq / d tau equals the analytic partials of liedyn.derivatives."""
-    from liedyn.derivatives import constrained_forward_partials
+    from liedyn.constrained_derivatives import constrained_forward_partials
     model, constraints, q0 = make()
     A = constraint_jacobian(model, constraints, q0)
     dq = np.linalg.svd(A)[2][A.shape[0]:].T @ np.full(model.nv - A.shape[0], 0.7)

@@ -16,12 +16,12 @@ import pinocchio as pin
 import pytest
 
 from liedyn.forward_dynamics import aba
-from liedyn.constraints import (LoopClosure, Pfaffian, constrained_forward, constraint_drift,
-                                constraint_jacobian)
+from liedyn.constrained_dynamics import constrained_forward
+from liedyn.constraints import LoopClosure, Pfaffian, constraint_drift, constraint_jacobian
 from liedyn.crba import mass_matrix
-from liedyn.derivatives import (aba_derivative, aba_partials, constrained_forward_partials,
-                                hybrid_derivative, hybrid_partials, rnea_derivative,
-                                rnea_inertial_partials, rnea_partials)
+from liedyn.constrained_derivatives import constrained_forward_partials
+from liedyn.derivatives import (aba_derivative, aba_partials, hybrid_derivative, hybrid_partials,
+                                rnea_derivative, rnea_inertial_partials, rnea_partials)
 from liedyn.hybrid_dynamics import hybrid
 from liedyn.inertia import from_parameters, spatial_inertia, to_parameters
 from liedyn.lie import exp_se3, skew, unskew

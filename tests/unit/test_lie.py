@@ -17,8 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from liedyn import lie
-from liedyn.lie import (Ad, Ad_inv, Ad_star, ad, ad_star, dexp, dexp_inv, dexp_inv_so3,
-                        dexp_so3, exp_quat, exp_se3, exp_so3, hat, inverse, log_quat, log_se3,
+from liedyn.dexp import dexp, dexp_inv, dexp_inv_so3, dexp_so3
+from liedyn.lie import (Ad, Ad_inv, Ad_star, ad, ad_star, exp_quat, exp_se3, exp_so3, hat,
+                        inverse, log_quat, log_se3,
                         log_so3, make_transform, quat_multiply, quat_to_rot, rot_to_quat, skew,
                         unskew, vee)
 from strategies import (KINDS, batches, rodrigues, rotations, se3_tangents, seeds,

@@ -20,8 +20,8 @@ ch1.ex1: this is the transpose of Ad_T, i.e. the coadjoint Ad*_T
 """
 import numpy as np
 
-from ...lie import (Ad, Ad_inv, ad, ad_star, dexp_inv_so3, dexp_so3, log_se3,
-                   make_transform)
+from ...dexp import dexp_inv_so3, dexp_so3
+from ...lie import Ad, Ad_inv, ad, ad_star, log_se3, make_transform
 from ._closed_forms import skew
 from . import exercise
 

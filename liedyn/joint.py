@@ -1,0 +1,148 @@
+"""The joint interface: the motion ``J(q)`` of a child frame in its joint frame, and
+its Jacobian; derived in :ref:`sec-multibody-models`. The joint types are in
+:mod:`liedyn.joints`.
+
+Body ``i`` hangs from its parent by ``T_{lambda(i),i}(q_i) = X_i J_i(q_i)``: the
+model's constant placement ``X_i`` times the joint motion given here. The joint
+Jacobian is ``S_i = [J^-1 dJ/dq^1, ...]`` (body frame), so the relative twist is
+``S_i dq_i`` (Kim (2012), eq. (37)); the printed definition below Kim eq. (42) has a
+misplaced inverse (see the errata). ``dS`` is ``dS/dt`` along ``dq`` (Kim's eq.
+(41)). Every joint gives ``nq``, ``nv``, ``transform(q)`` (..., 4, 4), ``S(q)`` and
+``dS(q, dq)`` (..., 6, nv), ``integrate``, ``difference``, ``neutral`` and
+``random``.
+"""
+import functools
+
+import numpy as np
+
+from . import _checks, lie
+from ._math import cos, sin
+
+__all__ = ["Joint", "QUAT_TOL", "CHART_TOL"]
+
+QUAT_TOL = 1e-6
+"""Quaternions with ``| |q| - 1 |`` above this raise ``ValueError``; below, they are
+normalised."""
+
+CHART_TOL = 1e-6
+"""Distance (rad) to a chart's singular set (gimbal lock of :class:`SphericalZYX`,
+``|phi| = 2 pi k`` of :class:`SphericalExp`) below which forward dynamics refuse
+``q``: ``S`` has a singular value about that small there."""
+
+
+def _unit(name, axis):
+    axis = _checks.array(name, axis, (3,)).real.astype(float)
+    if axis.shape != (3,):
+        raise ValueError(f"argument '{name}': expected a 3-vector, got shape "
+                         f"{axis.shape}")
+    n = np.linalg.norm(axis)
+    if not np.isfinite(n) or n < 1e-12:
+        raise ValueError(f"argument '{name}': a joint axis must be a finite "
+                         f"non-zero vector, got {axis.tolist()}")
+    return axis / n
+
+
+def _rotation_about(axis, angle):
+    """``exp([axis] angle)`` for a unit axis (3,) and angles (...), any dtype."""
+    A = _skew_cache(tuple(axis))
+    s, c = sin(angle), cos(angle)
+    versine = np.asarray(1 - c)
+    return np.eye(3) + s[..., None, None] * A + versine[..., None, None] * (A @ A)
+
+
+def _frozen(a):
+    """``a`` made read-only: a joint hands out its constant ``S`` without
+    copying."""
+    a.setflags(write=False)
+    return a
+
+
+def _zeros(nv, *arrays):
+    """Zeros (..., 6, nv) of the broadcast batch and common dtype of ``arrays``."""
+    shape = np.broadcast_shapes(*(a.shape for a in arrays))[:-1]
+    return np.zeros(shape + (6, nv), dtype=np.result_type(*arrays, float))
+
+
+@functools.lru_cache(maxsize=256)
+def _skew_cache(axis):
+    """``[axis]`` of a constant joint axis, computed once."""
+    A = lie.skew(np.array(axis))
+    A.setflags(write=False)
+    return A
+
+
+class Joint:
+    """Base class: a joint with ``nq`` configuration and ``nv`` velocity
+    coordinates."""
+
+    nq = 0
+    nv = 0
+    chart_singular = False      # True when S(q) loses rank somewhere
+
+    def __repr__(self):
+        return f"{type(self).__name__}()"
+
+    def chart_distance(self, q):
+        """Distance of ``q`` (..., nq) to the set where ``S(q)`` loses rank
+        (``inf``: none)."""
+        return np.full(np.shape(q)[:-1], np.inf)
+
+    def normalize(self, q, dq=None):
+        """The same configuration in the joint's preferred chart (and ``dq`` carried
+        along)."""
+        return q if dq is None else (q, dq)
+
+    def check_q(self, q, name="q"):
+        """Validate a (..., nq) configuration of this joint (hook for quaternion
+        joints)."""
+        return q
+
+    def motion(self, q):
+        """``J(q)`` as rotation (..., 3, 3) and translation (..., 3); either is
+        ``None`` for a joint that never rotates or never translates.
+        """
+        J = self.transform(q)
+        return J[..., :3, :3], J[..., :3, 3]
+
+    @property
+    def constant_S(self):
+        """``True`` when ``S`` does not depend on ``q``, so that ``dS = 0``."""
+        return type(self).dS is Joint.dS
+
+    def S(self, q):
+        """Joint Jacobian ``S(q)`` (..., 6, nv) in the child frame (Kim (2012), eq.
+        (37))."""
+        if np.ndim(q) == 1:
+            return self._S
+        return np.broadcast_to(self._S, np.shape(q)[:-1] + self._S.shape)
+
+    def dS(self, q, dq):
+        """Time derivative of ``S`` along ``dq`` (Kim (2012), eq. (41)); zero for
+        constant ``S``."""
+        shape = np.broadcast_shapes(np.shape(q)[:-1], np.shape(dq)[:-1])
+        return np.zeros(shape + (6, self.nv))
+
+    def d2S(self, q, a, b):
+        """``sum_kl d^2 S / dq_k dq_l a_k b_l`` (..., 6, nv): ``d2S(q, dq, delta
+        q)`` is the ``d(dS)/dp`` of Kim (2012), Table 5; zero when ``S`` is affine.
+        """
+        shape = np.broadcast_shapes(np.shape(q)[:-1], np.shape(a)[:-1],
+                                    np.shape(b)[:-1])
+        return np.zeros(shape + (6, self.nv))
+
+    def integrate(self, q, v, dt=1.0):
+        """Configuration reached from ``q`` moving with velocity ``v`` for ``dt``:
+        ``q + v dt``."""
+        return q + v * dt
+
+    def difference(self, q0, q1):
+        """The velocity ``v`` with ``integrate(q0, v, 1) == q1``: ``q1 - q0``."""
+        return q1 - q0
+
+    def neutral(self):
+        """The zero configuration (identity motion)."""
+        return np.zeros(self.nq)
+
+    def random(self, rng):
+        """A random configuration drawn with the numpy Generator ``rng``."""
+        return rng.uniform(-np.pi, np.pi, self.nq)
