@@ -163,7 +163,7 @@ def closed_form_matrices(model, q, dq, tool=None):
     Gxi = G @ xi
     V = (Gxi @ dq[..., None])[..., 0]                      # V = G xi dq   (V_0 = 0)
     ad_xi_dq, ad_V_T, B = _velocity_blocks(model, xi, V, dq, Gamma)
-    M = tr(Gxi) @ Mb @ Gxi
+    M = tr(Gxi) @ Mb @ Gxi + np.diag(model.armature)          # + the rotors
     MGadG = Mb @ G @ ad_xi_dq @ Gamma
     C = tr(Gxi) @ (MGadG + ad_V_T @ Mb) @ Gxi
     C_christoffel = tr(Gxi) @ (MGadG + B) @ Gxi
@@ -326,7 +326,7 @@ def property2(model, q, form="corrected"):
         for l in range(j + 1, n + 1):
             P = P @ E[l]                 # exp(xi_{j+1} q_{j+1}) ... exp(xi_l q_l)
             A[l, j] = Ad_inv(P)
-    M, dM = np.zeros((n, n)), np.zeros((n, n, n))
+    M, dM = np.diag(model.armature), np.zeros((n, n, n))     # the rotors, then M_ij
     for i in range(1, n + 1):
         for j in range(1, n + 1):
             for l in range(max(i, j), n + 1):

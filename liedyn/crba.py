@@ -76,7 +76,7 @@ def mass_matrix(model, q):
     M = {}                                        # M[j, i]: the blocks of M
     for i in range(1, model.nbodies + 1):
         F = Ic[i] @ S[i]                  # moves the locked subtree of joint i
-        M[i, i] = tr(S[i]) @ F
+        M[i, i] = tr(S[i]) @ F + model.rotor(i)          # + the rotor's armature
         j = i
         while model.parent[j] > 0:
             F = tr(A[j]) @ F                            # Ad*_{T_{lambda(j),j}^-1} F
@@ -183,7 +183,7 @@ def coriolis_matrix(model, q, dq):
 
 def kinetic_energy(model, q, dq):
     """``sum_i V_i^T I_i V_i / 2 = dq^T M dq / 2`` (Kim (2012), eq. (15)), shape
-    (...).
+    (...), plus the rotors' ``armature dq^2 / 2``.
 
     >>> from liedyn.robots import pendulum
     >>> float(kinetic_energy(pendulum(mass=1.0, length=2.0), [0.0], [1.0]))
@@ -191,8 +191,9 @@ def kinetic_energy(model, q, dq):
     """
     _, _, q, dq, _ = state(model, q, dq)
     fw = forward_pass(model, q, dq)
-    return sum(np.sum(V * matvec(I, V), axis=-1) / 2
-               for V, I in zip(fw.V[1:], model.inertias[1:]))
+    rotors = np.sum(model.armature * dq * dq, axis=-1) / 2
+    return rotors + sum(np.sum(V * matvec(I, V), axis=-1) / 2
+                        for V, I in zip(fw.V[1:], model.inertias[1:]))
 
 
 def potential_energy(model, q):

@@ -85,7 +85,11 @@ def rnea_derivative(model, q, dq, ddq, delta_q=None,
     dl_X = _optional(model, "delta_X", delta_X, (N, 6))
     fd = _table5_forward(model, nominal.forward, q, dq, ddq,
                          delta_q, delta_dq, delta_ddq, dl_X)
-    return _table5_backward(model, nominal, fd, q, dl_I, dl_f)
+    dtau = _table5_backward(model, nominal, fd, q, dl_I, dl_f)
+    if delta_ddq is not None and np.any(model.armature):    # rotors: armature ddq
+        dl_ddq = _checks.array("delta_ddq", delta_ddq, (model.nv,))
+        dtau = dtau + model.armature * dl_ddq
+    return dtau
 
 
 @dataclass(frozen=True)

@@ -120,7 +120,7 @@ def aba_pass(model, q, dq, tau, f_ext=None, dV0=None):
             I_hat[i] = I_hat[i] + tr(A[k]) @ Pi[k] @ A[k]
             B_hat[i] = B_hat[i] + matvec(tr(A[k]), beta[k])
         IS = I_hat[i] @ S[i]
-        Psi[i] = _inv(tr(S[i]) @ IS, model, i)
+        Psi[i] = _inv(tr(S[i]) @ IS + model.rotor(i), model, i)
         Pi[i] = I_hat[i] - IS @ Psi[i] @ tr(IS)
         u = given.tau[i] - matvec(tr(S[i]), matvec(I_hat[i], eta[i]) + B_hat[i])
         beta[i] = B_hat[i] + matvec(I_hat[i], eta[i] + matvec(S[i] @ Psi[i], u))
@@ -238,7 +238,7 @@ def mass_matrix_factor(model, q):
     S, W = ap.forward.S, {}                   # W[j, i]: the blocks of W
     for i in range(1, model.nbodies + 1):
         U = ap.I_hat[i] @ S[i]
-        L = _cholesky(tr(S[i]) @ U, model, i)                   # D_i = L_i L_i^T
+        L = _cholesky(tr(S[i]) @ U + model.rotor(i), model, i)  # D_i = L_i L_i^T
         F = tr(np.linalg.solve(L, tr(U)))                       # I_hat_i S_i L_i^-T
         W[i, i], j = L, i
         while model.parent[j] > 0:

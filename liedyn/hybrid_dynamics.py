@@ -113,7 +113,7 @@ def hybrid_pass(model, q, dq, ddq, tau, prescribed, f_ext=None, dV0=None):
                                         eta[i] + matvec(S[i], given.ddq[i]))
         else:                           # torque given
             IS = I_hat[i] @ S[i]
-            Psi[i] = _inv(tr(S[i]) @ IS, model, i)
+            Psi[i] = _inv(tr(S[i]) @ IS + model.rotor(i), model, i)
             Pi[i] = I_hat[i] - IS @ Psi[i] @ tr(IS)
             bias = matvec(I_hat[i], eta[i]) + B_hat[i]
             r = given.tau[i] - matvec(tr(S[i]), bias)
@@ -128,8 +128,8 @@ def hybrid_pass(model, q, dq, ddq, tau, prescribed, f_ext=None, dV0=None):
             ddq[i] = matvec(Psi[i], r)
         dV[i] = a + matvec(S[i], ddq[i])
         F[i] = matvec(I_hat[i], dV[i]) + B_hat[i]
-        if u[i]:
-            tau[i] = matvec(tr(S[i]), F[i])
+        if u[i]:                        # (53), plus the rotor's armature * ddq
+            tau[i] = matvec(tr(S[i]), F[i]) + matvec(model.rotor(i), ddq[i])
     tau_out, ddq_out = given.joined(ddq, tau)
     return HybridPass(fw, u[1:], eta, I_hat, B_hat, Psi, Pi, beta, dV, F,
                       tau_out, ddq_out)

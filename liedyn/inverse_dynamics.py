@@ -94,6 +94,8 @@ def rnea_pass(model, q, dq, ddq, f_ext=None):
         children = [((fw.R[k], fw.p[k]), F[k]) for k in model.children[i]]
         F[i], tau[..., model.v_slice[i]] = backward_step(
             model.inertias[i], fw.S[i], fw.V[i], fw.dV[i], F_ext[i], children)
+    if np.any(model.armature):                  # rotors: armature * ddq
+        tau = tau + model.armature * ddq
     return RNEAPass(fw, F, tau)
 
 

@@ -7,8 +7,10 @@ ground (Kim (2012), Section 2.1). Body ``i`` hangs from ``parent[i]`` by
 the parent's frame times the joint motion (:mod:`liedyn.joints`); its frame ``{i}``
 is the joint's child frame, in which its inertia ``I_i`` (Kim's eq. (20)) is
 expressed. :meth:`Model.add_body` builds and validates the tree, which is then
-read-only (an edited ``parent`` could close a cycle); inertias, placements and
-gravity may be assigned, validated the same way.
+read-only (an edited ``parent`` could close a cycle); inertias, placements, gravity
+and the armature may be assigned, validated the same way. The armature (rotor
+inertia reflected through the gear, per degree of freedom, as in Pinocchio and
+MuJoCo) adds ``armature * ddq`` to the joint torques, ``diag(armature)`` to ``M``.
 """
 import numpy as np
 
@@ -74,6 +76,23 @@ class _BodyParameters(_ReadOnly):
         return _BodyParameters, (list(self), self._model, self._field)
 
 
+def _armature(value, n, name="armature"):
+    """A validated armature: ``n`` finite numbers >= 0 (a scalar is broadcast),
+    stored read-only."""
+    a = _checks.array(name, value, ())
+    if a.ndim == 0:
+        a = np.full(n, a)
+    if a.shape != (n,) or a.dtype.kind not in "iuf":
+        raise ValueError(f"argument '{name}': expected {n} real numbers (one per "
+                         f"degree of freedom), got shape {a.shape}, dtype "
+                         f"{a.dtype}")
+    _checks.finite(name, a)
+    if np.any(a < 0):
+        raise ValueError(f"argument '{name}': expected values >= 0 (a rotor "
+                         f"inertia), got {a.tolist()}")
+    return _frozen(a.astype(float))
+
+
 def _placement(body, X):
     """A validated (4, 4) placement of the joint of ``body``, stored read-only."""
     if X is None:
@@ -122,6 +141,9 @@ class Model:
     placements, inertias : lists of length N+1 of read-only arrays
         ``model.inertias[i] = I`` (``i >= 1``) replaces one, validated
     nq, nv : int, sizes of the configuration and velocity vectors
+    armature : (nv,) read-only array, default zeros
+        rotor inertia per degree of freedom; ``model.armature = a`` (``nv``
+        numbers >= 0, or one for all) replaces it, validated
     q_slice, v_slice : lists of slices into ``q`` and ``dq`` per body
 
     Examples
@@ -155,6 +177,7 @@ class Model:
             _BodyParameters([_frozen(np.zeros((6, 6)))], self, "inertias"))
         object.__setattr__(self, "nq", 0)
         object.__setattr__(self, "nv", 0)
+        object.__setattr__(self, "armature", _frozen(np.zeros(0)))
         object.__setattr__(self, "_charts", ())
         object.__setattr__(self, "_group_joints", ())
 
@@ -171,8 +194,10 @@ class Model:
                 raise ValueError("argument 'gravity': expected a real 3-vector, "
                                  f"got shape {g.shape}, dtype {g.dtype}")
             value = _frozen(g.astype(float))
+        if key == "armature":
+            value = _armature(value, self.nv)
         object.__setattr__(self, key, value)
-        if key == "gravity":
+        if key in ("gravity", "armature"):
             edited(self)
 
     def __repr__(self):
@@ -200,7 +225,8 @@ class Model:
             raise ValueError(f"unknown body {name!r}; bodies are "
                              f"{self.names}") from None
 
-    def add_body(self, name, parent, joint, placement=None, inertia=None):
+    def add_body(self, name, parent, joint, placement=None, inertia=None,
+                 armature=0.0):
         """Add a body hanging from ``parent`` through ``joint``; return its index.
 
         Parameters
@@ -213,6 +239,8 @@ class Model:
         inertia : (6, 6) array, optional
             generalized inertia in the body frame (Kim (2012), eq. (20)); default
             zero, a massless body
+        armature : float or (joint.nv,) array, optional
+            rotor inertia of the joint's degrees of freedom (default 0)
 
         A ``ValueError`` naming the body refuses a duplicate name, an unknown
         parent, a placement not in SE(3) or a non-physical inertia.
@@ -239,6 +267,10 @@ class Model:
                             f"(argument 'joint'), got {type(joint).__name__}")
         X = _placement(name, placement)
         I = _inertia(name, inertia)
+        try:
+            arm = _armature(armature, joint.nv)
+        except (TypeError, ValueError) as err:
+            raise type(err)(f"body {name!r}: {err}") from None
         i = len(self.names)
         for key, value in (("names", name), ("parent", p),
                            ("children", _ReadOnly([])), ("joints", joint),
@@ -250,6 +282,8 @@ class Model:
         list.append(self.inertias, I)
         object.__setattr__(self, "nq", self.nq + joint.nq)
         object.__setattr__(self, "nv", self.nv + joint.nv)
+        object.__setattr__(self, "armature",
+                           _frozen(np.concatenate([self.armature, arm])))
         edited(self)
         if joint.chart_singular:
             object.__setattr__(self, "_charts", self._charts + (i,))
@@ -262,6 +296,19 @@ class Model:
         I = _checks.array("inertia", I, (6, 6))
         list.__setitem__(self.inertias, i, _frozen(np.array(I, dtype=float)))
         edited(self)
+
+    def rotor(self, i):
+        """``diag(armature)`` (n_i, n_i) of joint ``i``: the rotor inertia that adds
+        to ``M_ii`` and to ``D_i = S_i^T I_hat_i S_i`` of the articulated-body
+        algorithm (and ``armature * ddq`` to ``tau``).
+
+        >>> from liedyn.robots import double_pendulum
+        >>> model = double_pendulum()
+        >>> model.armature = [0.1, 0.2]
+        >>> model.rotor(2).tolist()
+        [[0.2]]
+        """
+        return np.diag(self.armature[self.v_slice[i]])
 
     # --- tree queries -------------------------------------------------------------
     def support(self, i):

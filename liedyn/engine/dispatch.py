@@ -67,8 +67,9 @@ def flat_model(model):
 
     Returns ``(topo, body, no_f_ext)``: ``topo`` (N+1, 5) int64 with the parent,
     joint code and the offsets and sizes of each body's coordinates (row 0: -1, 0,
-    ``nq``, ``nv``, 0); ``body`` (N+1, 60) with joint parameters, placement ``X_i``
-    and inertia ``I_i`` (row 0: ``dV_0 = (0, -g)``); zero external wrenches (N, 6).
+    ``nq``, ``nv``, 0); ``body`` (N+1, 66) with joint parameters, placement ``X_i``,
+    inertia ``I_i`` and armature (row 0: ``dV_0 = (0, -g)``); zero external
+    wrenches (N, 6).
     ``None`` if some joint has no kernel or some inertia or placement is not real
     (then the reference implementation runs). The model's edits drop the cache
     (:func:`liedyn.model.edited`): ``model.inertias[i] = ...`` rebuilds it (the
@@ -104,6 +105,7 @@ def _flatten(model):
         body[i, K.PX:K.PX + 3] = X[:3, 3]
         I = np.asarray(model.inertias[i], dtype=float)
         body[i, K.INERTIA:K.INERTIA + 36] = I.ravel()
+        body[i, K.ARM:K.ARM + j.nv] = model.armature[model.v_slice[i]]
     topo[0, K.PARENT], topo[0, K.QI], topo[0, K.VI] = -1, model.nq, model.nv
     body[0, 3:6] = -np.asarray(model.gravity, dtype=float)        # dV_0 = (0, -g)
     return topo, body, np.zeros((N, 6))

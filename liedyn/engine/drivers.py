@@ -229,6 +229,9 @@ def rnea_and_partials_state(topo, body, q, dq, ddq, f_ext, dV0, ws, tau, wg, ins
     rnea_state(topo, body, q, dq, ddq, f_ext, dV0, ws, tau)
     ground_frame_pass(topo, body, ws, wg)
     rnea_partials_state(topo, wg, inside, dtau_dq, dtau_dv, M)
+    for i in range(1, topo.shape[0]):                   # M = dtau/dddq: the rotors
+        for r in range(topo[i, NV]):
+            M[topo[i, VI] + r, topo[i, VI] + r] += body[i, ARM + r]
 
 
 def _rnea_partials_loop(topo, body, q, dq, ddq, f_ext, dtau_dq, dtau_dv, M, check):

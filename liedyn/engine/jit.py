@@ -10,9 +10,19 @@ numba is optional (``pip install liedyn[fast]``). Without it, or with the
 environment variable ``LIEDYN_DISABLE_JIT=1`` (or numba's own
 ``NUMBA_DISABLE_JIT=1``), :data:`ENABLED` is False and every public function runs
 its reference implementation. Only numba's public API is used: ``njit`` with
-explicit signatures, ``register_jitable`` and ``overload``.
+explicit signatures, ``register_jitable``, ``overload`` and its cache folder
+(``numba.config.CACHE_DIR``, the setting of ``NUMBA_CACHE_DIR``).
+
+numba's on-disk cache checks only the file of the compiled function, a driver, not
+the kernels it inlines from other files: the drivers' machine code is cached in a
+folder named by a digest of every source it depends on (:data:`CACHE_DIR`), so that
+an edited kernel is compiled again instead of running stale code.
 """
+import contextlib
+import hashlib
 import os
+import shutil
+import tempfile
 import warnings
 
 import numpy as np
@@ -31,8 +41,8 @@ ENABLED = (
     and os.environ.get("NUMBA_DISABLE_JIT", "0") in ("", "0"))
 """True when the compiled engine is available and not disabled."""
 
-__all__ = ["ENABLED", "kernel", "compiled", "Driver", "sin", "cos", "sqrt",
-           "normalise_quaternion", "exp_coefficients"]
+__all__ = ["ENABLED", "CACHE_DIR", "kernel", "compiled", "Driver", "sin", "cos",
+           "sqrt", "normalise_quaternion", "exp_coefficients", "sources_digest"]
 
 
 def kernel(f=None, *, inline=False):
@@ -49,6 +59,51 @@ def kernel(f=None, *, inline=False):
 
 _OPTIONS = {"error_model": "numpy", "nogil": True, "fastmath": {"contract"},
             "cache": True}
+
+
+def sources_digest(paths):
+    """A short digest of the contents of the files ``paths``, in order."""
+    h = hashlib.sha256()
+    for path in paths:
+        with open(path, "rb") as f:
+            h.update(f.read())
+    return h.hexdigest()[:16]
+
+
+def _cache_dir():
+    """``<__pycache__ of the engine>/numba-<digest of its sources, lie.py and
+    dexp.py>`` (in the temporary folder if that is not writable); other digests'
+    folders there are removed."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    sources = sorted(os.path.join(here, f) for f in os.listdir(here)
+                     if f.endswith(".py"))
+    sources += [lie.__file__, dexp.__file__]
+    base = os.path.join(here, "__pycache__")
+    if not os.access(here, os.W_OK) or (os.path.isdir(base)
+                                        and not os.access(base, os.W_OK)):
+        base = os.path.join(tempfile.gettempdir(), "liedyn-numba")
+    name = "numba-" + sources_digest(sources)
+    if os.path.isdir(base):
+        for old in os.listdir(base):
+            if old.startswith("numba-") and old != name:
+                shutil.rmtree(os.path.join(base, old), ignore_errors=True)
+    return os.path.join(base, name)
+
+
+CACHE_DIR = _cache_dir() if numba is not None else None
+"""Where the compiled drivers are cached (see the module's docstring)."""
+
+
+@contextlib.contextmanager
+def _caching_in(folder):
+    """numba's cache folder set to ``folder`` while a driver is compiled (it is
+    read when the driver is made), restored after."""
+    before = numba.config.CACHE_DIR
+    numba.config.CACHE_DIR = folder
+    try:
+        yield
+    finally:
+        numba.config.CACHE_DIR = before
 _IR_WARNING = numba.errors.NumbaIRAssumptionWarning if numba else Warning
 
 
@@ -91,7 +146,8 @@ class Driver:
                 # inlined kernel without adding it to the caller's scope, and its
                 # pedantic check warns; the tests check the compiled results
                 warnings.simplefilter("ignore", _IR_WARNING)
-                driver = numba.njit(types, **_OPTIONS)(self.f)
+                with _caching_in(CACHE_DIR):
+                    driver = numba.njit(types, **_OPTIONS)(self.f)
             self.by_types[types] = driver
             if types[2].dtype == numba.float64:           # q: a float64 state
                 self.fast = driver

@@ -80,7 +80,8 @@ def rnea_state(topo, body, q, dq, ddq, f_ext, dV0, ws, tau):
         Fi = load6(F, i)                             # complete: children come later
         v = topo[i, VI]
         for r in range(topo[i, NV]):
-            tau[v + r] = sdot(load6(S, v + r), Fi)                           # S^T F
+            tau[v + r] = (sdot(load6(S, v + r), Fi)                          # S^T F
+                          + body[i, ARM + r] * ddq[v + r])          # the rotor
         lam = topo[i, PARENT]
         if lam > 0:
             Ri, pi = load_transform(R, p, i)
@@ -93,8 +94,9 @@ def crba_state(topo, body, q, ws, M):
     6.2).
 
     ``I^c_i = I_i + sum_{k in mu(i)} Ad*_{T_{i,k}^-1} I^c_k Ad_{T_{i,k}^-1}``;
-    ``M_ii = S_i^T I^c_i S_i``; then ``F <- Ad*_{T_{lambda(j),j}^-1} F`` up the tree
-    and ``M_{j,i} = S_j^T F``. ``M`` must start at zero.
+    ``M_ii = S_i^T I^c_i S_i`` (plus the armature on its diagonal); then
+    ``F <- Ad*_{T_{lambda(j),j}^-1} F`` up the tree and ``M_{j,i} = S_j^T F``.
+    ``M`` must start at zero.
     """
     R, p, S, V, Ic = ws
     zero = V[0, 0]
@@ -119,6 +121,7 @@ def crba_state(topo, body, q, ws, M):
             F = inertia_mul(Ici, load6(S, v + r))                    # I^c_i S_i
             for c in range(topo[i, NV]):
                 M[v + c, v + r] = sdot(load6(S, v + c), F)  # M_ii = S_i^T I^c_i S_i
+            M[v + r, v + r] += body[i, ARM + r]                  # + the rotor
             j = i
             while topo[j, PARENT] > 0:
                 Rj, pj = load_transform(R, p, j)
@@ -169,14 +172,16 @@ def bias_wrenches(topo, body, f_ext, V, I_hat, B_hat):
 
 
 @kernel(inline=True)
-def pivots(S, U, D, Psi, v, n, Ih):
+def pivots(S, U, D, Psi, v, n, Ih, arm):
     """Kim (2012), Table 3, for a joint whose torque is given: ``U = I_hat S`` and
-    ``Psi = (S^T I_hat S)^-1`` of (45), into the workspaces."""
+    ``Psi = (S^T I_hat S + diag(arm))^-1`` of (45) (``arm``: the joint's row of
+    ``body``, its armature from column ``ARM``), into the workspaces."""
     for r in range(n):
         store6(U, v + r, inertia_mul(Ih, load6(S, v + r)))             # U = I_hat S
     for r in range(n):
         for c in range(n):
             D[v + r, c] = sdot(load6(S, v + r), load6(U, v + c))       # S^T I_hat S
+        D[v + r, r] += arm[ARM + r]                                    # the rotor
     invert(D, v, n, Psi)
 
 
@@ -250,7 +255,7 @@ def aba_state(topo, body, q, dq, tau, f_ext, dV0, ws, ddq):
     N = topo.shape[0] - 1
     for i in range(N, 0, -1):                # complete: children pushed their terms
         Ih, v, n = load_inertia(I_hat, i), topo[i, VI], topo[i, NV]
-        pivots(S, U, D, Psi, v, n, Ih)
+        pivots(S, U, D, Psi, v, n, Ih, body[i])
         if topo[i, PARENT] > 0:                         # the ground takes nothing
             Pi, beta = articulate(S, U, Psi, u, v, n, tau, Ih, load6(B_hat, i),
                                   load6(eta, i), zero)
@@ -289,7 +294,7 @@ def hybrid_state(topo, body, q, dq, ddq, tau, f_ext, prescribed, dV0, ws,
         Ih, Bh, eta_i = load_inertia(I_hat, i), load6(B_hat, i), load6(eta, i)
         v, n = topo[i, VI], topo[i, NV]
         if not prescribed[i - 1]:
-            pivots(S, U, D, Psi, v, n, Ih)
+            pivots(S, U, D, Psi, v, n, Ih, body[i])
         if topo[i, PARENT] == 0:                        # the ground takes nothing
             continue
         if prescribed[i - 1]:                                       # (51)-(52)
@@ -314,7 +319,8 @@ def hybrid_state(topo, body, q, dq, ddq, tau, f_ext, prescribed, dV0, ws,
         if prescribed[i - 1]:                                             # (53)
             Fi = sadd(inertia_mul(load_inertia(I_hat, i), dVi), load6(B_hat, i))
             for r in range(n):
-                tau_out[v + r] = sdot(load6(S, v + r), Fi)
+                tau_out[v + r] = (sdot(load6(S, v + r), Fi)
+                                  + body[i, ARM + r] * ddq_out[v + r])  # the rotor
         else:
             for r in range(n):
                 tau_out[v + r] = tau[v + r]

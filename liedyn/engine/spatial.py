@@ -12,9 +12,10 @@ from .jit import exp_coefficients, kernel
 
 # topo columns
 PARENT, JOINT, QI, VI, NV = 0, 1, 2, 3, 4
-# body columns: joint parameters, placement X_i = (RX, pX), inertia I_i (row-major)
-PAR, RX, PX, INERTIA = 0, 12, 21, 24
-BODY_COLUMNS = 60
+# body columns: joint parameters, placement X_i = (RX, pX), inertia I_i (row-major),
+# the armature of the joint's degrees of freedom
+PAR, RX, PX, INERTIA, ARM = 0, 12, 21, 24, 60
+BODY_COLUMNS = 66
 # joint codes
 (FIXED, REVOLUTE, PRISMATIC, HELICAL, SCREW, UNIVERSAL, PLANAR, SPHERICAL,
  SPHERICAL_ZYX, SPHERICAL_EXP, FREE) = range(11)

@@ -589,3 +589,31 @@ print("reference")
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "reference"
+
+
+# ---------------------------------------------------------------------------------------------
+# numba's cache: a folder per content of the engine's sources
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
+def test_compiled_drivers_are_cached_in_the_folder_of_their_sources():
+    """numba checks only the driver's own file; an edited kernel (inlined from
+    kernels.py) must not reuse the machine code of the old one."""
+    import liedyn
+    engine = os.path.dirname(_jit.__file__)
+    sources = sorted(os.path.join(engine, f) for f in os.listdir(engine) if f.endswith(".py"))
+    sources += [liedyn.lie.__file__, liedyn.dexp.__file__]
+    assert os.path.basename(_jit.CACHE_DIR) == "numba-" + _jit.sources_digest(sources)
+    model = serial_chain(2)
+    rnea(model, np.zeros(2), np.zeros(2), np.zeros(2))            # compiled, cached
+    cached = [f for _, _, files in os.walk(_jit.CACHE_DIR) for f in files]
+    assert any(f.endswith(".nbi") for f in cached), cached
+
+
+def test_the_digest_follows_every_source(tmp_path):
+    a, b = tmp_path / "a.py", tmp_path / "b.py"
+    a.write_text("x = 1\n")
+    b.write_text("y = 2\n")
+    before = _jit.sources_digest([a, b])
+    b.write_text("y = 3\n")
+    assert _jit.sources_digest([a, b]) != before
+    assert _jit.sources_digest([a]) != _jit.sources_digest([b])
