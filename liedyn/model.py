@@ -15,7 +15,7 @@ MuJoCo) adds ``armature * ddq`` to the joint torques, ``diag(armature)`` to ``M`
 import numpy as np
 
 from . import _checks
-from .inertia import check_inertia
+from .inertia import _batch_shape, check_inertia
 from .joints import CHART_TOL, Joint
 
 __all__ = ["Model"]
@@ -368,7 +368,7 @@ class Model:
         """
         q, v = self.check_q(q), self.check_v(v, "v")
         dt = _checks.array("dt", dt, ())
-        q, v = _broadcast(q, v)
+        q, v = _broadcast(q=q, v=v)
         out = [j.integrate(q[..., self.q_slice[i]], v[..., self.v_slice[i]], dt)
                for i, j in enumerate(self.joints) if i > 0]
         q1 = np.concatenate([np.zeros(q.shape[:-1] + (0,), dtype=q.dtype)] + out,
@@ -385,7 +385,7 @@ class Model:
         """
         q = np.array(self.check_q(q))
         if dq is not None:
-            q, dq = _broadcast(q, self.check_v(dq))
+            q, dq = _broadcast(q=q, dq=self.check_v(dq))
             q, dq = np.array(q), np.array(dq, dtype=np.result_type(q, dq))
         for i in self._charts:
             qi, vi = self.q_slice[i], self.v_slice[i]
@@ -401,7 +401,7 @@ class Model:
         """The velocity ``v`` (..., nv) with ``integrate(q0, v) == q1``; for
         exponential coordinates, the shortest.
         """
-        q0, q1 = _broadcast(self.check_q(q0, "q0"), self.check_q(q1, "q1"))
+        q0, q1 = _broadcast(q0=self.check_q(q0, "q0"), q1=self.check_q(q1, "q1"))
         out = [j.difference(q0[..., self.q_slice[i]], q1[..., self.q_slice[i]])
                for i, j in enumerate(self.joints) if i > 0]
         return np.concatenate(
@@ -447,10 +447,11 @@ class Model:
         return _checks.array(name, f_ext, (self.nbodies, 6))
 
 
-def _broadcast(*arrays):
-    """Broadcast the batch dimensions of arrays with different trailing shapes."""
-    batch = np.broadcast_shapes(*[a.shape[:-1] for a in arrays])
-    return [np.broadcast_to(a, batch + a.shape[-1:]) for a in arrays]
+def _broadcast(**arrays):
+    """Broadcast the batch dimensions of named arrays with different trailing shapes
+    (a ``ValueError`` names them when they do not broadcast)."""
+    batch = _batch_shape({k: a.shape[:-1] for k, a in arrays.items()})
+    return [np.broadcast_to(a, batch + a.shape[-1:]) for a in arrays.values()]
 
 
 def state(model, q, *vectors, f_ext=None, names=("dq", "ddq")):
@@ -461,10 +462,13 @@ def state(model, q, *vectors, f_ext=None, names=("dq", "ddq")):
     q = model.check_q(q)
     vectors = [model.check_v(v, n) for v, n in zip(vectors, names)]
     arrays = [q] + vectors
+    shapes = {"q": q.shape[:-1]}
+    shapes.update((n, v.shape[:-1]) for v, n in zip(vectors, names))
     if f_ext is not None:
         f_ext = model.check_f_ext(f_ext)
         arrays.append(f_ext[..., 0])      # (..., N): also fine for N = 0
-    batch = np.broadcast_shapes(*[a.shape[:-1] for a in arrays])
+        shapes["f_ext"] = f_ext.shape[:-2]
+    batch = _batch_shape(shapes)
     dtype = np.result_type(float, *[a.dtype for a in arrays])
     if f_ext is None:
         f_ext = np.zeros(batch + (model.nbodies, 6))

@@ -5,6 +5,8 @@ message that names the body (builder) or the argument (algorithms).
 """
 import numpy as np
 import pytest
+
+import liedyn as ld
 from hypothesis import given, settings
 
 from liedyn import joints as J
@@ -313,3 +315,20 @@ def test_rotated_placement_is_kept():
     m.add_body("x", 0, J.Revolute(), placement=make_transform(R, [1.0, 2.0, 3.0]))
     np.testing.assert_allclose(m.placements[1][:3, :3], R)
     assert m.placements[1].dtype == float
+
+
+@pytest.mark.parametrize("call, names", [
+    (lambda m, q, v: ld.rnea(m, q, v, v[0]), "'q', 'dq', 'ddq'"),
+    (lambda m, q, v: ld.aba(m, q, v, v[0]), "'q', 'dq', 'tau'"),
+    (lambda m, q, v: ld.hybrid(m, q, v, v[0], v[0], [True, False]), "'q', 'dq', 'ddq', 'tau'"),
+    (lambda m, q, v: ld.bias_force(m, q, v), "'q', 'dq', 'ddq'"),
+    (lambda m, q, v: m.integrate(q, v), "'q', 'v'"),
+])
+def test_batches_that_do_not_broadcast_are_refused_by_name(call, names):
+    """A batch of 3 configurations with a batch of 4 velocities: the message names
+    the arguments and their batch shapes, not numpy's positional arguments."""
+    model = ld.robots.double_pendulum()
+    q, v = np.zeros((3, 2)), np.zeros((4, 2))
+    with pytest.raises(ValueError, match=f"arguments {names}: batch shapes .* "
+                                         r"'q' \(3,\), '\w+' \(4,\)"):
+        call(model, q, v)
