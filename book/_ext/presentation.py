@@ -7,6 +7,8 @@
 * `book/_static/favicon.svg` as the favicon (browsers then do not ask for /favicon.ico);
 * one search field: the theme puts one in the header and one at the top of the sidebar; the
   header's goes (the sidebar, a drawer on a phone, keeps its own, and Ctrl+K still searches);
+* the page's contents (the secondary sidebar) list every section and subsection (the theme's
+  `show_toc_level` 2: the subsections of the long chapters are seen without scrolling there);
 * `book/_static/page-toc.js`: the page's contents (the secondary sidebar) highlight the section
   being read after any scroll or jump, keep it in view on long chapters, and open from the
   article header's button on narrow screens (the theme's drawer listens to a hidden button).
@@ -29,6 +31,7 @@ def configure(app, config):
     config.html_favicon = config.html_favicon or "book/_static/favicon.svg"
     options = dict(config.html_theme_options or {})
     options.setdefault("navbar_persistent", [])
+    options.setdefault("show_toc_level", 2)
     config.html_theme_options = options
 
 

@@ -171,8 +171,10 @@ PAGE_TOC_JS = r"""() => {
   const shown = e => { const r = e.getBoundingClientRect(), s = getComputedStyle(e);
     return r.width > 0 && r.height > 0 && r.right <= innerWidth + 1 && r.bottom > 0
            && r.top < innerHeight && s.visibility !== 'hidden' && Number(s.opacity) > 0; };
-  const top = Array.from(nav ? nav.querySelectorAll(':scope > ul > li.toc-h2 > a.nav-link') : []);
-  const sections = Array.from(document.querySelectorAll('article.bd-article section > h2'))
+  const top = Array.from(nav ? nav.querySelectorAll('li.toc-h2 > a.nav-link, li.toc-h3 > a.nav-link')
+                               : []);
+  const sections = Array.from(document.querySelectorAll(
+    'article.bd-article section > h2, article.bd-article section > h3'))
     .map(h => h.parentElement.id);
   return {nav: !!nav, visible: !!nav && shown(nav), sections,
           entries: top.map(a => ({href: a.getAttribute('href'), text: a.textContent.trim(),
@@ -395,8 +397,8 @@ def check_page_toc(page, interactive=True):
     the longest ones (they exercise the same script and theme on every page, and take seconds
     each).
 
-    The contents are visible, list every section (h2) of the chapter and at least
-    PAGE_TOC_MIN_SECTIONS; following an entry brings its heading to the top of the window (below
+    The contents are visible, list every section and subsection (h2, h3) of the chapter, all
+    seen at once, and at least PAGE_TOC_MIN_SECTIONS; following an entry brings its heading to the top of the window (below
     the sticky header, not covered) and highlights that entry; after a jump into the middle of a
     long section (as a drag of the scroll bar does: no heading passes the top of the window) the
     highlight is that section.
