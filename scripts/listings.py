@@ -11,7 +11,7 @@ A listing in a chapter is a markdown cell (or part of one) of the form
 
 The caption names the function; the fenced block below it holds the function's source with its
 docstring removed. This script rewrites every fenced block from the current source, so a
-listing cannot drift from the code it shows (tests/test_book_source.py fails when one is
+listing cannot drift from the code it shows (tests/book/test_book_source.py fails when one is
 stale). Plain markdown shows the code in JupyterLab, Jupyter Notebook, Colab and the HTML book
 alike; in the HTML book, book/_ext/listings.py links the caption to the API entry and the source.
 

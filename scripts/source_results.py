@@ -18,7 +18,7 @@ A result counts as
 * *derived/checked* when the book defines the label ``<source>-res-<slug>`` or one of
   ``labels``, when a code comment cites one of ``cites``, or when the phrase of ``found``
   occurs in that chapter (the chapter, e.g. "book/06_equations_of_motion", and the phrase);
-* *not covered* otherwise, and then ``reason`` must say why (tests/test_equation_map.py).
+* *not covered* otherwise, and then ``reason`` must say why (tests/book/test_equation_map.py).
 """
 from collections import namedtuple
 

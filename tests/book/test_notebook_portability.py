@@ -8,12 +8,18 @@ Source rules, checked without a browser (tests/browser/test_lab.py checks the re
   does not read _config.yml);
 * every equation number of a source names the source ("Kim's eq. (42)", "Kim eq. (42)" in code);
 * the first code cell is the setup cell, and it has no side effect when everything is installed;
-* the repository URL that turns on the launch buttons is derived correctly.
+* the repository URL that turns on the launch buttons is derived correctly;
+* on Colab the setup cell installs liedyn, which the package index does not have, from the
+  repository the book was built from: the downloadable notebooks of a build with a repository
+  URL name it, and the sources name the URL configured in _config.yml (the Colab button opens
+  them from the repository).
 """
+import importlib.metadata
 import json
 import re
 import subprocess
 import sys
+import types
 
 import pytest
 import yaml
@@ -159,3 +165,98 @@ def test_chapters_are_stored_without_outputs():
     out = subprocess.run([sys.executable, str(ROOT / "scripts" / "strip_notebooks.py"),
                           "--check"], capture_output=True, text=True)
     assert out.returncode == 0, f"run scripts/strip_notebooks.py:\n{out.stdout}"
+
+
+def publishing():
+    return load_script(ROOT / "book" / "_ext" / "publishing.py")
+
+
+def setup_cell(path):
+    return next(c for c in notebook_cells(path, "code") if "NEEDS = " in c)
+
+
+def run_setup(source, monkeypatch, installed=(), colab=True):
+    """Run a setup cell where only the distributions ``installed`` are present (on Colab
+    if ``colab``); the pip commands it would run, or its SystemExit message."""
+    def version(dist):
+        if dist not in installed:
+            raise importlib.metadata.PackageNotFoundError(dist)
+        return "1.0"
+    commands = []
+    monkeypatch.setattr(importlib.metadata, "version", version)
+    monkeypatch.setattr(subprocess, "run", lambda args, **kw: commands.append(args))
+    if colab:
+        monkeypatch.setitem(sys.modules, "google.colab", types.ModuleType("google.colab"))
+    else:
+        monkeypatch.delitem(sys.modules, "google.colab", raising=False)
+    try:
+        exec(compile(source, "setup", "exec"), {})
+    except SystemExit as stop:
+        return str(stop)
+    return commands
+
+
+def built_setup_cell(tmp_path, monkeypatch, url, chapter="12_control"):
+    """The setup cell of ``chapter`` as a build with the repository ``url`` writes it to
+    the downloadable notebooks (publishing.executed_notebooks, HTML builder)."""
+    monkeypatch.delenv("LIEDYN_REPOSITORY_URL", raising=False)
+    source = ROOT / "book" / f"{chapter}.ipynb"
+    for folder in ("jupyter_execute/book", "html/_sources/book"):
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / source.name).write_text(source.read_text())
+    config = types.SimpleNamespace(liedyn_repository_url=url, liedyn_repository_branch="main",
+                                   nb_execution_mode="off")
+    app = types.SimpleNamespace(builder=types.SimpleNamespace(format="html"), config=config,
+                                outdir=str(tmp_path / "html"), confdir=str(tmp_path),
+                                srcdir=str(tmp_path))
+    publishing().executed_notebooks(app, None)
+    return setup_cell(tmp_path / "html/_sources/book" / source.name)
+
+
+def test_a_build_with_a_repository_installs_liedyn_from_it_on_colab(tmp_path, monkeypatch):
+    cell = built_setup_cell(tmp_path, monkeypatch, "https://github.com/owner/liedyn")
+    assert 'LIEDYN = "liedyn @ git+https://github.com/owner/liedyn@main"' in cell
+    commands = run_setup(cell, monkeypatch, installed={"meshcat"})
+    assert len(commands) == 1 and commands[0][1:4] == ["-m", "pip", "install"]
+    assert "liedyn @ git+https://github.com/owner/liedyn@main" in commands[0]
+    assert "liedyn" not in commands[0] and "yourdfpy" in commands[0]   # the others by name
+    assert "meshcat" not in commands[0]                                 # installed: left alone
+    # elsewhere the cell installs nothing and quotes the requirement for the shell
+    message = run_setup(cell, monkeypatch, colab=False)
+    assert 'pip install "liedyn @ git+https://github.com/owner/liedyn@main" yourdfpy' in message
+    assert run_setup(cell, monkeypatch, installed=set(json.loads(
+        re.search(r"NEEDS = (\[.*?\])", cell, re.S)[1]))) == []        # all there: no pip
+
+
+def test_a_build_without_a_repository_falls_back_to_the_index(tmp_path, monkeypatch):
+    cell = built_setup_cell(tmp_path, monkeypatch, "", chapter="01_rigid_body_motion")
+    assert run_setup(cell, monkeypatch) == [[sys.executable, "-m", "pip", "install", "-q",
+                                             "liedyn"]]
+
+
+def test_every_setup_cell_uses_its_liedyn_line(monkeypatch):
+    """The same setup cell in every chapter: the LIEDYN line exists once and is what pip
+    gets (a chapter that still installed "liedyn" by name would fail here)."""
+    for path in CHAPTERS:
+        cell = setup_cell(path)
+        assert len(publishing().LIEDYN_LINE.findall(cell)) == 1, path.name
+        planted = publishing().LIEDYN_LINE.sub('LIEDYN = "liedyn @ git+https://h.org/o/r@b"',
+                                               cell)
+        commands = run_setup(planted, monkeypatch)
+        assert "liedyn @ git+https://h.org/o/r@b" in commands[0], path.name
+
+
+def test_sources_name_the_configured_repository():
+    out = subprocess.run([sys.executable, str(ROOT / "book" / "_ext" / "publishing.py"),
+                          "--check"], capture_output=True, text=True)
+    assert out.returncode == 0, f"run book/_ext/publishing.py:\n{out.stdout}{out.stderr}"
+    expected = publishing().configured_requirement()
+    for path in CHAPTERS:
+        assert f'LIEDYN = "{expected}"' in setup_cell(path), path.name
+
+
+def test_liedyn_requirement():
+    p = publishing()
+    assert p.liedyn_requirement("https://gitlab.com/o/liedyn/", "dev") == \
+        "liedyn @ git+https://gitlab.com/o/liedyn@dev"
+    assert p.liedyn_requirement("  ") == "liedyn"
