@@ -4,7 +4,7 @@ the derivatives of ``dexp`` on SO(3) that the second-order partials need; derive
 
 Conventions as in :mod:`liedyn.lie`: ``w`` (..., 3), twists ``xi = (w, v)``
 (..., 6), leading batch dimensions; every function runs on complex arrays (complex
-step) and uses Taylor series near 0 (:func:`liedyn.lie._coefficient`).
+step) and uses Taylor series near 0 (``liedyn.lie._coefficient``).
 """
 import numpy as np
 

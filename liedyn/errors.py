@@ -22,7 +22,7 @@ __all__ = ["ChartSingularityError", "URDFError", "NonFiniteResultError",
 
 
 class ChartSingularityError(ValueError):
-    """A configuration within ``liedyn.joints.CHART_TOL`` of a chart singularity
+    """A configuration within ``liedyn.joint.CHART_TOL`` of a chart singularity
     (Euler angles at gimbal lock, exponential coordinates on ``|phi| = 2 pi k``),
     raised by the algorithms that invert ``S(q)``; the message names the body and
     the remedy.

@@ -159,7 +159,7 @@ def aba(model, q, dq, tau, f_ext=None):
     ValueError
         if some ``S^T I_hat S`` is singular (e.g. a massless leaf body)
     ChartSingularityError
-        within :data:`liedyn.joints.CHART_TOL` of a joint chart's singular set
+        within :data:`liedyn.joint.CHART_TOL` of a joint chart's singular set
 
     Examples
     --------

@@ -128,8 +128,9 @@ def hybrid_pass(model, q, dq, ddq, tau, prescribed, f_ext=None, dV0=None):
             ddq[i] = matvec(Psi[i], r)
         dV[i] = a + matvec(S[i], ddq[i])
         F[i] = matvec(I_hat[i], dV[i]) + B_hat[i]
-        if u[i]:                        # (53), plus the rotor's armature * ddq
-            tau[i] = matvec(tr(S[i]), F[i]) + matvec(model.rotor(i), ddq[i])
+        if u[i]:                        # (53), and the rotor's a ddq
+            tau[i] = (matvec(tr(S[i]), F[i])
+                      + matvec(model.rotor(i), ddq[i]))
     tau_out, ddq_out = given.joined(ddq, tau)
     return HybridPass(fw, u[1:], eta, I_hat, B_hat, Psi, Pi, beta, dV, F,
                       tau_out, ddq_out)

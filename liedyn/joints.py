@@ -300,8 +300,8 @@ class Spherical(Joint):
     """Ball joint on a unit quaternion ``q = (w, x, y, z)``; ``nq = 4``, ``nv = 3``.
 
     The velocity is the body angular velocity: ``S = [[1], [0]]`` and
-    ``integrate(q, v, dt) = q * exp(v dt)``. Norm errors above :data:`QUAT_TOL`
-    raise, smaller ones are normalised away.
+    ``integrate(q, v, dt) = q * exp(v dt)``. Norm errors above
+    :data:`~liedyn.joint.QUAT_TOL` raise, smaller ones are normalised away.
 
     Examples
     --------
@@ -341,7 +341,8 @@ class SphericalZYX(Joint):
     """Ball joint in Euler angles ``q = (z, y, x)``: ``R = Rz(q0) Ry(q1) Rx(q2)``.
 
     ``S`` maps angle rates to the body angular velocity; ``det S_w = -cos(q1)``
-    (gimbal lock), and forward dynamics refuse ``|cos(q1)| <`` :data:`CHART_TOL`.
+    (gimbal lock), and forward dynamics refuse ``|cos(q1)| <``
+    :data:`~liedyn.joint.CHART_TOL`.
 
     Examples
     --------
@@ -415,8 +416,8 @@ class SphericalExp(Joint):
     ``S = [[J_r(phi)], [0]]`` with the right Jacobian :func:`liedyn.dexp.dexp_so3`
     (From (2012), eq. (29)), ``dS`` from :func:`liedyn.dexp.dexp_so3_dot`. ``J_r``
     is singular on ``|phi| = 2 pi k`` (``k >= 1``): forward dynamics refuse ``q``
-    within :data:`CHART_TOL`, and :meth:`liedyn.model.Model.integrate` keeps ``|phi|
-    <= pi`` (:meth:`normalize`).
+    within :data:`~liedyn.joint.CHART_TOL`, and :meth:`liedyn.model.Model.integrate`
+    keeps ``|phi| <= pi`` (:meth:`normalize`).
 
     Examples
     --------

@@ -283,7 +283,7 @@ def exp_se3(xi):
     """The exponential ``T = [[exp([w]), J_l(w) v], [0, 1]]`` of ``xi = (w, v)``.
 
     Kim (2012), Section 1.1; Lynch and Park (2017), Prop. 3.25. ``J_l`` is the left
-    Jacobian of :func:`dexp_so3`.
+    Jacobian of :func:`liedyn.dexp.dexp_so3`.
 
     Parameters
     ----------

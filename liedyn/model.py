@@ -409,7 +409,7 @@ class Model:
 
     def check_chart(self, q, name="q", bodies=None):
         """Raise :class:`ChartSingularityError` if a joint's coordinates are within
-        :data:`liedyn.joints.CHART_TOL` of their singular set; ``bodies`` (a boolean
+        :data:`liedyn.joint.CHART_TOL` of their singular set; ``bodies`` (a boolean
         per body ``0..N``) restricts the check. For the algorithms that invert
         ``S``.
         """

@@ -168,9 +168,18 @@ MATH_PROSE_JS = r"""() => Array.from(MathJax.startup.document.math)
 # The page's contents (secondary sidebar "Contents", book/_static/page-toc.js): entries, headings.
 PAGE_TOC_JS = r"""() => {
   const nav = document.querySelector('#pst-page-toc-nav');
+  // the box that scrolls the contents when they are longer than the window
+  let box = nav;
+  while (box && !(/(auto|scroll)/.test(getComputedStyle(box).overflowY)
+                  && box.scrollHeight > box.clientHeight)) box = box.parentElement;
+  const boxBottom = box ? Math.min(box.getBoundingClientRect().bottom, innerHeight) : 0;
+  // seen, or reached by scrolling that box (which ends inside the window)
   const shown = e => { const r = e.getBoundingClientRect(), s = getComputedStyle(e);
-    return r.width > 0 && r.height > 0 && r.right <= innerWidth + 1 && r.bottom > 0
-           && r.top < innerHeight && s.visibility !== 'hidden' && Number(s.opacity) > 0; };
+    const inWindow = r.bottom > 0 && r.top < innerHeight;
+    const byScroll = !!box && box !== document.documentElement && box.contains(e)
+                     && boxBottom <= innerHeight + 1;
+    return r.width > 0 && r.height > 0 && r.right <= innerWidth + 1 && (inWindow || byScroll)
+           && s.visibility !== 'hidden' && Number(s.opacity) > 0; };
   const top = Array.from(nav ? nav.querySelectorAll('li.toc-h2 > a.nav-link, li.toc-h3 > a.nav-link')
                                : []);
   const sections = Array.from(document.querySelectorAll(
@@ -397,8 +406,8 @@ def check_page_toc(page, interactive=True):
     the longest ones (they exercise the same script and theme on every page, and take seconds
     each).
 
-    The contents are visible, list every section and subsection (h2, h3) of the chapter, all
-    seen at once, and at least PAGE_TOC_MIN_SECTIONS; following an entry brings its heading to the top of the window (below
+    The contents are visible, list every section and subsection (h2, h3) of the chapter, each
+    seen or reached by scrolling the contents' own box, and at least PAGE_TOC_MIN_SECTIONS; following an entry brings its heading to the top of the window (below
     the sticky header, not covered) and highlights that entry; after a jump into the middle of a
     long section (as a drag of the scroll bar does: no heading passes the top of the window) the
     highlight is that section.
