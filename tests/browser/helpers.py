@@ -13,7 +13,8 @@ from urllib.parse import urlsplit
 
 import yaml
 
-from common import ROOT
+# (also imported by scripts/print_pdf.py, outside pytest: so not from tests/common.py)
+ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic"]
