@@ -26,6 +26,7 @@ The layout is the architecture::
       constrained_derivatives  ch. 10   partials of constrained forward dynamics
       simulation  control      ch. 7, 12  integrators on the manifold; control laws
       urdf  urdf_visuals       ch. 11   models and shapes from URDF files
+      mjcf                     ch. 11   models from MJCF files, compiled by MuJoCo
       robots                   ready-made robots
       engine/                  the compiled kernels (numba), reached only through
                                engine.dispatch by the functions above
@@ -66,6 +67,7 @@ from .inverse_dynamics import rnea, rnea_pass
 from .joints import (Fixed, Free, Helical, Planar, Prismatic, Revolute, Screw,
                      Spherical, SphericalExp, SphericalZYX, Universal)
 from .kinematics import body_jacobian, forward_kinematics, frame_jacobian
+from .mjcf import MJCFError, MJCFWarning, from_mujoco, load_mjcf, to_mujoco
 from .model import Model
 from .simulation import Trajectory, simulate
 from .urdf import available_robots, load_robot, load_urdf
@@ -76,7 +78,8 @@ __all__ = [
     "Model", "Revolute", "Prismatic", "Helical", "Screw", "Universal", "Planar",
     "Spherical", "SphericalZYX", "SphericalExp", "Free", "Fixed", "spatial_inertia",
     # models from files and ready-made robots
-    "load_urdf", "load_robot", "available_robots", "robots",
+    "load_urdf", "load_robot", "available_robots", "robots", "load_mjcf",
+    "from_mujoco", "to_mujoco",
     # kinematics
     "forward_kinematics", "body_jacobian", "frame_jacobian",
     # dynamics
@@ -94,5 +97,5 @@ __all__ = [
     "operational_space_control", "simulate_closed_loop",
     # the Lie-group module and the errors
     "lie", "ChartSingularityError", "DivergenceError", "NonFiniteResultError",
-    "URDFError",
+    "URDFError", "MJCFError", "MJCFWarning",
 ]

@@ -84,7 +84,8 @@ EXEMPT = {
     "record of an algorithm's intermediate results; the function returning it cites the source":
         ["liedyn.*.*Pass", "liedyn.*.*Partials"],
     "example models and random trees for the book and the tests": ["liedyn.robots.*"],
-    "loading robot models from URDF files": ["liedyn.urdf.*", "liedyn.urdf_visuals.*"],
+    "loading robot models from URDF and MJCF files":
+        ["liedyn.urdf.*", "liedyn.urdf_visuals.*", "liedyn.mjcf.*"],
     "joint models: Kim (2012) takes each joint's T(q) and S(q) as given (Section 2)":
         ["liedyn.joints.*", "liedyn.joint.*"],
     "unit quaternions store spherical and free joint configurations; not in the sources":
