@@ -27,6 +27,7 @@ The layout is the architecture::
       simulation  control      ch. 7, 12  integrators on the manifold; control laws
       urdf  urdf_visuals       ch. 11   models and shapes from URDF files
       mjcf                     ch. 11   models from MJCF files, compiled by MuJoCo
+      mujoco_coordinates       ch. 11   MuJoCo's states and forces, and liedyn's
       robots                   ready-made robots
       engine/                  the compiled kernels (numba), reached only through
                                engine.dispatch by the functions above
@@ -67,8 +68,9 @@ from .inverse_dynamics import rnea, rnea_pass
 from .joints import (Fixed, Free, Helical, Planar, Prismatic, Revolute, Screw,
                      Spherical, SphericalExp, SphericalZYX, Universal)
 from .kinematics import body_jacobian, forward_kinematics, frame_jacobian
-from .mjcf import MJCFError, MJCFWarning, from_mujoco, load_mjcf, to_mujoco
+from .mjcf import MJCFError, MJCFWarning, load_mjcf
 from .model import Model
+from .mujoco_coordinates import from_mujoco, to_mujoco
 from .simulation import Trajectory, simulate
 from .urdf import available_robots, load_robot, load_urdf
 

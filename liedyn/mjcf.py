@@ -1,6 +1,6 @@
-"""Models from MuJoCo's MJCF files, compiled by MuJoCo itself: ``load_mjcf``, and
-the maps of free-joint states and forces between MuJoCo and liedyn
-(``from_mujoco``, ``to_mujoco``).
+"""Models from MuJoCo's MJCF files, compiled by MuJoCo itself: ``load_mjcf``; the
+maps of free-joint states and forces between MuJoCo and liedyn are in
+:mod:`liedyn.mujoco_coordinates`.
 
 MuJoCo (the ``mujoco`` package, ``pip install liedyn[mujoco]``) parses and compiles
 the file: defaults, ``<include>``, ``fromto``, inertias from geoms, ``settotalmass``
@@ -20,9 +20,10 @@ documentation, "API types: mjModel" and "Overview: Kinematic tree"):
   :class:`~liedyn.joints.Revolute`, ``slide`` :class:`~liedyn.joints.Prismatic`,
   ``ball`` :class:`~liedyn.joints.Spherical` (in both, a quaternion ``(w, x, y, z)``
   and the body angular velocity), ``free`` :class:`~liedyn.joints.Free` (the same
-  ``qpos``, another velocity: :func:`from_mujoco`). A liedyn body frame is the
-  MuJoCo frame moved to the joint's anchor and, for a ``ref``, turned back by it:
-  ``model.body_frames[name]`` holds ``T_{liedyn, MuJoCo}``;
+  ``qpos``, another velocity: :func:`~liedyn.mujoco_coordinates.from_mujoco`). A
+  liedyn body frame is the MuJoCo frame moved to the joint's anchor and, for a
+  ``ref``, turned back by it: ``model.body_frames[name]`` holds
+  ``T_{liedyn, MuJoCo}``;
 * the inertia is ``body_mass``, the centre of mass ``body_ipos`` and the principal
   moments ``body_inertia`` about the axes ``body_iquat`` (Kim (2012), eq. (22));
   ``dof_armature`` is ``model.armature``; ``opt.gravity`` is the gravity (zero if
@@ -40,7 +41,6 @@ friction loss, gravity compensation, fluid forces) are left out with a
 Armature on the translational degrees of freedom of a free joint (an added mass in
 the world frame, without weight) has no liedyn counterpart: refused by name.
 """
-import collections
 import os
 import warnings
 
@@ -52,26 +52,13 @@ from .lie import make_transform, quat_to_rot, skew
 from .model import Model
 from .urdf_visuals import Visual
 
-__all__ = ["MJCFModel", "MJCFError", "MJCFWarning", "load_mjcf", "from_mujoco",
-           "to_mujoco", "JOINT_TYPES", "MuJoCoState", "LiedynState"]
+__all__ = ["MJCFModel", "MJCFError", "MJCFWarning", "load_mjcf", "JOINT_TYPES"]
 
 JOINT_TYPES = ("free", "ball", "slide", "hinge")
 """The joint types of MJCF (``mjtJoint``), all supported."""
 
 _FREE, _BALL, _SLIDE, _HINGE = range(4)           # mjtJoint
 _SPHERE, _CAPSULE, _CYLINDER, _BOX = 2, 3, 5, 6   # mjtGeom
-
-class MuJoCoState(collections.namedtuple("MuJoCoState", "qpos qvel qacc qfrc")):
-    """MuJoCo's ``(qpos, qvel, qacc, qfrc)`` (:func:`to_mujoco`), None where not
-    given."""
-    __slots__ = ()
-
-
-class LiedynState(collections.namedtuple("LiedynState", "q dq ddq tau")):
-    """liedyn's ``(q, dq, ddq, tau)`` (:func:`from_mujoco`), None where not
-    given."""
-    __slots__ = ()
-
 
 class MJCFError(ValueError):
     """A malformed MJCF file, or one liedyn cannot represent: ``MJCF <label>:
@@ -463,7 +450,8 @@ def load_mjcf(path_or_xml, unsupported="warn"):
     choice. ``q`` is MuJoCo's ``qpos``; for hinge, slide and ball joints ``dq``,
     ``ddq`` and ``tau`` are ``qvel``, ``qacc``, ``qfrc``; free joints differ in
     velocity (MuJoCo: world-frame linear velocity first), mapped by
-    :func:`from_mujoco` and :func:`to_mujoco`.
+    :func:`~liedyn.mujoco_coordinates.from_mujoco` and
+    :func:`~liedyn.mujoco_coordinates.to_mujoco`.
 
     Parameters
     ----------
@@ -518,160 +506,3 @@ def load_mjcf(path_or_xml, unsupported="warn"):
     model.qpos0 = np.array(m.qpos0)
     model.visuals = _visuals(m, model, names)
     return model
-
-
-
-# --- free joints: MuJoCo's coordinates and liedyn's -------------------------------
-def _rotate(R, x):
-    return (R @ x[..., None])[..., 0]
-
-
-def _free_from_mujoco(R, qvel, qacc, qfrc):
-    """liedyn's ``(dq, ddq, tau)`` of one free joint from MuJoCo's (..., 6) slices
-    (None stays None)."""
-    Rt = np.swapaxes(R, -1, -2)
-    dq = ddq = tau = None
-    if qvel is not None:
-        w, v = qvel[..., 3:], _rotate(Rt, qvel[..., :3])
-        dq = np.concatenate([w, v], axis=-1)
-    if qacc is not None:
-        dv = _rotate(Rt, qacc[..., :3]) - np.cross(w, v)
-        ddq = np.concatenate([qacc[..., 3:], dv], axis=-1)
-    if qfrc is not None:
-        tau = np.concatenate([qfrc[..., 3:], _rotate(Rt, qfrc[..., :3])], axis=-1)
-    return dq, ddq, tau
-
-
-def _free_to_mujoco(R, dq, ddq, tau):
-    """MuJoCo's ``(qvel, qacc, qfrc)`` of one free joint from liedyn's (..., 6)
-    slices (None stays None)."""
-    qvel = qacc = qfrc = None
-    if dq is not None:
-        w, v = dq[..., :3], dq[..., 3:]
-        qvel = np.concatenate([_rotate(R, v), w], axis=-1)
-    if ddq is not None:
-        pddot = _rotate(R, ddq[..., 3:] + np.cross(w, v))
-        qacc = np.concatenate([pddot, ddq[..., :3]], axis=-1)
-    if tau is not None:
-        qfrc = np.concatenate([_rotate(R, tau[..., 3:]), tau[..., :3]], axis=-1)
-    return qvel, qacc, qfrc
-
-
-def _map_free(model, q, x, free_map):
-    """Replace, in place, the free-joint slices of the (..., nv) arrays ``x`` (a
-    dict, None entries skipped) by ``free_map`` at the orientations of ``q``."""
-    for i in range(1, model.nbodies + 1):
-        if not isinstance(model.joints[i], J.Free):
-            continue
-        quat = q[..., model.q_slice[i]][..., 3:]
-        R = quat_to_rot(quat / np.linalg.norm(quat, axis=-1, keepdims=True))
-        s = model.v_slice[i]
-        slices = [None if a is None else a[..., s] for a in x.values()]
-        for a, new in zip(x.values(), free_map(R, *slices)):
-            if a is not None:
-                a[..., s] = new
-
-
-def _vectors(model, q, q_name, named):
-    """The (..., nv) arrays of ``named`` (None stays None), broadcast against the
-    leading dimensions of ``q`` (called ``q_name``) and copied."""
-    out = {}
-    for name, x in named.items():
-        if x is not None:
-            x = _checks.array(name, x, (model.nv,))
-            try:
-                batch = np.broadcast_shapes(q.shape[:-1], x.shape[:-1])
-            except ValueError:
-                raise ValueError(f"argument '{name}': leading dimensions "
-                                 f"{x.shape[:-1]} do not broadcast against "
-                                 f"those of '{q_name}', {q.shape[:-1]}") from None
-            x = np.array(np.broadcast_to(x, batch + (model.nv,)))
-        out[name] = x
-    return out
-
-
-def from_mujoco(model, qpos, qvel=None, qacc=None, qfrc=None):
-    """liedyn's state and forces from MuJoCo's: ``(q, dq, ddq, tau)`` of
-    ``(qpos, qvel, qacc, qfrc)``.
-
-    Only free joints differ (MuJoCo documentation, "Overview: Floating objects",
-    https://mujoco.readthedocs.io/en/stable/overview.html#floating-objects):
-    MuJoCo's ``qvel`` of a free joint is ``(pdot, w)``, the body origin's velocity
-    in the world frame then the angular velocity in the body frame; liedyn's is the
-    body twist ``V = (w, R^T pdot)`` (Kim (2012), eq. (9)). Accelerations are the
-    time derivatives of the velocities, so ``dV = (dw, R^T pddot - w x R^T pdot)``;
-    forces are dual to the velocities (the same power ``qfrc . qvel = tau . dq``),
-    so ``tau = (m, R^T f)`` of ``qfrc = (f, m)``. ``qpos = (p, w, x, y, z)`` is
-    liedyn's ``q``. Hinge, slide and ball coordinates pass unchanged.
-
-    Parameters
-    ----------
-    model : liedyn.model.Model, e.g. from :func:`load_mjcf`
-    qpos : (..., nq) array
-    qvel, qacc, qfrc : (..., nv) arrays, optional
-        ``qacc`` needs ``qvel``; leading dimensions broadcast against ``qpos``'s
-
-    Returns
-    -------
-    LiedynState
-        ``(q, dq, ddq, tau)``, None where the MuJoCo array was not given
-
-    Examples
-    --------
-    >>> xml = '''<mujoco><worldbody><body><freejoint/>
-    ...   <inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>
-    ... </body></worldbody></mujoco>'''
-    >>> model = load_mjcf(xml)
-    >>> turned = [0.0, 0.0, 0.0, np.cos(np.pi / 4), 0.0, 0.0, np.sin(np.pi / 4)]
-    >>> from_mujoco(model, turned, qvel=[1.0, 0, 0, 0, 0, 2.0]).dq.round(12) + 0.0
-    array([ 0.,  0.,  2.,  0., -1.,  0.])
-    """
-    q = _checks.array("qpos", qpos, (model.nq,))
-    x = _vectors(model, q, "qpos", dict(qvel=qvel, qacc=qacc, qfrc=qfrc))
-    if qacc is not None and qvel is None:
-        raise ValueError("argument 'qvel': needed to map qacc (a free joint's "
-                         "acceleration has a term w x v), got None")
-    _map_free(model, q, x, _free_from_mujoco)
-    return LiedynState(np.array(q), x["qvel"], x["qacc"], x["qfrc"])
-
-
-def to_mujoco(model, q, dq=None, ddq=None, tau=None):
-    """MuJoCo's state and forces from liedyn's: ``(qpos, qvel, qacc, qfrc)`` of
-    ``(q, dq, ddq, tau)``; the inverse of :func:`from_mujoco`.
-
-    For a free joint with body twist ``V = (w, v)``, ``dV = (dw, dv)`` and wrench
-    ``tau = (m, f)`` (body frame, Kim (2012), eqs. (9), (12)): ``qvel = (R v,
-    w)``, ``qacc = (R (dv + w x v), dw)``, ``qfrc = (R f, m)`` (MuJoCo
-    documentation, "Overview: Floating objects",
-    https://mujoco.readthedocs.io/en/stable/overview.html#floating-objects). Hinge,
-    slide and ball coordinates pass unchanged.
-
-    Parameters
-    ----------
-    model : liedyn.model.Model
-    q : (..., nq) array
-    dq, ddq, tau : (..., nv) arrays, optional
-        ``ddq`` needs ``dq``; leading dimensions broadcast against ``q``'s
-
-    Returns
-    -------
-    MuJoCoState
-        ``(qpos, qvel, qacc, qfrc)``, None where the liedyn array was not given
-
-    Examples
-    --------
-    >>> xml = '''<mujoco><worldbody><body><freejoint/>
-    ...   <inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>
-    ... </body></worldbody></mujoco>'''
-    >>> model = load_mjcf(xml)
-    >>> turned = [0.0, 0.0, 0.0, np.cos(np.pi / 4), 0.0, 0.0, np.sin(np.pi / 4)]
-    >>> to_mujoco(model, turned, dq=[0, 0, 2.0, 0, -1.0, 0]).qvel.round(12) + 0.0
-    array([1., 0., 0., 0., 0., 2.])
-    """
-    q = _checks.array("q", q, (model.nq,))
-    x = _vectors(model, q, "q", dict(dq=dq, ddq=ddq, tau=tau))
-    if ddq is not None and dq is None:
-        raise ValueError("argument 'dq': needed to map ddq (a free joint's "
-                         "acceleration has a term w x v), got None")
-    _map_free(model, q, x, _free_to_mujoco)
-    return MuJoCoState(np.array(q), x["dq"], x["ddq"], x["tau"])

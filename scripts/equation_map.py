@@ -85,7 +85,8 @@ EXEMPT = {
         ["liedyn.*.*Pass", "liedyn.*.*Partials"],
     "example models and random trees for the book and the tests": ["liedyn.robots.*"],
     "loading robot models from URDF and MJCF files":
-        ["liedyn.urdf.*", "liedyn.urdf_visuals.*", "liedyn.mjcf.*"],
+        ["liedyn.urdf.*", "liedyn.urdf_visuals.*", "liedyn.mjcf.*",
+         "liedyn.mujoco_coordinates.*"],
     "joint models: Kim (2012) takes each joint's T(q) and S(q) as given (Section 2)":
         ["liedyn.joints.*", "liedyn.joint.*"],
     "unit quaternions store spherical and free joint configurations; not in the sources":

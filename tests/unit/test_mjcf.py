@@ -38,8 +38,8 @@ from liedyn.inverse_dynamics import rnea
 from liedyn.joints import Fixed
 from liedyn.kinematics import body_velocities, forward_kinematics
 from liedyn.lie import Ad_inv
-from liedyn.mjcf import (JOINT_TYPES, MJCFError, MJCFWarning, from_mujoco, load_mjcf,
-                         to_mujoco)
+from liedyn.mjcf import JOINT_TYPES, MJCFError, MJCFWarning, load_mjcf
+from liedyn.mujoco_coordinates import from_mujoco, to_mujoco
 
 from common import relerr
 
