@@ -62,10 +62,19 @@ def _positive(name, x):
     return x
 
 
-def _check_rotational(name, Ic, tol, floor=0.0):
+def _non_negative(name, x):
+    """Raise ``ValueError`` unless every numeric entry of ``x`` is >= 0."""
+    if x.dtype != object and np.any(x.real < 0):
+        raise ValueError(f"argument '{name}': must be positive or zero (a massless "
+                         f"link), got {np.ravel(x.real).min():g}")
+    return x
+
+
+def _check_rotational(name, Ic, tol, floor=0.0, massless=False):
     """Check 3x3 inertias about the centre of mass: symmetric, PSD, ``J1 + J2 >=
-    J3``
-    (to ``tol`` of their size, at least ``floor``)."""
+    J3`` (to ``tol`` of their size, at least ``floor``); where ``massless`` (a
+    boolean array over the batch) the triangle inequality is not asked: a massless
+    link's inertia is a rotor's, lumped, not that of a mass distribution."""
     if Ic.dtype == object:
         return Ic
     Ir = Ic.real
@@ -81,7 +90,7 @@ def _check_rotational(name, Ic, tol, floor=0.0):
                          "semi-definite (smallest principal moment "
                          f"{np.min(J[..., 0]):.3g})")
     slack = J[..., 0] + J[..., 1] - J[..., 2]
-    if np.any(slack < -atol):
+    if np.any((slack < -atol) & ~np.asarray(massless)):
         raise ValueError(f"argument '{name}': principal moments violate the "
                          "triangle inequality J1 + J2 >= J3 (J1 + J2 - J3 = "
                          f"{np.min(slack):.3g}); no mass "
@@ -97,7 +106,7 @@ def spatial_inertia(mass, com, I_com, R=None):
 
     Parameters
     ----------
-    mass : (...) array, > 0
+    mass : (...) array, >= 0 (0: a massless link, rotational inertia only)
     com : (..., 3) array, centre of mass in the body frame
     I_com : (..., 3, 3) array
         rotational inertia about the centre of mass, in the centre-of-mass frame
@@ -117,7 +126,7 @@ def spatial_inertia(mass, com, I_com, R=None):
            [0., 3., 0.],
            [0., 0., 1.]])
     """
-    m = _positive("mass", _checks.array("mass", mass, ()))
+    m = _non_negative("mass", _checks.array("mass", mass, ()))
     p = _checks.array("com", com, (3,))
     Ic = _checks.array("I_com", I_com, (3, 3))
     if R is not None:
@@ -127,7 +136,7 @@ def spatial_inertia(mass, com, I_com, R=None):
         shapes["R"] = R.shape[:-2]
     batch = _batch_shape(shapes)
     floor = 0.0 if object in (m.dtype, Ic.dtype) else _floor(1e-9, 0.0, m.real)
-    Ic = _check_rotational("I_com", Ic, 1e-9, floor)
+    Ic = _check_rotational("I_com", Ic, 1e-9, floor, massless=m == 0)
     if R is not None:
         Ic = _checks.rotation("R", R) @ Ic @ tr(R)
     m = np.broadcast_to(m, batch)[..., None, None]
@@ -139,11 +148,15 @@ def spatial_inertia(mass, com, I_com, R=None):
 def check_inertia(I, name="I", tol=1e-9):
     """Validate generalized inertias (Kim (2012), eq. (20)); return them unchanged.
 
-    Finite and symmetric; lower-right block ``m 1``, ``m > 0``; upper-right block
+    Finite and symmetric; lower-right block ``m 1``, ``m >= 0``; upper-right block
     ``m [c]`` skew; ``Ibar - m [c]^T [c]`` positive semi-definite with principal
-    moments obeying the triangle inequalities. Tolerances: ``tol`` times the size of
-    the block concerned (so units do not matter), with a floor that accepts a point
-    mass or a thin rod. Object (sympy) arrays are only shape-checked.
+    moments obeying the triangle inequalities. ``m = 0`` is a massless link: its
+    upper-right block is zero and ``Ibar`` (rotational inertia only, or none) need
+    only be positive semi-definite (a lumped rotor, as Pinocchio and the Robotics
+    Toolbox accept it); forward dynamics refuse it only where a pivot is singular,
+    naming the body. Tolerances: ``tol`` times the size of the block concerned (so
+    units do not matter), with a floor that accepts a point mass or a thin rod.
+    Object (sympy) arrays are only shape-checked.
 
     Parameters
     ----------
@@ -161,7 +174,9 @@ def check_inertia(I, name="I", tol=1e-9):
     >>> check_inertia(-I, name="I_body")
     Traceback (most recent call last):
     ...
-    ValueError: argument 'I_body': mass must be positive, got -1
+    ValueError: argument 'I_body': mass must be positive or zero, got -1
+    >>> Ibar = np.diag([0.35, 0.0, 0.0])                # a rotor, no mass
+    >>> I0 = check_inertia(np.block([[Ibar, np.zeros((3, 3))], [np.zeros((3, 6))]]))
     """
     I = _checks.array(name, I, (6, 6))
     if I.dtype == object:
@@ -181,9 +196,10 @@ def check_inertia(I, name="I", tol=1e-9):
                          f"{np.max(asym):.3g})")
     M = Ir[..., 3:, 3:]
     m = np.trace(M, axis1=-2, axis2=-1) / 3
-    if np.any(m <= 0):
-        raise ValueError(f"argument '{name}': mass must be positive, got "
+    if np.any(m < 0):
+        raise ValueError(f"argument '{name}': mass must be positive or zero, got "
                          f"{np.min(m):g}")
+    massless = m == 0
     off = np.max(np.abs(M - m[..., None, None] * np.eye(3)), axis=(-1, -2))
     if np.any(off > tol_lin):
         raise ValueError(f"argument '{name}': lower-right block must be m * "
@@ -193,9 +209,13 @@ def check_inertia(I, name="I", tol=1e-9):
     if np.any(nonskew > tol_mix):
         raise ValueError(f"argument '{name}': upper-right block must be m [c], "
                          f"skew-symmetric (max |B + B^T| = {np.max(nonskew):.3g})")
-    Ic = Ir[..., :3, :3] - tr(B) @ B / m[..., None, None]
+    moment = np.max(np.abs(B), axis=(-1, -2))
+    if np.any(massless & (moment > tol_ang)):
+        raise ValueError(f"argument '{name}': a massless link (m = 0) has no first "
+                         f"moment m [c], got max |B| = {np.max(moment):.3g}")
+    Ic = Ir[..., :3, :3] - tr(B) @ B / np.where(massless, 1.0, m)[..., None, None]
     try:
-        _check_rotational(name, Ic, tol, floor)
+        _check_rotational(name, Ic, tol, floor, massless)
     except ValueError as err:
         raise ValueError(str(err).replace("rotational inertia", "rotational "
                                                                 "inertia about the "

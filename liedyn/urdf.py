@@ -24,10 +24,11 @@ meshes loaded) and turned into a :class:`URDFModel`:
   the coupling and :meth:`URDFModel.enforce_mimic` applies it;
 * ``<visual>`` shapes are listed in ``model.visuals`` (:mod:`liedyn.urdf_visuals`),
   for :func:`liedyn.teach.scene.scene`;
-* a link without ``<inertial>`` is massless (a massless leaf makes forward dynamics
-  singular); an inconsistent inertia (not positive semi-definite, principal
-  moments against the triangle inequality, zero mass with rotational inertia), as
-  real files have, is loaded with a warning naming the link, as Pinocchio does;
+* a link without ``<inertial>``, or with zero mass and a rotational inertia only,
+  is massless (a massless leaf makes forward dynamics singular); an inconsistent
+  inertia (not positive semi-definite, principal moments of a mass against the
+  triangle inequality), as real files have, is loaded with a warning naming the
+  link, as Pinocchio does;
   ``inertia_check="raise"`` refuses it, ``"ignore"`` is silent.
 """
 import functools
@@ -255,14 +256,11 @@ def _link_inertia(link, label, policy):
     P = skew(c)
     # Kim eq. (22)
     I = np.block([[Ic + m * P.T @ P, m * P], [m * P.T, m * np.eye(3)]])
-    problem = None
-    if m == 0:
-        problem = "zero mass but non-zero rotational inertia"
-    else:
-        try:
-            check_inertia(I, name="inertia")
-        except ValueError as err:
-            problem = str(err).replace("argument 'inertia': ", "")
+    problem = None              # (m = 0, rotational inertia only: a massless link)
+    try:
+        check_inertia(I, name="inertia")
+    except ValueError as err:
+        problem = str(err).replace("argument 'inertia': ", "")
     if problem is not None and policy != "ignore":
         error = _checks.URDFError(label, f"link {link.name!r}", "<inertial> is "
                                                                 "not physically "

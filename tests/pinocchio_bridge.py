@@ -46,7 +46,7 @@ def _joint_model(joint):
 def inertia_to_pin(I):
     """A liedyn generalized inertia (6x6, (w, v), about the body origin) as a pin.Inertia."""
     m = I[3, 3]
-    c = lie.unskew(I[:3, 3:]) / m
+    c = lie.unskew(I[:3, 3:]) / m if m else np.zeros(3)      # a massless link: no moment
     Ic = I[:3, :3] - m * lie.skew(c).T @ lie.skew(c)
     return pin.Inertia(m, c, (Ic + Ic.T) / 2)
 

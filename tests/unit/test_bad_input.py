@@ -152,7 +152,7 @@ for label, X, exc in [("3x3", np.eye(3), ValueError), ("scaled", np.diag([2.0, 1
     case(f"add_body placement {label}",
          lambda X=X: Model().add_body("x", 0, J.Revolute(), placement=X), exc, "'placement")
 for label, I, exc in [("3x3", np.eye(3), ValueError), ("negative mass", -I1, ValueError),
-                      ("zero mass", np.diag([1.0, 1, 1, 0, 0, 0]), ValueError),
+                      ("massless, not PSD", np.diag([-1.0, 1, 1, 0, 0, 0]), ValueError),
                       ("asymmetric", I1 + np.triu(np.ones((6, 6)), 1), ValueError),
                       ("not PSD", spatial_inertia(1.0, [0, 0, 0], np.eye(3)) - 2 * np.diag(
                           [1.0, 0, 0, 0, 0, 0]), ValueError),
@@ -211,7 +211,7 @@ case("Universal axis2 str", lambda: J.Universal([1, 0, 0], "y"), TypeError, "'ax
 
 # --- inertias -------------------------------------------------------------------------------
 C0, IC = [0.0, 0.0, 0.1], np.eye(3)
-for label, mass, exc in [("zero", 0.0, ValueError), ("negative", -1.0, ValueError),
+for label, mass, exc in [("tiny negative", -1e-12, ValueError), ("negative", -1.0, ValueError),
                          ("NaN", np.nan, ValueError), ("bool", True, TypeError),
                          ("str", "1", TypeError), ("None", None, TypeError)]:
     case(f"spatial_inertia mass {label}", lambda m=mass: spatial_inertia(m, C0, IC), exc,
@@ -234,7 +234,11 @@ case("spatial_inertia batches", lambda: spatial_inertia(np.ones(2), np.zeros((3,
      ValueError, "'mass', 'com'")
 case("check_inertia negative", lambda: check_inertia(-I1, name="I_body"), ValueError,
      "'I_body'")
-case("check_inertia zero", lambda: check_inertia(np.zeros((6, 6))), ValueError, "'I'.*mass")
+MOMENT = np.zeros((6, 6))              # m = 0 with a first moment m [c]: no such link
+MOMENT[:3, 3:], MOMENT[3:, :3] = [[0, -1, 0], [1, 0, 0], [0, 0, 0]], [[0, 1, 0], [-1, 0, 0],
+                                                                      [0, 0, 0]]
+case("check_inertia massless with a moment", lambda: check_inertia(MOMENT + np.eye(6) * [
+    1, 1, 1, 0, 0, 0]), ValueError, "'I': a massless link .* no first moment")
 case("check_inertia str", lambda: check_inertia("I"), TypeError, "'I'")
 case("check_inertia triangle", lambda: check_inertia(np.diag([1.0, 1, 3, 1, 1, 1])),
      ValueError, "'I'.*triangle")

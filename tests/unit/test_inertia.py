@@ -9,6 +9,8 @@ import sympy
 from hypothesis import given, settings
 
 from liedyn import inertia as li
+from liedyn import joints as J
+from liedyn.model import Model
 from liedyn.lie import Ad, Ad_inv, Ad_star, inverse
 from strategies import rotation, seeds, transforms
 from strategies import _skew
@@ -208,7 +210,7 @@ GOOD = li.spatial_inertia(2.0, [0.1, 0.2, 0.3], np.diag([1.0, 2.0, 2.5]))
 
 
 @pytest.mark.parametrize("args, match", [
-    ((0.0, np.zeros(3), np.eye(3)), "'mass': must be positive"),
+    ((-1e-12, np.zeros(3), np.eye(3)), "'mass': must be positive or zero"),
     ((-1.0, np.zeros(3), np.eye(3)), "'mass': must be positive"),
     ((1.0, np.zeros(2), np.eye(3)), r"'com': expected shape \(\.\.\., 3\)"),
     ((1.0, [0.0, np.nan, 0.0], np.eye(3)), "'com': contains NaN"),
@@ -358,3 +360,30 @@ def test_rod_inertia_is_only_semi_definite():
     V = np.array([0.0, 0.0, 1.0, 0.0, 0.0, 0.0])                  # spin about the rod's axis
     assert li.kinetic_energy(I, V) == 0.0
     assert np.min(np.linalg.eigvalsh(I)) < 1e-12
+
+
+# ---------------------------------------------------------------------------------------------
+# Massless links: m = 0, rotational inertia only (or none), as the Puma 560's first link
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("Ibar", [np.diag([0.0, 0.35, 0.0]), np.zeros((3, 3)),
+                                  np.array([[0.2, 0.05, 0], [0.05, 0.1, 0], [0, 0, 0.0]])])
+def test_a_massless_link_is_accepted(Ibar):
+    """Symmetric positive semi-definite, no mass, no first moment: a lumped rotor
+    inertia, which need not obey the triangle inequality of a mass distribution."""
+    I = li.spatial_inertia(0.0, [0.3, -0.2, 0.1], Ibar)
+    assert np.array_equal(I[3:, 3:], np.zeros((3, 3))) and not np.any(I[:3, 3:])
+    assert np.allclose(I[:3, :3], Ibar)
+    li.check_inertia(I)
+    model = Model()
+    model.add_body("rotor", 0, J.Revolute([0, 0, 1]), inertia=I)
+    model.inertias[1] = I                               # assignment too
+
+
+@pytest.mark.parametrize("I, match", [
+    (np.diag([-0.1, 0.2, 0.2, 0, 0, 0]), "positive semi-definite"),
+    (np.diag([0.1, 0.1, 0.1, -1, -1, -1]), "mass must be positive or zero"),
+    (np.diag([0.1, 0.1, 0.1, 1, 0, 0]), "lower-right block must be m"),
+])
+def test_a_massless_link_keeps_the_other_checks(I, match):
+    with pytest.raises(ValueError, match=match):
+        li.check_inertia(I)
