@@ -28,7 +28,7 @@ The layout is the architecture::
       urdf  urdf_visuals       ch. 11   models and shapes from URDF files
       mjcf                     ch. 11   models from MJCF files, compiled by MuJoCo
       mujoco_coordinates       ch. 11   MuJoCo's states and forces, and liedyn's
-      robots                   ready-made robots
+      dh  robots               DH tables (the Puma 560); ready-made robots
       engine/                  the compiled kernels (numba), reached only through
                                engine.dispatch by the functions above
       teach/                   the book's tools: exercise checkers, plots, 3D scenes
@@ -55,6 +55,7 @@ from .constrained_dynamics import (constrained_forward, constrained_hybrid,
 from .constraints import LoopClosure, Pfaffian
 from .control import (computed_torque, operational_space_control, passivity_based,
                       pd_gravity, simulate_closed_loop)
+from .dh import from_dh, puma560
 from .crba import (bias_force, coriolis_matrix, gravity_torque, kinetic_energy,
                    mass_matrix, potential_energy)
 from .constrained_derivatives import constrained_forward_partials
@@ -81,7 +82,7 @@ __all__ = [
     "Spherical", "SphericalZYX", "SphericalExp", "Free", "Fixed", "spatial_inertia",
     # models from files and ready-made robots
     "load_urdf", "load_robot", "available_robots", "robots", "load_mjcf",
-    "from_mujoco", "to_mujoco",
+    "from_mujoco", "to_mujoco", "from_dh", "puma560",
     # kinematics
     "forward_kinematics", "body_jacobian", "frame_jacobian",
     # dynamics
