@@ -55,7 +55,7 @@ from .constrained_dynamics import (constrained_forward, constrained_hybrid,
 from .constraints import LoopClosure, Pfaffian
 from .control import (computed_torque, operational_space_control, passivity_based,
                       pd_gravity, simulate_closed_loop)
-from .dh import from_dh, puma560
+from .dh import from_dh, puma560, stanford_arm
 from .crba import (bias_force, coriolis_matrix, gravity_torque, kinetic_energy,
                    mass_matrix, potential_energy)
 from .constrained_derivatives import constrained_forward_partials
@@ -83,6 +83,7 @@ __all__ = [
     # models from files and ready-made robots
     "load_urdf", "load_robot", "available_robots", "robots", "load_mjcf",
     "from_mujoco", "to_mujoco", "from_dh", "puma560",
+    "stanford_arm",
     # kinematics
     "forward_kinematics", "body_jacobian", "frame_jacobian",
     # dynamics

@@ -1,4 +1,5 @@
-"""Models from Denavit-Hartenberg tables, standard or modified, and the Puma 560.
+"""Models from Denavit-Hartenberg tables, standard or modified; the Puma 560 and the
+Stanford arm.
 
 A serial arm is a table of rows, one per joint: ``theta`` (the joint angle's
 offset), ``d``, ``a``, ``alpha`` and the joint kind. Standard DH (Denavit and
@@ -29,7 +30,7 @@ from .inertia import spatial_inertia, transform_inertia
 from .lie import inverse, skew
 from .model import Model
 
-__all__ = ["from_dh", "puma560", "DH_FIELDS"]
+__all__ = ["from_dh", "puma560", "stanford_arm", "DH_FIELDS"]
 
 DH_FIELDS = ("theta", "d", "a", "alpha")
 """The kinematic fields every row needs; ``joint`` ("revolute" or "prismatic"),
@@ -75,6 +76,21 @@ def _inertia(k, mass, com, I, policy):
     return I6, False
 
 
+def _inertia_matrix(k, value):
+    """Row ``k``'s inertia about the centre of mass: a (3, 3) matrix, or the
+    Toolbox's 6 numbers ``(Ixx, Iyy, Izz, Ixy, Iyz, Ixz)``."""
+    name = f"rows[{k}]['inertia']"
+    I = _checks.array(name, value, ())
+    if I.shape == (6,):
+        xx, yy, zz, xy, yz, xz = I
+        I = np.array([[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]])
+    if I.shape != (3, 3):
+        raise ValueError(f"argument '{name}': expected a (3, 3) matrix or the 6 "
+                         "numbers (Ixx, Iyy, Izz, Ixy, Iyz, Ixz), got shape "
+                         f"{I.shape}")
+    return I
+
+
 def _row(k, row, policy):
     """Row ``k`` checked: the four DH numbers, the joint kind and the inertia."""
     if not isinstance(row, dict):
@@ -93,11 +109,7 @@ def _row(k, row, policy):
                           ("revolute", "prismatic"))
     mass = _number(row, k, "mass", row.get("mass", 0.0))
     com = _checks.array(f"rows[{k}]['com']", row.get("com", np.zeros(3)), (3,))
-    I = np.asarray(row.get("inertia", np.zeros((3, 3))), dtype=float)
-    if I.shape == (6,):                 # the Toolbox's Ixx Iyy Izz Ixy Iyz Ixz
-        xx, yy, zz, xy, yz, xz = I
-        I = np.array([[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]])
-    I = _checks.array(f"rows[{k}]['inertia']", I, (3, 3))
+    I = _inertia_matrix(k, row.get("inertia", np.zeros((3, 3))))
     armature = _number(row, k, "armature", row.get("armature", 0.0))
     return (theta, d, a, alpha), kind, _inertia(k, mass, com, I, policy), armature
 
@@ -151,6 +163,10 @@ def from_dh(rows, modified=False, gravity=(0.0, 0.0, -9.81), name="dh",
     """
     policy = _checks.choice("inertia_check", inertia_check,
                             ("warn", "raise", "ignore"))
+    modified = _checks.boolean("modified", modified)
+    if isinstance(rows, (str, bytes)) or not hasattr(rows, "__iter__"):
+        raise TypeError("argument 'rows': expected a sequence of dicts (one per "
+                        f"joint), got {type(rows).__name__}")
     rows = list(rows) if not isinstance(rows, dict) else [rows]
     if not rows:
         raise ValueError("argument 'rows': expected at least one row")
@@ -206,3 +222,40 @@ def puma560(armature=True, gravity=(0.0, 0.0, -9.81)):
                  inertia=np.diag(I), armature=Jm * G ** 2 if armature else 0.0)
             for d, a, alpha, m, c, I, Jm, G in table]
     return from_dh(rows, gravity=gravity, name="Puma 560", inertia_check="ignore")
+
+
+def stanford_arm(armature=True, gravity=(0.0, 0.0, -9.81)):
+    """The Stanford arm (Scheinman) in standard DH, joint 3 prismatic, with the
+    dynamic parameters of Paul (1981), Tables 6.5-6.6, as the Robotics Toolbox
+    (Corke) carries them; kinematics from Stanford AIM-177.
+
+    The numbers are kept as the Toolbox lists them, so that the dynamics agree with
+    it; they are a test case more than a physical arm: link 3's centre of mass lies
+    6.4 m from its frame, and link 5's principal moments (0.003, 0.0004, 0) violate
+    the triangle inequality (kept as given, as the Toolbox keeps them).
+    ``armature``: the rotor inertias reflected at the joints (the Toolbox's ``Jm``,
+    gear ratios 1); friction is not modelled.
+
+    >>> arm = stanford_arm()
+    >>> [type(j).__name__ for j in arm.joints[1:4]], float(arm.armature[2])
+    (['Revolute', 'Revolute', 'Prismatic'], 0.782)
+    """
+    pi = np.pi
+    table = [   # joint, theta, d, a, alpha, mass, com, (Ixx, Iyy, Izz), Jm
+        ("revolute", 0.0, 0.412, 0.0, -pi / 2, 9.29, (0, 0.0175, -0.1105),
+         (0.276, 0.255, 0.071), 0.953),
+        ("revolute", 0.0, 0.154, 0.0, pi / 2, 5.01, (0, -1.054, 0),
+         (0.108, 0.018, 0.100), 2.193),
+        ("prismatic", -pi / 2, 0.0, 0.0203, 0.0, 4.25, (0, 0, -6.447),
+         (2.51, 2.51, 0.006), 0.782),
+        ("revolute", 0.0, 0.0, 0.0, -pi / 2, 1.08, (0, 0.092, -0.054),
+         (0.002, 0.001, 0.001), 0.106),
+        ("revolute", 0.0, 0.0, 0.0, pi / 2, 0.630, (0, 0.566, 0.003),
+         (0.003, 0.0004, 0.0), 0.097),
+        ("revolute", 0.0, 0.0, 0.0, 0.0, 0.51, (0, 0, 1.554),
+         (0.013, 0.013, 0.0003), 0.020)]
+    rows = [dict(joint=kind, theta=theta, d=d, a=a, alpha=alpha, mass=m, com=c,
+                 inertia=np.diag(I), armature=Jm if armature else 0.0)
+            for kind, theta, d, a, alpha, m, c, I, Jm in table]
+    return from_dh(rows, gravity=gravity, name="Stanford arm",
+                   inertia_check="ignore")

@@ -4,8 +4,11 @@ chains, random trees, closed linkages; derived in :ref:`sec-multibody-models`.
 Every builder returns a fresh :class:`~liedyn.model.Model`; planar models move in
 the vertical x-y plane, gravity along -y.
 """
+import numbers
+
 import numpy as np
 
+from . import _checks
 from . import joints as J
 from .inertia import spatial_inertia
 from .lie import exp_so3, make_transform
@@ -31,6 +34,41 @@ def _translation(x, y=0.0, z=0.0):
     return make_transform(np.eye(3), [x, y, z])
 
 
+def _count(name, n):
+    """``n`` checked as a count of bodies: an integer >= 1 (an integral float too;
+    not a bool or a string)."""
+    if isinstance(n, (bool, np.bool_)) or not isinstance(n, numbers.Real):
+        raise TypeError(f"argument '{name}': expected a positive integer, got "
+                        f"{n!r} (type {type(n).__name__})")
+    if not (np.isfinite(n) and int(n) == n and n >= 1):
+        raise ValueError(f"argument '{name}': expected a positive integer, got "
+                         f"{n!r}")
+    return int(n)
+
+
+def _numbers(name, values, n, what, non_negative=False):
+    """``values`` checked as ``n`` finite numbers (floats, complex or sympy
+    expressions; ``>= 0`` if ``non_negative``), ``what`` saying what each stands
+    for; returned as a tuple."""
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__len__"):
+        raise TypeError(f"argument '{name}': expected a sequence of {n} numbers "
+                        f"({what}), got {values!r} (type {type(values).__name__})")
+    if len(values) != n:
+        raise ValueError(f"argument '{name}': expected {n} numbers ({what}), got "
+                         f"{len(values)}: {values!r}")
+    x = _checks.array(name, list(values), (n,))
+    if non_negative and x.dtype != object and np.any(x.real < 0):
+        raise ValueError(f"argument '{name}': expected numbers >= 0 ({what}), got "
+                         f"{values!r}")
+    return tuple(values)
+
+
+def _gravity(gravity):
+    """``gravity`` checked as one finite number (or a sympy expression)."""
+    _checks.array("gravity", gravity, ())
+    return gravity
+
+
 def _point_mass(mass, position):
     return spatial_inertia(mass, position, np.zeros((3, 3)))
 
@@ -43,6 +81,7 @@ def pendulum(mass=1.0, length=1.0, gravity=9.81):
     >>> model.nq, float(model.inertias[1][3, 3])
     (1, 2.0)
     """
+    gravity = _gravity(gravity)
     model = Model(gravity=(0.0, -gravity, 0.0), name="pendulum")
     model.add_body("bob", 0, J.Revolute([0, 0, 1]),
                    inertia=_point_mass(mass, [0, -length, 0]))
@@ -56,8 +95,9 @@ def double_pendulum(masses=(1.0, 1.0), lengths=(1.0, 1.0), gravity=9.81):
     >>> double_pendulum().nv
     2
     """
-    (m1, m2), (l1, l2) = masses, lengths
-    model = Model(gravity=(0.0, -gravity, 0.0), name="double pendulum")
+    m1, m2 = _numbers("masses", masses, 2, "the two bobs' masses", True)
+    l1, l2 = _numbers("lengths", lengths, 2, "the two rods' lengths")
+    model = Model(gravity=(0.0, -_gravity(gravity), 0.0), name="double pendulum")
     model.add_body("bob1", 0, J.Revolute([0, 0, 1]),
                    inertia=_point_mass(m1, [0, -l1, 0]))
     model.add_body("bob2", 1, J.Revolute([0, 0, 1]), placement=_translation(0, -l1),
@@ -72,9 +112,8 @@ def planar_arm(n, length=1.0, mass=1.0, gravity=9.81):
     >>> planar_arm(3).nbodies
     3
     """
-    if int(n) != n or n < 1:
-        raise ValueError(f"argument 'n': expected a positive integer, got {n!r}")
-    model = Model(gravity=(0.0, -gravity, 0.0), name=f"planar {n}R arm")
+    n = _count("n", n)
+    model = Model(gravity=(0.0, -_gravity(gravity), 0.0), name=f"planar {n}R arm")
     I_com = np.diag([0.0, 1.0, 1.0]) * mass * length ** 2 / 12
     for i in range(1, int(n) + 1):
         model.add_body(f"link{i}", i - 1, J.Revolute([0, 0, 1]),
@@ -98,10 +137,14 @@ def two_link_arm(masses=(1.0, 1.0), lengths=(1.0, 1.0), inertias=None,
     >>> model.joints[1]
     Screw(screw=[0.0, 0.0, 1.0, 0.0, 0.5, 0.0])
     """
-    (m1, m2), (L1, L2) = masses, lengths
+    m1, m2 = _numbers("masses", masses, 2, "the two links' masses", True)
+    L1, L2 = _numbers("lengths", lengths, 2, "the two links' lengths")
     I1, I2 = (
-        inertias if inertias is not None else (m1 * L1**2 / 12, m2 * L2**2 / 12))
-    model = Model(gravity=(0.0, -gravity, 0.0), name="2-link arm (RNEA notes)")
+        _numbers("inertias", inertias, 2, "the links' inertias about their centres",
+                 True)
+        if inertias is not None else (m1 * L1**2 / 12, m2 * L2**2 / 12))
+    model = Model(gravity=(0.0, -_gravity(gravity), 0.0),
+                  name="2-link arm (RNEA notes)")
     for i, (m, L, Iz, M) in enumerate(
         [(m1, L1, I1, L1 / 2), (m2, L2, I2, L1 / 2 + L2 / 2)], 1):
         model.add_body(
@@ -118,9 +161,9 @@ def serial_chain(n, joint="revolute", length=0.5, mass=1.0, gravity=9.81):
     >>> serial_chain(4, joint="spherical").nq
     16
     """
-    if int(n) != n or n < 1:
-        raise ValueError(f"argument 'n': expected a positive integer, got {n!r}")
-    model = Model(gravity=(0.0, 0.0, -gravity), name=f"{n}-link {joint} chain")
+    n = _count("n", n)
+    model = Model(gravity=(0.0, 0.0, -_gravity(gravity)),
+                  name=f"{n}-link {joint} chain")
     axes = np.eye(3)[[2, 1, 0]]
     I_com = np.diag([0.02, 1.0, 1.0]) * mass * length ** 2 / 12
     for i in range(1, int(n) + 1):
@@ -175,6 +218,24 @@ def _random_inertia(rng):
                            R @ np.diag(principal) @ R.T)
 
 
+def _joint_types(joint_types):
+    """``joint_types`` checked: a non-empty sequence of names from
+    :data:`JOINT_TYPES` (default: all but ``"fixed"``)."""
+    if joint_types is None:
+        return [k for k in JOINT_TYPES if k != "fixed"]
+    if (isinstance(joint_types, (str, bytes))
+            or not hasattr(joint_types, "__iter__")):
+        raise TypeError("argument 'joint_types': expected a sequence of names from "
+                        f"{list(JOINT_TYPES)}, got {joint_types!r} (wrap a single "
+                        "one in a list)")
+    kinds = list(joint_types)
+    unknown = [k for k in kinds if not isinstance(k, str) or k not in _JOINTS]
+    if unknown or not kinds:
+        raise ValueError("argument 'joint_types': expected a non-empty sequence of "
+                         f"names from {list(JOINT_TYPES)}, got {kinds!r}")
+    return kinds
+
+
 def random_tree(n_bodies, rng, joint_types=None, branching=0.5, gravity=9.81):
     """A random tree for testing: random parents, placements, axes and inertias.
 
@@ -194,15 +255,18 @@ def random_tree(n_bodies, rng, joint_types=None, branching=0.5, gravity=9.81):
     >>> model.nbodies, all(model.parent[i] < i for i in range(1, 7))
     (6, True)
     """
-    kinds = (
-        [k for k in JOINT_TYPES if k != "fixed"]
-        if joint_types is None
-        else list(joint_types))
-    for k in kinds:
-        _make_joint(k, np.array([0.0, 0.0, 1.0]), 0.0)     # validates the names
-    model = Model(gravity=(0.0, 0.0, -gravity), name="random tree "
-                                                     f"({n_bodies} bodies)")
-    for i in range(1, int(n_bodies) + 1):
+    n_bodies, kinds = _count("n_bodies", n_bodies), _joint_types(joint_types)
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError("argument 'rng': expected a numpy Generator "
+                        "(numpy.random.default_rng(seed)), got "
+                        f"{type(rng).__name__}")
+    branching = _checks.scalar("branching", branching)
+    if not 0.0 <= branching <= 1.0:
+        raise ValueError("argument 'branching': expected a probability in [0, 1], "
+                         f"got {branching!r}")
+    model = Model(gravity=(0.0, 0.0, -_gravity(gravity)),
+                  name=f"random tree ({n_bodies} bodies)")
+    for i in range(1, n_bodies + 1):
         parent = int(rng.integers(0, i)) if rng.uniform() < branching else i - 1
         axis = rng.normal(size=3)
         axis /= np.linalg.norm(axis)
@@ -243,8 +307,8 @@ def four_bar(lengths=(1.0, 2.0, 1.5, 2.0), mass=1.0, crank_angle=1.0, gravity=9.
     True
     """
     from .constraints import LoopClosure
-    a, b, c, d = lengths
-    model = Model(gravity=(0.0, -gravity, 0.0), name="four-bar linkage")
+    a, b, c, d = _numbers("lengths", lengths, 4, "crank, coupler, rocker, ground")
+    model = Model(gravity=(0.0, -_gravity(gravity), 0.0), name="four-bar linkage")
     model.add_body("crank", 0, J.Revolute([0, 0, 1]), inertia=_rod(mass, a))
     model.add_body("coupler", 1, J.Revolute([0, 0, 1]), placement=_translation(a),
                    inertia=_rod(mass, b))
@@ -271,8 +335,8 @@ def five_bar(lengths=(1.0, 1.5, 1.5, 1.0, 1.0), mass=1.0, gravity=9.81):
     (5, 3)
     """
     from .constraints import LoopClosure
-    l1, l2, l4, l3, d = lengths
-    model = Model(gravity=(0.0, -gravity, 0.0), name="five-bar linkage")
+    l1, l2, l4, l3, d = _numbers("lengths", lengths, 5, "l1, l2, l4, l3, d")
+    model = Model(gravity=(0.0, -_gravity(gravity), 0.0), name="five-bar linkage")
     model.add_body("link1", 0, J.Revolute([0, 0, 1]), inertia=_rod(mass, l1))
     model.add_body("link2a", 1, J.Revolute([0, 0, 1]), placement=_translation(l1),
                    inertia=_rod(mass / 2, l2 / 2))

@@ -26,7 +26,9 @@ from liedyn.inertia import check_inertia, spatial_inertia
 from liedyn.kinematics import body_jacobian, forward_kinematics, frame_jacobian
 from liedyn.model import Model
 from liedyn.inverse_dynamics import rnea
-from liedyn.robots import double_pendulum, four_bar, pendulum, serial_chain
+from liedyn.dh import from_dh
+from liedyn.robots import (double_pendulum, five_bar, four_bar, pendulum, planar_arm,
+                           random_tree, serial_chain, two_link_arm)
 from liedyn.simulation import simulate
 from liedyn.urdf import load_urdf
 
@@ -316,6 +318,83 @@ case("difference q1 NaN", lambda: DP.difference(Z2, [0, np.nan]), ValueError, "'
 case("random_configuration rng", lambda: DP.random_configuration(3), TypeError, "'rng'")
 case("pendulum mass", lambda: pendulum(mass=-1.0), ValueError, "'mass'")
 case("serial_chain joint", lambda: serial_chain(3, joint="hinge"), ValueError, "'joint'")
+
+# --- the ready robots, tried as a new user would ---------------------------------------------
+RNG = np.random.default_rng(0)
+case("double_pendulum one mass", lambda: double_pendulum(masses=(1.0,)), ValueError,
+     "'masses': expected 2 numbers.*got 1")
+case("double_pendulum three masses", lambda: double_pendulum(masses=(1, 2, 3)), ValueError,
+     "'masses'")
+case("double_pendulum lengths float", lambda: double_pendulum(lengths=1.0), TypeError,
+     "'lengths': expected a sequence of 2")
+case("double_pendulum masses None", lambda: double_pendulum(masses=None), TypeError, "'masses'")
+case("double_pendulum negative mass", lambda: double_pendulum(masses=(1.0, -1.0)), ValueError,
+     "'masses': expected numbers >= 0")
+case("double_pendulum length str", lambda: double_pendulum(lengths=(1.0, "a")), TypeError,
+     "'lengths'")
+case("double_pendulum gravity str", lambda: double_pendulum(gravity="down"), TypeError,
+     "'gravity'")
+case("pendulum gravity None", lambda: pendulum(gravity=None), TypeError, "'gravity'")
+case("two_link_arm one mass", lambda: two_link_arm(masses=(1.0,)), ValueError, "'masses'")
+case("two_link_arm inertias NaN", lambda: two_link_arm(inertias=(0.1, np.nan)), ValueError,
+     "'inertias'.*NaN")
+case("random_tree negative", lambda: random_tree(-3, RNG), ValueError,
+     "'n_bodies': expected a positive integer, got -3")
+case("random_tree zero", lambda: random_tree(0, RNG), ValueError, "'n_bodies'")
+case("random_tree fraction", lambda: random_tree(2.5, RNG), ValueError, "'n_bodies'")
+case("random_tree str", lambda: random_tree("3", RNG), TypeError, "'n_bodies'")
+case("random_tree bool", lambda: random_tree(True, RNG), TypeError, "'n_bodies'")
+case("random_tree rng int", lambda: random_tree(3, 0), TypeError, "'rng'.*Generator")
+case("random_tree joint_types str", lambda: random_tree(3, RNG, joint_types="revolute"),
+     TypeError, "'joint_types'")
+case("random_tree joint_types empty", lambda: random_tree(3, RNG, joint_types=[]), ValueError,
+     "'joint_types'")
+case("random_tree joint_types unknown", lambda: random_tree(3, RNG, joint_types=["hinge"]),
+     ValueError, "'joint_types'.*'hinge'")
+case("random_tree branching", lambda: random_tree(3, RNG, branching=1.5), ValueError,
+     "'branching'")
+case("planar_arm n bool", lambda: planar_arm(True), TypeError, "'n'")
+case("planar_arm n str", lambda: planar_arm("3"), TypeError, "'n'")
+case("serial_chain n None", lambda: serial_chain(None), TypeError, "'n'")
+case("four_bar two lengths", lambda: four_bar(lengths=(1.0, 2.0)), ValueError,
+     "'lengths': expected 4 numbers")
+case("five_bar lengths NaN", lambda: five_bar(lengths=(1, 1, 1, 1, np.nan)), ValueError,
+     "'lengths'")
+
+# --- Denavit-Hartenberg tables ---------------------------------------------------------------
+DH = dict(theta=0.0, d=0.1, a=0.5, alpha=0.0, mass=1.0)
+case("from_dh rows None", lambda: from_dh(None), TypeError, "'rows'")
+case("from_dh rows str", lambda: from_dh("theta d a alpha"), TypeError, "'rows'")
+case("from_dh no rows", lambda: from_dh([]), ValueError, "'rows'.*at least one")
+case("from_dh row tuple", lambda: from_dh([(0.0, 0.1, 0.5, 0.0)]), TypeError,
+     r"rows\[0\]: expected a dict")
+case("from_dh row short", lambda: from_dh([DH, dict(theta=0, d=0, a=0)]), ValueError,
+     r"rows\[1\]: missing \['alpha'\]")
+case("from_dh row unknown field", lambda: from_dh([dict(DH, offset=0.1)]), ValueError,
+     r"rows\[0\].*unknown \['offset'\]")
+case("from_dh joint unknown", lambda: from_dh([dict(DH, joint="ball")]), ValueError,
+     r"'rows\[0\]\['joint'\]'.*'ball'")
+case("from_dh d NaN", lambda: from_dh([dict(DH, d=np.nan)]), ValueError,
+     r"'rows\[0\]\['d'\]'.*NaN")
+case("from_dh alpha str", lambda: from_dh([dict(DH, alpha="90")]), TypeError,
+     r"'rows\[0\]\['alpha'\]'")
+case("from_dh negative mass", lambda: from_dh([DH, dict(DH, mass=-1.0)]), ValueError,
+     r"rows\[1\]: argument 'mass'")
+case("from_dh com short", lambda: from_dh([dict(DH, com=[0.0, 0.0])]), ValueError,
+     r"'rows\[0\]\['com'\]'")
+case("from_dh inertia five numbers", lambda: from_dh([dict(DH, inertia=[1, 1, 1, 0, 0])]),
+     ValueError, r"'rows\[0\]\['inertia'\]'.*6 numbers")
+case("from_dh inertia str", lambda: from_dh([dict(DH, inertia="diag")]), TypeError,
+     r"'rows\[0\]\['inertia'\]'")
+case("from_dh inconsistent inertia raise",
+     lambda: from_dh([dict(DH, inertia=np.diag([-1.0, 1, 1]))], inertia_check="raise"),
+     ValueError, r"rows\[0\].*positive semi-definite")
+case("from_dh armature negative", lambda: from_dh([dict(DH, armature=-1.0)]), ValueError,
+     "'armature'")
+case("from_dh modified str", lambda: from_dh([DH], modified="yes"), TypeError, "'modified'")
+case("from_dh inertia_check", lambda: from_dh([DH], inertia_check="maybe"), ValueError,
+     "'inertia_check'")
+case("from_dh gravity scalar", lambda: from_dh([DH], gravity=9.81), ValueError, "'gravity'")
 
 # --- derivatives ----------------------------------------------------------------------------
 case("rnea_partials q bool", lambda: rnea_partials(DP, [True, False], Z2, Z2), TypeError, "'q'")
@@ -642,3 +721,17 @@ def test_deepcopy_and_pickle_keep_a_read_only_tree():
         assert DP.inertias[1][3, 3] == 1.0 and m.inertias[1][3, 3] == 2.0
         with pytest.raises(ValueError, match="'inertia'"):
             m.inertias[1] = -DP.inertias[1]
+
+
+def test_the_ready_robots_still_take_what_they_took():
+    """The constructors' checks refuse nothing that worked: complex steps, sympy symbols,
+    numpy integers and integral floats."""
+    import sympy
+    m1, m2 = sympy.symbols("m_1 m_2", positive=True)
+    assert two_link_arm(masses=(m1, m2)).inertias[2][3, 3] == m2
+    h = 1e-20
+    assert double_pendulum(lengths=(1.0 + 1j * h, 1.0)).placements[2][1, 3].imag == -h
+    assert random_tree(np.int64(3), np.random.default_rng(1)).nbodies == 3
+    assert planar_arm(3.0).nbodies == serial_chain(np.int32(2)).nbodies + 1
+    assert random_tree(2, np.random.default_rng(1), joint_types=("revolute",),
+                       branching=1).nbodies == 2
