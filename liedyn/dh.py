@@ -26,8 +26,8 @@ import numpy as np
 
 from . import _checks
 from . import joints as J
-from .inertia import spatial_inertia, transform_inertia
-from .lie import inverse, skew
+from .inertia import compose, spatial_inertia, transform_inertia
+from .lie import exp_so3, inverse, make_transform
 from .model import Model
 
 __all__ = ["from_dh", "puma560", "stanford_arm", "DH_FIELDS"]
@@ -37,18 +37,20 @@ DH_FIELDS = ("theta", "d", "a", "alpha")
 ``mass``, ``com``, ``inertia`` and ``armature`` are optional."""
 
 
-def _rot(axis, angle):
-    c, s = np.cos(angle), np.sin(angle)
-    i, j = {"x": (1, 2), "z": (0, 1)}[axis]
-    T = np.eye(4)
-    T[i, i], T[i, j], T[j, i], T[j, j] = c, -s, s, c
-    return T
+def _Rx(angle):
+    return make_transform(exp_so3([angle, 0.0, 0.0]), np.zeros(3))
 
 
-def _trans(axis, x):
-    T = np.eye(4)
-    T["xyz".index(axis), 3] = x
-    return T
+def _Rz(angle):
+    return make_transform(exp_so3([0.0, 0.0, angle]), np.zeros(3))
+
+
+def _Tx(x):
+    return make_transform(np.eye(3), [x, 0.0, 0.0])
+
+
+def _Tz(z):
+    return make_transform(np.eye(3), [0.0, 0.0, z])
 
 
 def _number(row, k, field, value):
@@ -71,9 +73,7 @@ def _inertia(k, mass, com, I, policy):
             warnings.warn(f"rows[{k}]: inertia not physically consistent ({err}); "
                           "kept as given, as Pinocchio does", UserWarning,
                           stacklevel=4)
-    P = skew(com)
-    I6 = np.block([[I + mass * P.T @ P, mass * P], [mass * P.T, mass * np.eye(3)]])
-    return I6, False
+    return compose(mass, com, I), False
 
 
 def _inertia_matrix(k, value):
@@ -117,11 +117,11 @@ def _row(k, row, policy):
 def _split(modified, kind, theta, d, a, alpha):
     """``(X, C)``: the link's transform before its joint's motion and after it."""
     if modified:
-        X = _rot("x", alpha) @ _trans("x", a) @ _rot("z", theta) @ _trans("z", d)
+        X = _Rx(alpha) @ _Tx(a) @ _Rz(theta) @ _Tz(d)
         return X, np.eye(4)
     if kind == "revolute":
-        return _rot("z", theta), _trans("z", d) @ _trans("x", a) @ _rot("x", alpha)
-    return _rot("z", theta) @ _trans("z", d), _trans("x", a) @ _rot("x", alpha)
+        return _Rz(theta), _Tz(d) @ _Tx(a) @ _Rx(alpha)
+    return _Rz(theta) @ _Tz(d), _Tx(a) @ _Rx(alpha)
 
 
 def from_dh(rows, modified=False, gravity=(0.0, 0.0, -9.81), name="dh",

@@ -13,7 +13,7 @@ from . import _checks
 from ._spatial import tr
 from .lie import Ad, Ad_star, skew, unskew
 
-__all__ = ["spatial_inertia", "check_inertia", "transform_inertia",
+__all__ = ["spatial_inertia", "compose", "check_inertia", "transform_inertia",
            "kinetic_energy", "momentum", "box_inertia", "cylinder_inertia",
            "sphere_inertia", "rod_inertia", "to_parameters", "from_parameters"]
 
@@ -96,6 +96,19 @@ def _check_rotational(name, Ic, tol, floor=0.0, massless=False):
                          f"{np.min(slack):.3g}); no mass "
                          "distribution has this inertia")
     return Ic
+
+
+def compose(mass, com, I_com):
+    """Kim (2012), eq. (22) without the physical checks: ``[[Ic + m [c]^T [c],
+    m [c]], [m [c]^T, m 1]]`` for one body, from a file or table that may be
+    inconsistent (its reader checks it with :func:`check_inertia` and decides).
+
+    >>> compose(2.0, [0.0, 0.0, 1.0], np.diag([0.1, 0.2, 0.3]))[:3, :3].diagonal()
+    array([2.1, 2.2, 0.3])
+    """
+    P = skew(com)
+    return np.block([[I_com + mass * P.T @ P, mass * P],
+                     [mass * P.T, mass * np.eye(3)]])
 
 
 def spatial_inertia(mass, com, I_com, R=None):

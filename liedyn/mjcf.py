@@ -48,7 +48,8 @@ import numpy as np
 
 from . import _checks
 from . import joints as J
-from .lie import make_transform, quat_to_rot, skew
+from .inertia import compose
+from .lie import make_transform, quat_to_rot
 from .model import Model
 from .urdf_visuals import Visual
 
@@ -332,9 +333,7 @@ def _inertia(m, b, C):
     Ic = R @ np.diag(m.body_inertia[b]) @ R.T
     if mass == 0 and not np.any(Ic):
         return None
-    P = skew(C[:3, :3] @ m.body_ipos[b] + C[:3, 3])
-    return np.block([[Ic + mass * P.T @ P, mass * P],
-                     [mass * P.T, mass * np.eye(3)]])
+    return compose(mass, C[:3, :3] @ m.body_ipos[b] + C[:3, 3], Ic)
 
 
 def _armature(m, j):

@@ -42,11 +42,11 @@ import numpy as np
 from . import _checks
 from . import joints as J
 from ._urdf_checks import JOINT_TYPES, bad as _bad, check_xml, tree
-from .inertia import check_inertia, transform_inertia
+from .inertia import check_inertia, compose, transform_inertia
 from .kinematics import forward_kinematics
-from .lie import exp_so3, inverse, skew
+from .lie import exp_so3, inverse
 from .model import Model
-from .urdf_visuals import Visual, visuals
+from .urdf_visuals import visuals
 
 __all__ = ["URDFModel", "load_urdf", "load_robot", "robot_path",
            "available_robots", "ROBOTS",
@@ -253,9 +253,7 @@ def _link_inertia(link, label, policy):
     Ic = R @ Ic @ R.T
     if m == 0 and not np.any(Ic):
         return None
-    P = skew(c)
-    # Kim eq. (22)
-    I = np.block([[Ic + m * P.T @ P, m * P], [m * P.T, m * np.eye(3)]])
+    I = compose(m, c, Ic)                                   # Kim eq. (22)
     problem = None              # (m = 0, rotational inertia only: a massless link)
     try:
         check_inertia(I, name="inertia")

@@ -27,6 +27,14 @@ def chapters():
             for ch in part["chapters"]]
 
 
+def setup_cell(path):
+    """The source of a chapter's setup cell: its first code cell, which lists
+    ``NEEDS = [...]``."""
+    code = notebook_cells(path, "code")[0]
+    assert "NEEDS = " in code, f"{path}: the first code cell is no setup cell"
+    return code
+
+
 def notebook_cells(path, kind):
     """The sources of the cells of one ``kind`` ("markdown", "code") of a notebook."""
     nb = json.loads(Path(path).read_text(encoding="utf-8"))

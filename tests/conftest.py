@@ -13,6 +13,7 @@ nbval from ``book/``.
 """
 import os
 
+import pytest
 from hypothesis import settings
 
 settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
@@ -42,3 +43,12 @@ def pytest_collection_modifyitems(items):
             kind = parts[parts.index("tests") + 1]
             if kind in KINDS:
                 item.add_marker(kind)
+
+
+@pytest.fixture(params=[False, True], ids=["reference", "compiled"])
+def both_paths(request):
+    """The test runs on the reference implementation and on the compiled engine."""
+    from liedyn.engine import dispatch
+    dispatch.use_kernels(request.param)
+    yield request.param
+    dispatch.use_kernels(True)

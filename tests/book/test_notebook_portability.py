@@ -24,7 +24,7 @@ import types
 import pytest
 import yaml
 
-from common import ROOT, load_script, notebook_cells
+from common import ROOT, load_script, notebook_cells, setup_cell
 CHAPTERS = sorted(ROOT.glob("book/*.ipynb"))
 SPHINX_ONLY = re.compile(r"^\s*[`:]{3,}\{(literalinclude|include|eval-rst|auto\w+)\}", re.M)
 # A bare equation number: "eq. (42)" or "eqs. (43)-(50)" with no source named just before it.
@@ -169,10 +169,6 @@ def test_chapters_are_stored_without_outputs():
 
 def publishing():
     return load_script(ROOT / "book" / "_ext" / "publishing.py")
-
-
-def setup_cell(path):
-    return next(c for c in notebook_cells(path, "code") if "NEEDS = " in c)
 
 
 def run_setup(source, monkeypatch, installed=(), colab=True):

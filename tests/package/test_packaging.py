@@ -5,7 +5,6 @@ checked, and the wheel installed into a clean venv (numpy, sympy and matplotlib 
 Also the chapters' setup cell in that venv before liedyn is installed: it must stop with one
 clear install message, not a traceback.
 """
-import json
 import subprocess
 import sys
 import venv
@@ -15,7 +14,7 @@ from zipfile import ZipFile
 
 import pytest
 
-from common import ROOT
+from common import ROOT, setup_cell
 PINS = {line.split("==")[0]: line.strip() for line in (ROOT / "requirements.txt").read_text()
         .splitlines() if "==" in line and not line.startswith("#")}
 
@@ -56,13 +55,6 @@ def clean_venv(tmp_path_factory):
     return python
 
 
-def setup_cell(chapter="book/01_rigid_body_motion.ipynb"):
-    cells = json.loads((ROOT / chapter).read_text())["cells"]
-    code = next(c for c in cells if c["cell_type"] == "code")
-    assert "NEEDS = " in "".join(code["source"]), f"{chapter}: first code cell is no setup cell"
-    return "".join(code["source"])
-
-
 def test_wheel_and_sdist_metadata(dist):
     wheels, sdists = list(dist.glob("liedyn-*.whl")), list(dist.glob("liedyn-*.tar.gz"))
     assert len(wheels) == 1 and len(sdists) == 1, sorted(p.name for p in dist.iterdir())
@@ -86,7 +78,7 @@ def test_wheel_and_sdist_metadata(dist):
 
 
 def test_setup_cell_without_liedyn(clean_venv, tmp_path):
-    out = run(clean_venv, "-c", setup_cell(), cwd=tmp_path, check=False)
+    out = run(clean_venv, "-c", setup_cell(ROOT / "book/01_rigid_body_motion.ipynb"), cwd=tmp_path, check=False)
     assert out.returncode == 1
     assert "This chapter needs liedyn. Install with" in out.stderr
     assert "pip install liedyn" in out.stderr
@@ -111,4 +103,4 @@ print(liedyn.__file__)
     out = run(clean_venv, "-c", script, cwd=tmp_path)
     assert "site-packages/liedyn/__init__.py" in out.stdout, out.stdout
     assert "ch1.ex1: correct." in out.stdout
-    assert run(clean_venv, "-c", setup_cell(), cwd=tmp_path).stderr == ""
+    assert run(clean_venv, "-c", setup_cell(ROOT / "book/01_rigid_body_motion.ipynb"), cwd=tmp_path).stderr == ""

@@ -34,16 +34,8 @@ def with_armature(model, seed):
     return model
 
 
-@pytest.fixture(params=[False, True], ids=["reference", "compiled"])
-def path(request):
-    """Each test runs on the reference implementation and on the compiled path."""
-    dispatch.use_kernels(request.param)
-    yield request.param
-    dispatch.use_kernels(True)
-
-
 @pytest.mark.parametrize("seed", range(12))
-def test_agrees_with_pinocchio(seed, path):
+def test_agrees_with_pinocchio(seed, both_paths):
     model, q, dq, ddq, _ = random_state(seed, PERMUTED_JOINTS, reorder=True)
     with_armature(model, seed)
     pm = to_pinocchio(model)
@@ -80,7 +72,7 @@ def test_the_algorithms_agree_with_each_other(seed):
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_the_rotor_adds_exactly_its_armature(seed, path):
+def test_the_rotor_adds_exactly_its_armature(seed, both_paths):
     """The difference made by the armature is ``armature * ddq`` and ``diag``."""
     model, q, dq, ddq, f_ext = random_state(seed)
     tau0, M0 = ld.rnea(model, q, dq, ddq, f_ext), ld.mass_matrix(model, q)
@@ -109,7 +101,7 @@ def test_compiled_equals_reference_in_batches(seed):
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_partials_match_the_complex_step(seed, path):
+def test_partials_match_the_complex_step(seed, both_paths):
     kinds = ("revolute", "prismatic", "helical", "spherical", "free", "universal")
     model, q, dq, ddq, f_ext = random_state(seed, kinds)
     with_armature(model, seed)

@@ -133,7 +133,7 @@ def test_the_motors_inertia_is_compared_too():
     assert relative_error(rigid + rotor, rigid) > 0.01
 
 
-def pinocchio_model(model):
+def pinocchio_twin(model):
     """Pinocchio's model through the bridge, each inertia set from its ten parameters
     (``pin.Inertia.FromDynamicParameters``: the bridge's ``pin.Inertia(m, c, Ic)`` refuses
     the round-off of ``Ic`` of a point mass, as the UR3's links are; a massless link, which
@@ -158,7 +158,7 @@ def test_the_toolbox_robots_agree_with_pinocchio(name):
     mass matrix is regular (a massless leaf makes it singular)."""
     robot = toolbox(name, rotors=True)
     model, _ = liedyn_model(robot, rotors=True)
-    pm = pinocchio_model(model)
+    pm = pinocchio_twin(model)
     data = pm.createData()
     for q, dq, ddq in states(robot, seed=2):
         pin.forwardKinematics(pm, data, q)

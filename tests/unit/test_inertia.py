@@ -387,3 +387,17 @@ def test_a_massless_link_is_accepted(Ibar):
 def test_a_massless_link_keeps_the_other_checks(I, match):
     with pytest.raises(ValueError, match=match):
         li.check_inertia(I)
+
+
+@pytest.mark.parametrize("mass, com", [(2.0, [0.1, -0.2, 0.3]), (0.0, [0.0, 0.0, 0.0])])
+def test_compose_is_spatial_inertia_without_the_checks(mass, com):
+    """The same Kim eq. (22) on a physical inertia, and an inconsistent one (principal
+    moments against the triangle inequality) composed as given."""
+    Ic = np.array([[0.3, 0.01, 0.0], [0.01, 0.2, 0.02], [0.0, 0.02, 0.25]])
+    assert np.allclose(li.compose(mass, com, Ic), li.spatial_inertia(mass, com, Ic),
+                       rtol=0, atol=1e-15)
+    bad = np.diag([0.066, 0.086, 0.0125])
+    with pytest.raises(ValueError, match="triangle"):
+        li.spatial_inertia(4.8, com, bad)
+    shifted = li.compose(4.8, com, bad)[:3, :3] - li.compose(4.8, com, 0 * bad)[:3, :3]
+    assert np.allclose(shifted, bad, rtol=0, atol=1e-15)

@@ -12,7 +12,6 @@ import pinocchio as pin
 import pytest
 
 import liedyn as ld
-from liedyn.engine import dispatch
 from liedyn.lie import exp_so3, make_transform
 
 from pinocchio_bridge import state_to_pin, to_pinocchio, velocity_map
@@ -39,15 +38,8 @@ def puma_like(rng, first=ROTOR):
     return model
 
 
-@pytest.fixture(params=[False, True], ids=["reference", "compiled"])
-def path(request):
-    dispatch.use_kernels(request.param)
-    yield
-    dispatch.use_kernels(True)
-
-
 @pytest.mark.parametrize("seed", range(6))
-def test_a_massless_first_link_agrees_with_pinocchio(seed, path):
+def test_a_massless_first_link_agrees_with_pinocchio(seed, both_paths):
     rng = np.random.default_rng(seed)
     model = puma_like(rng)
     assert model.inertias[1][3, 3] == 0.0
@@ -65,7 +57,7 @@ def test_a_massless_first_link_agrees_with_pinocchio(seed, path):
     assert relerr(ld.aba(model, q, dq, tau), np.linalg.solve(B, a_pin)) < 1e-10
 
 
-def test_a_massless_body_with_children_is_fine(path):
+def test_a_massless_body_with_children_is_fine(both_paths):
     """A massless body in the middle of the chain: its children give the joint inertia."""
     rng = np.random.default_rng(3)
     model = puma_like(rng, first=np.zeros((3, 3)))
@@ -77,7 +69,7 @@ def test_a_massless_body_with_children_is_fine(path):
 
 
 @pytest.mark.parametrize("leaf", [np.zeros((3, 3)), np.diag([0.2, 0.0, 0.0])])
-def test_a_massless_leaf_on_a_moving_joint_is_refused_by_name(leaf, path):
+def test_a_massless_leaf_on_a_moving_joint_is_refused_by_name(leaf, both_paths):
     """No inertia along the joint's motion: S^T I_hat S = 0, the pivot is singular."""
     model = ld.robots.double_pendulum()
     model.add_body("tip", 2, ld.Revolute([0.0, 0.0, 1.0]),
