@@ -71,7 +71,7 @@ from .joints import (Fixed, Free, Helical, Planar, Prismatic, Revolute, Screw,
 from .kinematics import body_jacobian, forward_kinematics, frame_jacobian
 from .mjcf import MJCFError, MJCFWarning, load_mjcf
 from .model import Model
-from .mujoco_coordinates import from_mujoco, to_mujoco
+from .mujoco_coordinates import f_ext_from_mujoco, from_mujoco, to_mujoco
 from .simulation import Trajectory, simulate
 from .urdf import available_robots, load_robot, load_urdf
 
@@ -82,7 +82,7 @@ __all__ = [
     "Spherical", "SphericalZYX", "SphericalExp", "Free", "Fixed", "spatial_inertia",
     # models from files and ready-made robots
     "load_urdf", "load_robot", "available_robots", "robots", "load_mjcf",
-    "from_mujoco", "to_mujoco", "from_dh", "puma560",
+    "from_mujoco", "to_mujoco", "f_ext_from_mujoco", "from_dh", "puma560",
     "stanford_arm",
     # kinematics
     "forward_kinematics", "body_jacobian", "frame_jacobian",

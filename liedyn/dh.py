@@ -125,7 +125,7 @@ def _split(modified, kind, theta, d, a, alpha):
 
 
 def from_dh(rows, modified=False, gravity=(0.0, 0.0, -9.81), name="dh",
-            inertia_check="warn"):
+            inertia_check="warn", base=None):
     """A serial arm from a Denavit-Hartenberg table (see the module docstring).
 
     Kim (2012), Section 2.1: each row gives a placement ``X_i`` and a joint ``J_i``
@@ -141,17 +141,21 @@ def from_dh(rows, modified=False, gravity=(0.0, 0.0, -9.81), name="dh",
         Ixz)`` about the centre of mass, both in the row's DH link frame,
         ``armature``
     modified : bool, Craig's modified convention (default: standard)
-    gravity : (3,) array, in the base frame
+    gravity : (3,) array, in the ground frame
     name : str
     inertia_check : {"warn", "raise", "ignore"}
         an inertia that no mass distribution has (principal moments against the
         triangle inequality, as the Puma 560's link 3 in the Toolbox) is kept with a
         warning naming the row, refused, or kept silently
+    base : (4, 4) array, optional
+        the pose of the DH base frame 0 in the ground frame (the Robotics
+        Toolbox's ``robot.base``); the identity by default
 
     Returns
     -------
     Model, with ``link_frames`` (list of (4, 4): the DH link frame of each body in
-    its body frame; ``link_frames[0]`` the base) and ``convention``
+    its body frame; ``link_frames[0]``, frame 0 in the ground frame, is ``base``)
+    and ``convention``
 
     Examples
     --------
@@ -170,10 +174,14 @@ def from_dh(rows, modified=False, gravity=(0.0, 0.0, -9.81), name="dh",
     rows = list(rows) if not isinstance(rows, dict) else [rows]
     if not rows:
         raise ValueError("argument 'rows': expected at least one row")
+    base = np.eye(4) if base is None else _checks.homogeneous("base", base)
+    if base.shape != (4, 4):
+        raise ValueError("argument 'base': expected one (4, 4) transform, got "
+                         f"shape {base.shape}")
     model = Model(gravity=gravity, name=name)
-    model.link_frames = [np.eye(4)]
+    model.link_frames = [base]
     model.convention = "modified" if modified else "standard"
-    before = np.eye(4)                  # the part of the last link after its joint
+    before = base                       # the part of the last link after its joint
     for k, row in enumerate(rows):
         (theta, d, a, alpha), kind, (inertia, ok), armature = _row(k, row, policy)
         X, after = _split(modified, kind, theta, d, a, alpha)

@@ -17,6 +17,7 @@ from ._spatial import Ad_inv_matrix, Ad_inv_mul, ad_star_mul, matvec, tr
 from .kinematics import ForwardPass, forward_pass
 from .model import state
 from .inverse_dynamics import gravity_acceleration
+from .joint import PIVOT_TOL
 
 __all__ = ["ABAPass", "aba", "aba_pass", "inverse_mass_matrix",
            "mass_matrix_factor"]
@@ -53,17 +54,33 @@ class ABAPass:
     F: list
 
 
-def _inv(A, model, i):
+def _inv(D, I_hat, S, model, i):
+    """``Psi_i = D^-1`` for body ``i``'s ``D = S^T I_hat S`` plus its rotors (Kim's
+    eq. (45)), or the error naming the body where ``D`` is singular: a pivot of its
+    Cholesky factorization below :data:`~liedyn.joint.PIVOT_TOL` times ``tr(I_hat)
+    |S|_F^2 + sum(armature)``, the largest value ``D`` can take."""
+    if D.dtype == object:                                   # symbolic: as it is
+        return np.linalg.inv(D)
+    largest = (np.trace(I_hat.real, axis1=-2, axis2=-1)
+               * np.sum(S.real ** 2, axis=(-2, -1)) + np.trace(model.rotor(i)))
+    if _singular(D.real, PIVOT_TOL * largest):
+        raise ValueError(f"body {model.names[i]!r}: S^T I_hat S is singular (a "
+                         f"pivot below PIVOT_TOL = {PIVOT_TOL:g} of its largest "
+                         "possible value); the subtree of this joint has no "
+                         "inertia along the joint's motion (a massless body?)")
+    return 1 / D if D.shape[-1] == 1 else np.linalg.inv(D)
+
+
+def _singular(D, tol):
+    """True where a pivot of ``D = L L^T`` (the squares of ``L``'s diagonal) is not
+    above ``tol`` (...), or ``D`` is not positive definite."""
+    if D.shape[-1] == 1:                                # one DOF: D is the pivot
+        return bool(np.any(D[..., 0, 0] <= tol))
     try:
-        if A.shape[-1] == 1 and A.dtype != object:     # one-DOF joint: a reciprocal
-            if np.any(A == 0):
-                raise np.linalg.LinAlgError
-            return 1 / A
-        return np.linalg.inv(A)
+        L = np.linalg.cholesky(D)
     except np.linalg.LinAlgError:
-        raise ValueError(f"body {model.names[i]!r}: S^T I_hat S is singular; the "
-                         "subtree of this joint has no inertia along the joint's "
-                         "motion (a massless body?)") from None
+        return True
+    return bool(np.any(np.diagonal(L, axis1=-2, axis2=-1) ** 2 <= tol[..., None]))
 
 
 class _Given:
@@ -120,7 +137,7 @@ def aba_pass(model, q, dq, tau, f_ext=None, dV0=None):
             I_hat[i] = I_hat[i] + tr(A[k]) @ Pi[k] @ A[k]
             B_hat[i] = B_hat[i] + matvec(tr(A[k]), beta[k])
         IS = I_hat[i] @ S[i]
-        Psi[i] = _inv(tr(S[i]) @ IS + model.rotor(i), model, i)
+        Psi[i] = _inv(tr(S[i]) @ IS + model.rotor(i), I_hat[i], S[i], model, i)
         Pi[i] = I_hat[i] - IS @ Psi[i] @ tr(IS)
         u = given.tau[i] - matvec(tr(S[i]), matvec(I_hat[i], eta[i]) + B_hat[i])
         beta[i] = B_hat[i] + matvec(I_hat[i], eta[i] + matvec(S[i] @ Psi[i], u))
@@ -157,7 +174,8 @@ def aba(model, q, dq, tau, f_ext=None):
     Raises
     ------
     ValueError
-        if some ``S^T I_hat S`` is singular (e.g. a massless leaf body)
+        naming the body, if some ``S^T I_hat S`` is singular (a massless leaf body:
+        a pivot below :data:`liedyn.joint.PIVOT_TOL` of its largest value)
     ChartSingularityError
         within :data:`liedyn.joint.CHART_TOL` of a joint chart's singular set
 

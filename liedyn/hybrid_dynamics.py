@@ -113,7 +113,8 @@ def hybrid_pass(model, q, dq, ddq, tau, prescribed, f_ext=None, dV0=None):
                                         eta[i] + matvec(S[i], given.ddq[i]))
         else:                           # torque given
             IS = I_hat[i] @ S[i]
-            Psi[i] = _inv(tr(S[i]) @ IS + model.rotor(i), model, i)
+            Psi[i] = _inv(tr(S[i]) @ IS + model.rotor(i), I_hat[i], S[i],
+                          model, i)
             Pi[i] = I_hat[i] - IS @ Psi[i] @ tr(IS)
             bias = matvec(I_hat[i], eta[i]) + B_hat[i]
             r = given.tau[i] - matvec(tr(S[i]), bias)

@@ -18,7 +18,7 @@ import numpy as np
 from . import _checks, lie
 from ._math import cos, sin
 
-__all__ = ["Joint", "QUAT_TOL", "CHART_TOL"]
+__all__ = ["Joint", "QUAT_TOL", "CHART_TOL", "PIVOT_TOL"]
 
 QUAT_TOL = 1e-6
 """Quaternions with ``| |q| - 1 |`` above this raise ``ValueError``; below, they are
@@ -28,6 +28,15 @@ CHART_TOL = 1e-6
 """Distance (rad) to a chart's singular set (gimbal lock of :class:`SphericalZYX`,
 ``|phi| = 2 pi k`` of :class:`SphericalExp`) below which forward dynamics refuse
 ``q``: ``S`` has a singular value about that small there."""
+
+PIVOT_TOL = 1e-12
+"""A joint's ``D_i = S_i^T I_hat_i S_i`` (plus its rotors) counts as singular in
+forward dynamics when a pivot of its factorization is below this fraction of the
+largest value ``D_i`` could take, ``tr(I_hat_i) |S_i|_F^2 + sum(armature)``: the
+subtree has no inertia along the joint's motion but round-off (a massless leaf
+turning about an axis it has no inertia about). Physical bodies are far above it:
+a short wire of radius r (in metres) spinning about its own axis has a pivot of
+about r^2 / 6 of that bound."""
 
 
 def _unit(name, axis):

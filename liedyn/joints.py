@@ -13,12 +13,12 @@ import numpy as np
 from . import _checks, dexp, lie
 from ._math import cos, sin
 from ._spatial import cross, homogeneous
-from .joint import (CHART_TOL, QUAT_TOL, Joint, _frozen, _rotation_about, _unit,
-                    _zeros)
+from .joint import (CHART_TOL, PIVOT_TOL, QUAT_TOL, Joint, _frozen,
+                    _rotation_about, _unit, _zeros)
 
 __all__ = ["Joint", "Revolute", "Prismatic", "Helical", "Screw", "Universal",
            "Planar", "Spherical", "SphericalZYX", "SphericalExp", "Free", "Fixed",
-           "QUAT_TOL", "CHART_TOL"]
+           "QUAT_TOL", "CHART_TOL", "PIVOT_TOL"]
 
 
 class Revolute(Joint):

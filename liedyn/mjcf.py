@@ -95,6 +95,9 @@ class MJCFModel(Model):
         the liedyn body frame (identity unless the joint has an anchor or a ``ref``)
     mujoco_bodies : list of int
         the liedyn body of each MuJoCo body id (0 for the world body)
+    mujoco_com : list of (3,) arrays
+        each MuJoCo body's centre of mass (``xipos``, where MuJoCo applies
+        ``xfrc_applied``) in its liedyn body frame
     qpos0 : (nq,) array, MuJoCo's reference configuration (the file's pose)
     source : str or None, the file (None for an XML string or an MjModel)
     visuals : list of :class:`~liedyn.urdf_visuals.Visual`
@@ -115,6 +118,7 @@ class MJCFModel(Model):
         self.joint_names = [None]
         self.body_frames = {}
         self.mujoco_bodies = [0]
+        self.mujoco_com = [np.zeros(3)]
         self.qpos0 = np.zeros(0)
         self.source = None
         self.visuals = []
@@ -365,6 +369,7 @@ def _add(model, m, b, names, taken):
         X = Q
     model.body_frames[names[b]] = (parent, Q)
     model.mujoco_bodies.append(parent)
+    model.mujoco_com.append(Q[:3, :3] @ m.body_ipos[b] + Q[:3, 3])
 
 
 def _fresh(name, taken):

@@ -6,6 +6,8 @@ MuJoCo's order). A free joint differs (MuJoCo documentation, "Overview: Floating
 objects"): MuJoCo's ``qvel`` is the body origin's velocity in the world frame, then
 the angular velocity in the body frame; liedyn's velocity is the body twist
 ``V = (w, v)`` (Kim (2012), eq. (9)), and accelerations and forces follow.
+MuJoCo's forces on bodies, ``xfrc_applied``, become liedyn's ``f_ext``
+(:func:`f_ext_from_mujoco`).
 """
 import collections
 
@@ -13,9 +15,12 @@ import numpy as np
 
 from . import _checks
 from . import joints as J
+from ._spatial import cross
+from .kinematics import forward_kinematics
 from .lie import quat_to_rot
 
-__all__ = ["from_mujoco", "to_mujoco", "MuJoCoState", "LiedynState"]
+__all__ = ["from_mujoco", "to_mujoco", "f_ext_from_mujoco", "MuJoCoState",
+           "LiedynState"]
 
 
 class MuJoCoState(collections.namedtuple("MuJoCoState", "qpos qvel qacc qfrc")):
@@ -185,3 +190,62 @@ def to_mujoco(model, q, dq=None, ddq=None, tau=None):
                          "acceleration has a term w x v), got None")
     _map_free(model, q, x, _free_to_mujoco)
     return MuJoCoState(np.array(q), x["dq"], x["ddq"], x["tau"])
+
+
+def f_ext_from_mujoco(model, qpos, xfrc_applied):
+    """liedyn's ``f_ext`` of MuJoCo's ``xfrc_applied``: the wrenches on the bodies.
+
+    MuJoCo's ``xfrc_applied[b] = (f, m)`` (MuJoCo documentation, "API types:
+    mjData") is a force and a torque in the world frame, the force acting at body
+    ``b``'s centre of mass ``c`` (``xipos``). liedyn's ``f_ext[i - 1]`` is the
+    wrench on body ``i`` in its body frame, moment first, about the body origin
+    (Kim (2012), eq. (12)): with the body's orientation ``R`` and ``c`` in the body
+    frame (:attr:`~liedyn.mjcf.MJCFModel.mujoco_com`), ``(R^T m + c x R^T f, R^T
+    f)``.
+
+    Parameters
+    ----------
+    model : liedyn.mjcf.MJCFModel, from :func:`~liedyn.mjcf.load_mjcf`
+    qpos : (..., nq) array
+    xfrc_applied : (..., nbody, 6) array
+        MuJoCo's rows, one per MuJoCo body (row 0, the world, acts on nothing);
+        leading dimensions broadcast against ``qpos``'s
+
+    Returns
+    -------
+    f_ext : (..., N, 6) array, for :func:`~liedyn.forward_dynamics.aba`,
+    :func:`~liedyn.inverse_dynamics.rnea` and the others
+
+    Examples
+    --------
+    >>> xml = '''<mujoco><worldbody><body><freejoint/>
+    ...   <inertial pos="0 0 0.5" mass="1" diaginertia="1 1 1"/>
+    ... </body></worldbody></mujoco>'''
+    >>> from liedyn.mjcf import load_mjcf
+    >>> model = load_mjcf(xml)
+    >>> push = [[0.0] * 6, [1.0, 0, 0, 0, 0, 0]]      # 1 N along x at the centre
+    >>> f_ext_from_mujoco(model, model.qpos0, push).round(12) + 0.0
+    array([[0. , 0.5, 0. , 1. , 0. , 0. ]])
+    """
+    com = getattr(model, "mujoco_com", None)
+    if com is None:
+        raise TypeError("argument 'model': expected a model from load_mjcf (with "
+                        f"mujoco_com), got {type(model).__name__}")
+    q = _checks.array("qpos", qpos, (model.nq,))
+    x = _checks.array("xfrc_applied", xfrc_applied, (len(com), 6))
+    try:
+        batch = np.broadcast_shapes(q.shape[:-1], x.shape[:-2])
+    except ValueError:
+        raise ValueError(f"argument 'xfrc_applied': leading dimensions "
+                         f"{x.shape[:-2]} do not broadcast against those of "
+                         f"'qpos', {q.shape[:-1]}") from None
+    R = forward_kinematics(model, q).T_world[..., :3, :3]
+    f_ext = np.zeros(batch + (model.nbodies, 6), np.result_type(R, x))
+    for b in range(1, len(com)):
+        i = model.mujoco_bodies[b]
+        Ri = np.swapaxes(R[..., i, :, :], -1, -2)                  # R^T
+        f = np.einsum("...jk,...k->...j", Ri, x[..., b, :3])
+        m = np.einsum("...jk,...k->...j", Ri, x[..., b, 3:])
+        f_ext[..., i - 1, :3] += m + cross(com[b], f)
+        f_ext[..., i - 1, 3:] += f
+    return f_ext

@@ -27,7 +27,7 @@ import warnings
 
 import numpy as np
 
-from .. import dexp, lie
+from .. import dexp, joint, lie
 
 try:
     import numba
@@ -71,13 +71,13 @@ def sources_digest(paths):
 
 
 def _cache_dir():
-    """``<__pycache__ of the engine>/numba-<digest of its sources, lie.py and
-    dexp.py>`` (in the temporary folder if that is not writable); other digests'
-    folders there are removed."""
+    """``<__pycache__ of the engine>/numba-<digest of its sources, lie.py,
+    dexp.py and joint.py (the tolerances)>`` (in the temporary folder if that is
+    not writable); other digests' folders there are removed."""
     here = os.path.dirname(os.path.abspath(__file__))
     sources = sorted(os.path.join(here, f) for f in os.listdir(here)
                      if f.endswith(".py"))
-    sources += [lie.__file__, dexp.__file__]
+    sources += [lie.__file__, dexp.__file__, joint.__file__]
     base = os.path.join(here, "__pycache__")
     if not os.access(here, os.W_OK) or (os.path.isdir(base)
                                         and not os.access(base, os.W_OK)):

@@ -22,6 +22,9 @@ dS[k]`` (one row per velocity coordinate ``k``), ``V[i]``, ``dV[i]``, ``F[i]`` e
 row 0 of ``V`` is the ground's twist, zero, and also serves as the zero of the right
 type (float or complex) wherever one is needed.
 """
+from math import nan
+
+from ..joint import PIVOT_TOL
 from .jit import kernel
 from .joints import *  # noqa: F401,F403  (jcalc, joint_dS)
 from .spatial import *  # noqa: F401,F403  (the operators, the model layout)
@@ -134,19 +137,22 @@ def crba_state(topo, body, q, ws, M):
 
 
 @kernel(inline=True)
-def invert(D, v, n, Psi):
+def invert(D, v, n, Psi, tol):
     """``Psi = D^-1`` for the symmetric positive definite ``n x n`` block in rows
     ``v..v+n-1`` (Gauss-Jordan without pivoting; ``D`` is overwritten). One DOF: a
-    reciprocal."""
+    reciprocal. A pivot not above ``tol`` (``D`` is singular) makes ``Psi`` NaN: the
+    driver's result is then not finite, and the reference path names the body."""
     if n == 1:
-        Psi[v, 0] = 1 / D[v, 0]
+        d = D[v, 0]
+        Psi[v, 0] = 1 / d if abs(d) > tol else d * nan
         return
     for r in range(n):
         for c in range(n):
             Psi[v + r, c] = D[v + r, c] * 0
         Psi[v + r, r] = Psi[v + r, r] + 1
     for k in range(n):
-        inv_pivot = 1 / D[v + k, k]
+        d = D[v + k, k]
+        inv_pivot = 1 / d if abs(d) > tol else d * nan
         for c in range(n):
             D[v + k, c] = D[v + k, c] * inv_pivot
             Psi[v + k, c] = Psi[v + k, c] * inv_pivot
@@ -175,14 +181,19 @@ def bias_wrenches(topo, body, f_ext, V, I_hat, B_hat):
 def pivots(S, U, D, Psi, v, n, Ih, arm):
     """Kim (2012), Table 3, for a joint whose torque is given: ``U = I_hat S`` and
     ``Psi = (S^T I_hat S + diag(arm))^-1`` of (45) (``arm``: the joint's row of
-    ``body``, its armature from column ``ARM``), into the workspaces."""
+    ``body``, its armature from column ``ARM``), into the workspaces. Singular
+    below :data:`~liedyn.joint.PIVOT_TOL` of ``D``'s largest possible value,
+    ``tr(I_hat) |S|_F^2 + sum(arm)``."""
+    largest = inertia_trace(Ih) * 0
     for r in range(n):
-        store6(U, v + r, inertia_mul(Ih, load6(S, v + r)))             # U = I_hat S
+        Sr = load6(S, v + r)
+        store6(U, v + r, inertia_mul(Ih, Sr))                          # U = I_hat S
+        largest += inertia_trace(Ih) * sdot(Sr, Sr) + arm[ARM + r]
     for r in range(n):
         for c in range(n):
             D[v + r, c] = sdot(load6(S, v + r), load6(U, v + c))       # S^T I_hat S
         D[v + r, r] += arm[ARM + r]                                    # the rotor
-    invert(D, v, n, Psi)
+    invert(D, v, n, Psi, PIVOT_TOL * abs(largest))
 
 
 @kernel(inline=True)

@@ -240,6 +240,14 @@ def inertia_mul(I, V):
 
 
 @kernel
+def inertia_trace(I):
+    """``tr(I)`` of ``I = [[A, B], [B^T, C]]``: for a positive semi-definite ``I``,
+    a bound on every entry."""
+    A, _, C = I
+    return A[0][0] + A[1][1] + A[2][2] + C[0][0] + C[1][1] + C[2][2]
+
+
+@kernel
 def inertia_add(I, J):
     return (madd(I[0], J[0]), madd(I[1], J[1]), madd(I[2], J[2]))
 

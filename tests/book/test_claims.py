@@ -216,3 +216,20 @@ def test_the_kinds_are_those_the_appendix_defines():
                "| location | kind | as printed |\n|---|---|---|\n| s. 1 | typo | x |\n")
     assert wrong_kinds(planted) == [("no kind column", ["location", "as printed", "corrected"]),
                                     ("kind", "typo")]
+
+
+def test_the_errors_appendix_states_the_constants_of_the_code():
+    """Each "`NAME` = value" of the errors appendix is the value of liedyn's NAME (a
+    tolerance changed in the code and not in the table fails here)."""
+    import importlib
+    import pkgutil
+    import liedyn
+    text = (ROOT / "book" / "appendix" / "errors.md").read_text()
+    stated = re.findall(r"`([A-Z_]+)` = ([0-9.e+-]+)", text)
+    assert {name for name, _ in stated} >= {"QUAT_TOL", "CHART_TOL", "PIVOT_TOL",
+                                            "ENERGY_GROWTH", "MAX_DEPTH"}
+    modules = [importlib.import_module(f"liedyn.{m.name}")
+               for m in pkgutil.iter_modules(liedyn.__path__)]
+    for name, value in stated:
+        actual = {getattr(m, name) for m in modules if hasattr(m, name)}
+        assert actual == {float(value)}, (name, value, actual)

@@ -432,6 +432,31 @@ case("simulate from gimbal lock",
      lambda: simulate(ZYX, LOCK, [0, 1.0, 0], dt=0.01, steps=20, method="euler"),
      ChartSingularityError, "step 0 .*'b'")
 
+# --- singular pivots: no inertia along a joint's motion --------------------------------------
+def leaf(inertia):
+    """The double pendulum with a massless leaf 'tip' on a z-axis joint."""
+    m = double_pendulum()
+    m.add_body("tip", 2, J.Revolute([0.0, 0.0, 1.0]),
+               inertia=spatial_inertia(0.0, np.zeros(3), inertia))
+    return m
+
+
+ZERO_LEAF = leaf(np.zeros((3, 3)))
+ROUND_OFF_LEAF = leaf(np.diag([0.2, 0.0, 1e-19]))      # round-off about its axis: 1e-19
+Q3, Z3, T3 = np.array([0.3, 0.2, 0.1]), np.zeros(3), np.array([0.0, 0.0, 1.0])
+for label, model in [("massless leaf", ZERO_LEAF), ("1e-19 leaf", ROUND_OFF_LEAF)]:
+    case(f"aba {label}", lambda model=model: aba(model, Q3, Z3, T3), ValueError,
+         "body 'tip': S\\^T I_hat S is singular")
+    case(f"hybrid {label}", lambda model=model: hybrid(model, Q3, Z3, Z3, T3,
+                                                        [False, True, False]),
+         ValueError, "body 'tip'.*singular")
+    case(f"inverse_mass_matrix {label}", lambda model=model: inverse_mass_matrix(model, Q3),
+         ValueError, "body 'tip'.*singular")
+    case(f"aba_partials {label}", lambda model=model: aba_partials(model, Q3, Z3, T3),
+         ValueError, "body 'tip'.*singular")
+    case(f"simulate {label}", lambda model=model: simulate(model, Q3, Z3, dt=0.01, steps=2),
+         ValueError, "body 'tip'.*singular")
+
 # --- constraints ----------------------------------------------------------------------------
 CF = dict(q=Z2, dq=Z2, tau=Z2)
 case("constraints empty", lambda: constrained_forward(DP, [], **CF), ValueError,

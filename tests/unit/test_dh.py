@@ -60,12 +60,12 @@ def random_rows(rng, n):
     return rows
 
 
-def pinocchio_model(rows, modified, gravity=(0.0, 0.0, -9.81)):
+def pinocchio_model(rows, modified, gravity=(0.0, 0.0, -9.81), base=np.eye(4)):
     """Pinocchio's model of a DH table: joint i a z-joint in the frame where the
-    convention turns it, the link's inertia at its DH link frame."""
+    convention turns it, the link's inertia at its DH link frame; frame 0 at ``base``."""
     pm = pin.Model()
     pm.gravity = pin.Motion(np.array(gravity), np.zeros(3))
-    parent, after = 0, np.eye(4)
+    parent, after = 0, base
     for k, r in enumerate(rows):
         revolute = r.get("joint", "revolute") == "revolute"
         if modified:
@@ -112,6 +112,33 @@ def test_dynamics_agree_with_pinocchio(seed, modified):
     M = pin.crba(pm, data, q)
     assert relerr(ld.mass_matrix(model, q), np.triu(M) + np.triu(M, 1).T) < 1e-12
     assert relerr(ld.aba(model, q, dq, tau), pin.aba(pm, data, q, dq, tau)) < 1e-10
+
+
+def random_base(rng):
+    return pin.SE3(pin.exp3(rng.normal(size=3)), rng.normal(size=3)).homogeneous
+
+
+@pytest.mark.parametrize("modified", [False, True], ids=["standard", "modified"])
+@pytest.mark.parametrize("seed", range(3))
+def test_a_base_places_frame_0_in_the_ground(seed, modified):
+    """Frames: the base times the textbook product. Dynamics, gravity in the ground frame:
+    Pinocchio with the base as its first joint's placement, and liedyn without a base
+    with gravity turned into frame 0 (the joint torques cannot tell the two apart)."""
+    rng = np.random.default_rng(seed + 20)
+    rows, base, g = random_rows(rng, 5), random_base(rng), rng.normal(size=3) * 5
+    model = from_dh(rows, modified=modified, gravity=g, base=base)
+    q, dq, ddq, tau = rng.normal(size=(4, model.nv))
+    Tw, want = forward_kinematics(model, q).T_world, base
+    assert relerr(model.link_frames[0], base) < 1e-15
+    for i, row in enumerate(rows, start=1):
+        want = want @ link_transform(row, q[i - 1], modified)
+        assert relerr(Tw[i] @ model.link_frames[i], want) < 1e-12
+    pm = pinocchio_model(rows, modified, gravity=g, base=base)
+    data = pm.createData()
+    assert relerr(ld.rnea(model, q, dq, ddq), pin.rnea(pm, data, q, dq, ddq)) < 1e-12
+    assert relerr(ld.aba(model, q, dq, tau), pin.aba(pm, data, q, dq, tau)) < 1e-10
+    unplaced = from_dh(rows, modified=modified, gravity=base[:3, :3].T @ g)
+    assert relerr(ld.rnea(model, q, dq, ddq), ld.rnea(unplaced, q, dq, ddq)) < 1e-12
 
 
 def test_the_puma_560():
@@ -171,3 +198,18 @@ def test_an_inconsistent_inertia_is_warned_about_refused_or_kept():
 def test_bad_tables_are_refused_naming_the_row_and_field(rows, error, match):
     with pytest.raises(error, match=match):
         from_dh(rows)
+
+
+ROW = dict(theta=0, d=0, a=0.5, alpha=0, mass=1.0)
+
+
+@pytest.mark.parametrize("base, error, match", [
+    (np.eye(3), ValueError, r"'base': expected shape \(\.\.\., 4, 4\)"),
+    (np.stack([np.eye(4)] * 2), ValueError, r"'base': expected one \(4, 4\)"),
+    (np.diag([2.0, 2.0, 2.0, 1.0]), ValueError, r"'base\[\.\.\., :3, :3\]'"),
+    (np.full((4, 4), np.nan), ValueError, r"'base'.*NaN"),
+    ("world", TypeError, r"'base'"),
+])
+def test_a_bad_base_is_refused_by_name(base, error, match):
+    with pytest.raises(error, match=match):
+        from_dh([ROW], base=base)

@@ -6,7 +6,7 @@ link its ``theta`` and ``d = offset`` (the Toolbox adds the joint value to ``the
 and ignores the other); ``mass``, ``com`` (``r``) and ``inertia`` (``I``, about the centre of
 mass) in the link frame of the robot's convention; a joint with ``flip`` turns the other way,
 so its ``q``, ``dq``, ``ddq`` and ``tau`` change sign. The Toolbox's ``gravity`` is in the world
-frame and its base transform rotates it into the base frame, liedyn's ground.
+frame, liedyn's ground, and its base transform is ``from_dh``'s ``base``.
 
 The comparison is of rigid-body dynamics: the Toolbox's friction is off
 (``nofriction(coulomb=True, viscous=True)``) and its motor inertia either zeroed (``Jm = 0``)
@@ -60,10 +60,10 @@ def table(robot, rotors=False):
 
 
 def liedyn_model(robot, rotors=False):
-    """``from_dh`` of the robot's table, gravity in its base frame; and the joints' signs."""
-    g = robot.base.R.T @ np.asarray(robot.gravity, dtype=float)
-    model = from_dh(table(robot, rotors), modified=bool(robot.mdh), gravity=g,
-                    inertia_check="ignore")
+    """``from_dh`` of the robot's table on its base, gravity in the world; and the joints'
+    signs."""
+    model = from_dh(table(robot, rotors), modified=bool(robot.mdh), gravity=robot.gravity,
+                    inertia_check="ignore", base=robot.base.A)
     sign = np.array([-1.0 if L.isflip else 1.0 for L in robot.links])
     return model, sign
 
@@ -93,15 +93,17 @@ def test_the_robots_with_dynamics_are_the_expected_ones():
 
 @pytest.mark.parametrize("name", NAMES)
 def test_link_frames_agree_with_fkine(name):
-    """``T_0i`` of every link: liedyn's body frame times its DH link frame, after the base."""
+    """``T_0i`` of every link: liedyn's body frame times its DH link frame (the base is the
+    ground's placement of frame 0)."""
     robot = toolbox(name)
     model, sign = liedyn_model(robot)
     for q, _, _ in states(robot):
         Tw = forward_kinematics(model, sign * q).T_world
         frames = robot.fkine_all(q).A                   # the base, then links 1..n
         for i in range(1, robot.n + 1):
-            assert relerr(robot.base.A @ Tw[i] @ model.link_frames[i], frames[i]) < 1e-12
-        flange = robot.base.A @ Tw[-1] @ model.link_frames[-1] @ robot.tool.A
+            assert relerr(Tw[i] @ model.link_frames[i], frames[i]) < 1e-12
+        assert relerr(model.link_frames[0], frames[0]) < 1e-12
+        flange = Tw[-1] @ model.link_frames[-1] @ robot.tool.A
         assert relerr(flange, robot.fkine(q).A) < 1e-12
 
 

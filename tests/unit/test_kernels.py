@@ -601,7 +601,7 @@ def test_compiled_drivers_are_cached_in_the_folder_of_their_sources():
     import liedyn
     engine = os.path.dirname(_jit.__file__)
     sources = sorted(os.path.join(engine, f) for f in os.listdir(engine) if f.endswith(".py"))
-    sources += [liedyn.lie.__file__, liedyn.dexp.__file__]
+    sources += [liedyn.lie.__file__, liedyn.dexp.__file__, liedyn.joint.__file__]
     assert os.path.basename(_jit.CACHE_DIR) == "numba-" + _jit.sources_digest(sources)
     model = serial_chain(2)
     rnea(model, np.zeros(2), np.zeros(2), np.zeros(2))            # compiled, cached

@@ -38,8 +38,9 @@ from liedyn.inverse_dynamics import rnea
 from liedyn.joints import Fixed
 from liedyn.kinematics import body_velocities, forward_kinematics
 from liedyn.lie import Ad_inv
+from liedyn.robots import pendulum
 from liedyn.mjcf import JOINT_TYPES, MJCFError, MJCFWarning, load_mjcf
-from liedyn.mujoco_coordinates import from_mujoco, to_mujoco
+from liedyn.mujoco_coordinates import f_ext_from_mujoco, from_mujoco, to_mujoco
 
 from common import relerr
 
@@ -166,6 +167,45 @@ def test_dynamics_agree_with_mujoco(source):
     assert (model.nq, model.nv) == (m.nq, m.nv)
     worst = worst_errors(model, m, seed=len(str(source)))
     assert np.all(worst < TOL), dict(zip(("rnea", "M", "aba"), worst))
+
+
+@pytest.mark.parametrize("source", CASES)
+def test_forces_on_bodies_agree_with_mujoco(source):
+    """MuJoCo's ``xfrc_applied`` (world frame, at each body's centre of mass) as liedyn's
+    ``f_ext``: aba against MuJoCo's qacc, and rnea at that qacc gives back the torques."""
+    model = quiet_load(source)
+    m = mj_compile(source)
+    m.opt.disableflags |= OFF
+    d = mujoco.MjData(m)
+    rng = np.random.default_rng(len(str(source)) + 1)
+    for _ in range(3):
+        qpos = model.random_configuration(rng)
+        qvel, qfrc = rng.normal(size=(2, m.nv))
+        d.xfrc_applied[:] = rng.normal(size=(m.nbody, 6))
+        qacc_mj = mujoco_dynamics(m, d, qpos, qvel, qfrc)[2]
+        f_ext = f_ext_from_mujoco(model, qpos, d.xfrc_applied)
+        s = from_mujoco(model, qpos, qvel, qacc_mj, qfrc)
+        ddq = aba(model, s.q, s.dq, s.tau, f_ext)
+        assert relerr(to_mujoco(model, qpos, s.dq, ddq).qacc, qacc_mj) < TOL
+        assert relerr(rnea(model, s.q, s.dq, s.ddq, f_ext), s.tau) < TOL
+        if m.nbody > 1 and np.any(d.xfrc_applied[1:]):   # the forces matter
+            assert relerr(aba(model, s.q, s.dq, s.tau), ddq) > 1e-6
+
+
+def test_forces_on_bodies_in_a_batch_and_on_the_world():
+    """A batch of states at once equals them one by one; row 0, the world, acts on
+    nothing."""
+    model = quiet_load(CHAIN)
+    rng = np.random.default_rng(4)
+    Q = np.stack([model.random_configuration(rng) for _ in range(3)])
+    X = rng.normal(size=(3, len(model.mujoco_bodies), 6))
+    batch = f_ext_from_mujoco(model, Q, X)
+    for k in range(3):
+        np.testing.assert_allclose(batch[k], f_ext_from_mujoco(model, Q[k], X[k]),
+                                   rtol=0, atol=1e-14)
+    world_only = np.zeros_like(X[0])
+    world_only[0] = 1.0
+    assert not np.any(f_ext_from_mujoco(model, Q[0], world_only))
 
 
 @pytest.mark.parametrize("source", CASES)
@@ -468,6 +508,16 @@ BAD = [
     ("batch shapes", lambda: from_mujoco(FLOATER, np.tile(FLOATER.qpos0, (2, 1)),
                                          np.zeros((3, FLOATER.nv))), ValueError,
      "argument 'qvel': leading dimensions"),
+    ("xfrc_applied rows", lambda: f_ext_from_mujoco(FLOATER, FLOATER.qpos0, np.zeros((2, 6))),
+     ValueError, r"argument 'xfrc_applied': expected shape \(\.\.\., \d+, 6\), got \(2, 6\)"),
+    ("xfrc_applied NaN", lambda: f_ext_from_mujoco(
+        FLOATER, FLOATER.qpos0, np.full((len(FLOATER.mujoco_bodies), 6), np.nan)),
+     ValueError, "argument 'xfrc_applied': contains NaN"),
+    ("xfrc_applied batch", lambda: f_ext_from_mujoco(
+        FLOATER, np.tile(FLOATER.qpos0, (2, 1)), np.zeros((3, len(FLOATER.mujoco_bodies), 6))),
+     ValueError, "argument 'xfrc_applied': leading dimensions"),
+    ("f_ext of a URDF model", lambda: f_ext_from_mujoco(pendulum(), [0.0], np.zeros((2, 6))),
+     TypeError, "argument 'model': expected a model from load_mjcf"),
 ]
 
 
