@@ -30,6 +30,8 @@ documentation, "API types: mjModel" and "Overview: Kinematic tree"):
   the file disables it);
 * so ``q`` is MuJoCo's ``qpos`` and, for hinge, slide and ball joints, ``dq``,
   ``ddq`` and ``tau`` are ``qvel``, ``qacc`` and ``qfrc`` unchanged;
+* the keyframes (``<keyframe><key>``) are ``model.keyframes``, liedyn's ``(q, dq)``
+  of each key's ``qpos`` and ``qvel``;
 * sphere, box, cylinder and capsule geoms are listed in ``model.visuals`` for
   :func:`liedyn.teach.scene.scene`; planes, height fields, ellipsoids and meshes are
   not.
@@ -51,6 +53,7 @@ from . import joints as J
 from .inertia import compose
 from .lie import make_transform, quat_to_rot
 from .model import Model
+from .mujoco_coordinates import from_mujoco
 from .urdf_visuals import Visual
 
 __all__ = ["MJCFModel", "MJCFError", "MJCFWarning", "load_mjcf", "JOINT_TYPES"]
@@ -99,6 +102,10 @@ class MJCFModel(Model):
         each MuJoCo body's centre of mass (``xipos``, where MuJoCo applies
         ``xfrc_applied``) in its liedyn body frame
     qpos0 : (nq,) array, MuJoCo's reference configuration (the file's pose)
+    keyframes : dict
+        MuJoCo's keyframes by name (``key<k>`` when unnamed) ->
+        :class:`~liedyn.mujoco_coordinates.LiedynState` ``(q, dq, None, None)`` of
+        the key's ``qpos`` and ``qvel``
     source : str or None, the file (None for an XML string or an MjModel)
     visuals : list of :class:`~liedyn.urdf_visuals.Visual`
 
@@ -120,6 +127,7 @@ class MJCFModel(Model):
         self.mujoco_bodies = [0]
         self.mujoco_com = [np.zeros(3)]
         self.qpos0 = np.zeros(0)
+        self.keyframes = {}
         self.source = None
         self.visuals = []
 
@@ -427,6 +435,15 @@ def _visuals(m, model, names):
     return out
 
 
+def _keyframes(m, model):
+    """``{name: (q, dq)}`` of MuJoCo's keys (``key<k>`` when unnamed)."""
+    out = {}
+    for k in range(m.nkey):
+        name = _fresh(m.key(k).name or f"key{k}", set(out))
+        out[name] = from_mujoco(model, m.key_qpos[k], qvel=m.key_qvel[k])
+    return out
+
+
 def _gravity(mujoco, m):
     if _disabled(mujoco, m, "mjDSBL_GRAVITY"):
         return np.zeros(3)
@@ -508,5 +525,6 @@ def load_mjcf(path_or_xml, unsupported="warn"):
     for b in range(1, m.nbody):
         _add(model, m, b, names, taken)
     model.qpos0 = np.array(m.qpos0)
+    model.keyframes = _keyframes(m, model)
     model.visuals = _visuals(m, model, names)
     return model

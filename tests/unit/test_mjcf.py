@@ -273,6 +273,31 @@ def test_rotational_armature_of_a_free_joint_agrees_and_translational_is_refused
         load_mjcf(xml)
 
 
+def test_keyframes_are_liedyn_states():
+    """Each <key> as liedyn's (q, dq): MuJoCo's qpos and qvel after mj_resetDataKeyframe,
+    the free joint's velocity mapped; unnamed keys get key<k>."""
+    n = 16
+    rng = np.random.default_rng(5)
+    q = FLOATER.random_configuration(rng)
+    v = rng.normal(size=FLOATER.nv)
+    text = lambda x: " ".join(f"{a:.17g}" for a in x)
+    keys = (f'<keyframe><key name="pose" qpos="{text(q)}" qvel="{text(v)}"/>'
+            '<key time="1"/></keyframe>')
+    xml = CHAIN.replace("</mujoco>", keys + "</mujoco>")
+    model, m = quiet_load(xml), mj_compile(xml)
+    assert list(model.keyframes) == ["pose", "key1"] and model.nq == n
+    d = mujoco.MjData(m)
+    for k, name in enumerate(model.keyframes):
+        mujoco.mj_resetDataKeyframe(m, d, k)
+        state = model.keyframes[name]
+        np.testing.assert_array_equal(state.q, d.qpos)
+        assert relerr(state.dq, from_mujoco(model, d.qpos, d.qvel).dq) < 1e-15
+        assert state.ddq is None and state.tau is None
+    np.testing.assert_array_equal(model.keyframes["key1"].q, m.qpos0)
+    free = model.v_slice[model.joint("root")]                   # mapped, not copied
+    assert not np.allclose(model.keyframes["pose"].dq[free], v[free])
+
+
 def test_visuals_sit_on_mujocos_geoms():
     model = load_mjcf(CHAIN)
     m = mj_compile(CHAIN)
