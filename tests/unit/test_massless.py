@@ -12,6 +12,7 @@ import pinocchio as pin
 import pytest
 
 import liedyn as ld
+from liedyn.forward_dynamics import mass_matrix_factor
 from liedyn.lie import exp_so3, make_transform
 
 from pinocchio_bridge import state_to_pin, to_pinocchio, velocity_map
@@ -116,6 +117,7 @@ def test_a_singular_pivot_made_of_round_off_is_refused_by_name(joint, both_paths
     calls = [lambda: ld.aba(model, q, dq, tau),
              lambda: ld.aba(model, np.stack([q, q]), dq, tau),
              lambda: ld.inverse_mass_matrix(model, q),
+             lambda: mass_matrix_factor(model, q),
              lambda: ld.aba_partials(model, q, dq, tau),
              lambda: ld.hybrid(model, q, dq, np.zeros(model.nv), tau,
                                [True, False, False])]
