@@ -31,7 +31,9 @@ documentation, "API types: mjModel" and "Overview: Kinematic tree"):
 * so ``q`` is MuJoCo's ``qpos`` and, for hinge, slide and ball joints, ``dq``,
   ``ddq`` and ``tau`` are ``qvel``, ``qacc`` and ``qfrc`` unchanged;
 * the keyframes (``<keyframe><key>``) are ``model.keyframes``, liedyn's ``(q, dq)``
-  of each key's ``qpos`` and ``qvel``;
+  of each key's ``qpos`` and ``qvel``; the ranges of limited hinge and slide joints
+  are ``model.q_lower`` and ``model.q_upper`` (a ball joint's range bounds its
+  rotation angle, no coordinate: left infinite);
 * sphere, box, cylinder and capsule geoms are listed in ``model.visuals`` for
   :func:`liedyn.teach.scene.scene`; planes, height fields, ellipsoids and meshes are
   not.
@@ -102,6 +104,9 @@ class MJCFModel(Model):
         each MuJoCo body's centre of mass (``xipos``, where MuJoCo applies
         ``xfrc_applied``) in its liedyn body frame
     qpos0 : (nq,) array, MuJoCo's reference configuration (the file's pose)
+    q_lower, q_upper : (nq,) arrays
+        the ``range`` of each limited hinge and slide joint (``-inf``, ``inf``
+        elsewhere), as URDF models have them; the dynamics do not enforce them
     keyframes : dict
         MuJoCo's keyframes by name (``key<k>`` when unnamed) ->
         :class:`~liedyn.mujoco_coordinates.LiedynState` ``(q, dq, None, None)`` of
@@ -128,6 +133,7 @@ class MJCFModel(Model):
         self.mujoco_com = [np.zeros(3)]
         self.qpos0 = np.zeros(0)
         self.keyframes = {}
+        self.q_lower, self.q_upper = np.zeros(0), np.zeros(0)
         self.source = None
         self.visuals = []
 
@@ -435,6 +441,16 @@ def _visuals(m, model, names):
     return out
 
 
+def _ranges(m):
+    """``(q_lower, q_upper)``: the ranges of the limited hinge and slide joints."""
+    lower, upper = np.full(m.nq, -np.inf), np.full(m.nq, np.inf)
+    for j in np.flatnonzero(m.jnt_limited):
+        if m.jnt_type[j] in (_HINGE, _SLIDE):
+            k = m.jnt_qposadr[j]
+            lower[k], upper[k] = m.jnt_range[j]
+    return lower, upper
+
+
 def _keyframes(m, model):
     """``{name: (q, dq)}`` of MuJoCo's keys (``key<k>`` when unnamed)."""
     out = {}
@@ -526,5 +542,6 @@ def load_mjcf(path_or_xml, unsupported="warn"):
         _add(model, m, b, names, taken)
     model.qpos0 = np.array(m.qpos0)
     model.keyframes = _keyframes(m, model)
+    model.q_lower, model.q_upper = _ranges(m)
     model.visuals = _visuals(m, model, names)
     return model

@@ -298,6 +298,22 @@ def test_keyframes_are_liedyn_states():
     assert not np.allclose(model.keyframes["pose"].dq[free], v[free])
 
 
+def test_joint_ranges_are_q_lower_and_q_upper():
+    """Limited hinge and slide joints give their range (degrees compiled to radians); a
+    ball's range (an angle) and unlimited joints stay infinite."""
+    xml = """<mujoco><compiler angle="degree"/><worldbody>
+      <body name="a"><joint name="h" axis="0 0 1" range="-30 60"/><geom size="0.1"/>
+        <body name="b" pos="1 0 0"><joint name="s" type="slide" range="-0.1 0.2"/>
+          <joint name="free_hinge" axis="0 1 0"/><geom size="0.1"/>
+          <body name="c" pos="1 0 0"><joint name="ball" type="ball" range="0 45"/>
+            <geom size="0.1"/></body></body></body></worldbody></mujoco>"""
+    model = quiet_load(xml)
+    inf = np.inf
+    np.testing.assert_allclose(model.q_lower, [-np.pi / 6, -0.1, -inf, -inf, -inf, -inf, -inf])
+    np.testing.assert_allclose(model.q_upper, [np.pi / 3, 0.2, inf, inf, inf, inf, inf])
+    assert model.q_lower.shape == (model.nq,)
+
+
 def test_visuals_sit_on_mujocos_geoms():
     model = load_mjcf(CHAIN)
     m = mj_compile(CHAIN)
