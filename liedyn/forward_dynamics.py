@@ -72,8 +72,9 @@ def _inv(D, I_hat, S, model, i):
 
 
 def _singular(D, tol):
-    """True where a pivot of ``D = L L^T`` (the squares of ``L``'s diagonal) is not
-    above ``tol`` (...), or ``D`` is not positive definite."""
+    """True if, for some state, a pivot of ``D = L L^T`` (the squares of ``L``'s
+    diagonal) is not above that state's ``tol`` (...), or ``D`` is not positive
+    definite."""
     if D.shape[-1] == 1:                                # one DOF: D is the pivot
         return bool(np.any(D[..., 0, 0] <= tol))
     try:
