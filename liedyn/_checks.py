@@ -207,6 +207,15 @@ def homogeneous(name, T, tol=ROTATION_TOL):
     return T
 
 
+def transform(name, T):
+    """One validated 4x4 homogeneous transform (:func:`homogeneous`, no batch)."""
+    T = homogeneous(name, T)
+    if T.shape != (4, 4):
+        raise ValueError(f"argument '{name}': expected one (4, 4) transform, got "
+                         f"shape {T.shape}")
+    return T
+
+
 def choice(name, value, allowed):
     """Raise ``ValueError`` unless ``value`` is one of ``allowed``."""
     try:

@@ -84,13 +84,6 @@ class _Kinematics:
         return Ad_inv_mul(R, p, self.V[body]), Ad_inv_mul(R, p, dV)
 
 
-def _frame(name, T):
-    T = _checks.homogeneous(name, T)
-    if T.shape != (4, 4):
-        raise ValueError(f"argument '{name}': expected shape (4, 4), got {T.shape}")
-    return T
-
-
 class LoopClosure:
     """Frame ``{b}`` on ``body_b`` must follow frame ``{a}`` on ``body_a`` along
     ``axes``.
@@ -134,8 +127,10 @@ class LoopClosure:
             raise ValueError("arguments 'body_a', 'body_b': a loop closure joins "
                              f"two different bodies, got {body_a!r} twice")
         self.body_a, self.body_b = body_a, body_b
-        self.frame_a = np.eye(4) if frame_a is None else _frame("frame_a", frame_a)
-        self.frame_b = np.eye(4) if frame_b is None else _frame("frame_b", frame_b)
+        self.frame_a = (np.eye(4) if frame_a is None
+                        else _checks.transform("frame_a", frame_a))
+        self.frame_b = (np.eye(4) if frame_b is None
+                        else _checks.transform("frame_b", frame_b))
         if isinstance(axes, (str, bytes)) or not hasattr(axes, "__iter__"):
             raise TypeError("argument 'axes': expected a sequence of axis names "
                             f"or indices, got {axes!r}")

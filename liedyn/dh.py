@@ -174,10 +174,7 @@ def from_dh(rows, modified=False, gravity=(0.0, 0.0, -9.81), name="dh",
     rows = list(rows) if not isinstance(rows, dict) else [rows]
     if not rows:
         raise ValueError("argument 'rows': expected at least one row")
-    base = np.eye(4) if base is None else _checks.homogeneous("base", base)
-    if base.shape != (4, 4):
-        raise ValueError("argument 'base': expected one (4, 4) transform, got "
-                         f"shape {base.shape}")
+    base = np.eye(4) if base is None else _checks.transform("base", base)
     model = Model(gravity=gravity, name=name)
     model.link_frames = [base]
     model.convention = "modified" if modified else "standard"

@@ -98,10 +98,7 @@ def _placement(body, X):
     if X is None:
         return _frozen(np.eye(4))
     try:
-        X = _checks.homogeneous("placement", X)
-        if X.shape != (4, 4):
-            raise ValueError("argument 'placement': expected "
-                             f"shape (4, 4), got {X.shape}")
+        X = _checks.transform("placement", X)
     except (TypeError, ValueError) as err:
         raise type(err)(f"body {body!r}: {err}") from None
     return _frozen(np.array(X, dtype=np.result_type(X, float)))

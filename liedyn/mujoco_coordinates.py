@@ -15,7 +15,7 @@ import numpy as np
 
 from . import _checks
 from . import joints as J
-from ._spatial import cross
+from ._spatial import cross, rot, rot_T
 from .kinematics import forward_kinematics
 from .lie import quat_to_rot
 
@@ -35,23 +35,18 @@ class LiedynState(collections.namedtuple("LiedynState", "q dq ddq tau")):
     __slots__ = ()
 
 
-def _rotate(R, x):
-    return (R @ x[..., None])[..., 0]
-
-
 def _free_from_mujoco(R, qvel, qacc, qfrc):
     """liedyn's ``(dq, ddq, tau)`` of one free joint from MuJoCo's (..., 6) slices
     (None stays None)."""
-    Rt = np.swapaxes(R, -1, -2)
     dq = ddq = tau = None
     if qvel is not None:
-        w, v = qvel[..., 3:], _rotate(Rt, qvel[..., :3])
+        w, v = qvel[..., 3:], rot_T(R, qvel[..., :3])
         dq = np.concatenate([w, v], axis=-1)
     if qacc is not None:
-        dv = _rotate(Rt, qacc[..., :3]) - np.cross(w, v)
+        dv = rot_T(R, qacc[..., :3]) - cross(w, v)
         ddq = np.concatenate([qacc[..., 3:], dv], axis=-1)
     if qfrc is not None:
-        tau = np.concatenate([qfrc[..., 3:], _rotate(Rt, qfrc[..., :3])], axis=-1)
+        tau = np.concatenate([qfrc[..., 3:], rot_T(R, qfrc[..., :3])], axis=-1)
     return dq, ddq, tau
 
 
@@ -61,12 +56,12 @@ def _free_to_mujoco(R, dq, ddq, tau):
     qvel = qacc = qfrc = None
     if dq is not None:
         w, v = dq[..., :3], dq[..., 3:]
-        qvel = np.concatenate([_rotate(R, v), w], axis=-1)
+        qvel = np.concatenate([rot(R, v), w], axis=-1)
     if ddq is not None:
-        pddot = _rotate(R, ddq[..., 3:] + np.cross(w, v))
+        pddot = rot(R, ddq[..., 3:] + cross(w, v))
         qacc = np.concatenate([pddot, ddq[..., :3]], axis=-1)
     if tau is not None:
-        qfrc = np.concatenate([_rotate(R, tau[..., 3:]), tau[..., :3]], axis=-1)
+        qfrc = np.concatenate([rot(R, tau[..., 3:]), tau[..., :3]], axis=-1)
     return qvel, qacc, qfrc
 
 
@@ -85,6 +80,17 @@ def _map_free(model, q, x, free_map):
                 a[..., s] = new
 
 
+def _batch(name, leading, q_name, q_leading):
+    """The batch shape of ``leading`` broadcast with ``q_leading``, or the error
+    naming both arguments."""
+    try:
+        return np.broadcast_shapes(q_leading, leading)
+    except ValueError:
+        raise ValueError(f"argument '{name}': leading dimensions {leading} do not "
+                         f"broadcast against those of '{q_name}', {q_leading}"
+                         ) from None
+
+
 def _vectors(model, q, q_name, named):
     """The (..., nv) arrays of ``named`` (None stays None), broadcast against the
     leading dimensions of ``q`` (called ``q_name``) and copied."""
@@ -92,12 +98,7 @@ def _vectors(model, q, q_name, named):
     for name, x in named.items():
         if x is not None:
             x = _checks.array(name, x, (model.nv,))
-            try:
-                batch = np.broadcast_shapes(q.shape[:-1], x.shape[:-1])
-            except ValueError:
-                raise ValueError(f"argument '{name}': leading dimensions "
-                                 f"{x.shape[:-1]} do not broadcast against "
-                                 f"those of '{q_name}', {q.shape[:-1]}") from None
+            batch = _batch(name, x.shape[:-1], q_name, q.shape[:-1])
             x = np.array(np.broadcast_to(x, batch + (model.nv,)))
         out[name] = x
     return out
@@ -233,19 +234,13 @@ def f_ext_from_mujoco(model, qpos, xfrc_applied):
                         f"mujoco_com), got {type(model).__name__}")
     q = _checks.array("qpos", qpos, (model.nq,))
     x = _checks.array("xfrc_applied", xfrc_applied, (len(com), 6))
-    try:
-        batch = np.broadcast_shapes(q.shape[:-1], x.shape[:-2])
-    except ValueError:
-        raise ValueError(f"argument 'xfrc_applied': leading dimensions "
-                         f"{x.shape[:-2]} do not broadcast against those of "
-                         f"'qpos', {q.shape[:-1]}") from None
+    batch = _batch("xfrc_applied", x.shape[:-2], "qpos", q.shape[:-1])
     R = forward_kinematics(model, q).T_world[..., :3, :3]
     f_ext = np.zeros(batch + (model.nbodies, 6), np.result_type(R, x))
     for b in range(1, len(com)):
         i = model.mujoco_bodies[b]
-        Ri = np.swapaxes(R[..., i, :, :], -1, -2)                  # R^T
-        f = np.einsum("...jk,...k->...j", Ri, x[..., b, :3])
-        m = np.einsum("...jk,...k->...j", Ri, x[..., b, 3:])
-        f_ext[..., i - 1, :3] += m + cross(com[b], f)
-        f_ext[..., i - 1, 3:] += f
+        f = rot_T(R[..., i, :, :], x[..., b, :3])                  # R^T f
+        m = rot_T(R[..., i, :, :], x[..., b, 3:])                  # R^T m
+        f_ext[..., i - 1, :3] = m + cross(com[b], f)              # Kim eq. (12)
+        f_ext[..., i - 1, 3:] = f
     return f_ext

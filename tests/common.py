@@ -141,6 +141,17 @@ def random_inertia(rng):
         I += m * np.block([[S.T @ S, S], [S.T, np.eye(3)]])
     return I
 
+
+def massless_leaf(rotational, joint=None, name="tip"):
+    """The double pendulum with a massless leaf ``name`` on ``joint`` (revolute about z
+    by default) at its tip: mass 0, rotational inertia ``rotational`` (3, 3)."""
+    import liedyn as ld
+    model = ld.robots.double_pendulum()
+    model.add_body(name, 2, joint or ld.Revolute([0.0, 0.0, 1.0]),
+                   inertia=ld.spatial_inertia(0.0, np.zeros(3), rotational))
+    return model
+
+
 # --- URDF text -----------------------------------------------------------------------------
 def robot_xml(*elements):
     return '<robot name="test">' + "".join(elements) + "</robot>"

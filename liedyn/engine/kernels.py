@@ -184,11 +184,12 @@ def pivots(S, U, D, Psi, v, n, Ih, arm):
     ``body``, its armature from column ``ARM``), into the workspaces. Singular
     below :data:`~liedyn.joint.PIVOT_TOL` of ``D``'s largest possible value,
     ``tr(I_hat) |S|_F^2 + sum(arm)``."""
-    largest = inertia_trace(Ih) * 0
+    trace = inertia_trace(Ih)
+    largest = trace * 0                           # tr(I_hat) |S|_F^2 + sum(arm)
     for r in range(n):
         Sr = load6(S, v + r)
         store6(U, v + r, inertia_mul(Ih, Sr))                          # U = I_hat S
-        largest += inertia_trace(Ih) * sdot(Sr, Sr) + arm[ARM + r]
+        largest += trace * sdot(Sr, Sr) + arm[ARM + r]
     for r in range(n):
         for c in range(n):
             D[v + r, c] = sdot(load6(S, v + r), load6(U, v + c))       # S^T I_hat S

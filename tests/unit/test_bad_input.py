@@ -32,7 +32,7 @@ from liedyn.robots import (double_pendulum, five_bar, four_bar, pendulum, planar
 from liedyn.simulation import simulate
 from liedyn.urdf import load_urdf
 
-from common import joint_xml, link_xml, robot_xml
+from common import joint_xml, link_xml, massless_leaf, robot_xml
 
 I1 = spatial_inertia(1.0, [0.0, 0.0, -0.5], 0.01 * np.eye(3))
 
@@ -433,16 +433,8 @@ case("simulate from gimbal lock",
      ChartSingularityError, "step 0 .*'b'")
 
 # --- singular pivots: no inertia along a joint's motion --------------------------------------
-def leaf(inertia):
-    """The double pendulum with a massless leaf 'tip' on a z-axis joint."""
-    m = double_pendulum()
-    m.add_body("tip", 2, J.Revolute([0.0, 0.0, 1.0]),
-               inertia=spatial_inertia(0.0, np.zeros(3), inertia))
-    return m
-
-
-ZERO_LEAF = leaf(np.zeros((3, 3)))
-ROUND_OFF_LEAF = leaf(np.diag([0.2, 0.0, 1e-19]))      # round-off about its axis: 1e-19
+ZERO_LEAF = massless_leaf(np.zeros((3, 3)))
+ROUND_OFF_LEAF = massless_leaf(np.diag([0.2, 0.0, 1e-19]))    # round-off about its axis
 Q3, Z3, T3 = np.array([0.3, 0.2, 0.1]), np.zeros(3), np.array([0.0, 0.0, 1.0])
 for label, model in [("massless leaf", ZERO_LEAF), ("1e-19 leaf", ROUND_OFF_LEAF)]:
     case(f"aba {label}", lambda model=model: aba(model, Q3, Z3, T3), ValueError,

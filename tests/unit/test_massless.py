@@ -16,7 +16,7 @@ from liedyn.forward_dynamics import mass_matrix_factor
 from liedyn.lie import exp_so3, make_transform
 
 from pinocchio_bridge import state_to_pin, to_pinocchio, velocity_map
-from common import relerr
+from common import massless_leaf, relerr
 
 ROTOR = np.diag([0.0, 0.35, 0.0])       # kg m^2: the Puma's link 1, about its y axis
 
@@ -72,9 +72,7 @@ def test_a_massless_body_with_children_is_fine(both_paths):
 @pytest.mark.parametrize("leaf", [np.zeros((3, 3)), np.diag([0.2, 0.0, 0.0])])
 def test_a_massless_leaf_on_a_moving_joint_is_refused_by_name(leaf, both_paths):
     """No inertia along the joint's motion: S^T I_hat S = 0, the pivot is singular."""
-    model = ld.robots.double_pendulum()
-    model.add_body("tip", 2, ld.Revolute([0.0, 0.0, 1.0]),
-                   inertia=ld.spatial_inertia(0.0, np.zeros(3), leaf))
+    model = massless_leaf(leaf)
     q = np.array([0.3, 0.2, 0.1])
     with pytest.raises(ValueError, match="body 'tip': S\\^T I_hat S is singular"):
         ld.aba(model, q, np.zeros(3), np.zeros(3))
@@ -86,11 +84,7 @@ def round_off_leaf(joint):
     diag(0.2, 0, 0) leaves round-off along the joint axes: S^T I_hat S is a few
     times 1e-18, not 0."""
     R = exp_so3([0.3, -0.4, 0.7])
-    u = R[:, 0]
-    model = ld.robots.double_pendulum()
-    inertia = ld.spatial_inertia(0.0, np.zeros(3), R @ np.diag([0.2, 0.0, 0.0]) @ R.T)
-    model.add_body("tip", 2, joint(u), inertia=inertia)
-    return model
+    return massless_leaf(R @ np.diag([0.2, 0.0, 0.0]) @ R.T, joint(R[:, 0]))
 
 
 def revolute_perpendicular_to(u):
@@ -134,6 +128,11 @@ def wire(radius, scale=1.0):
     Ic = m * np.diag([0.05 ** 2 / 12 + radius ** 2 / 4] * 2 + [radius ** 2 / 2])
     model.add_body("wire", 2, ld.Revolute([0.0, 0.0, 1.0]),
                    inertia=ld.spatial_inertia(m, np.zeros(3), Ic))
+    return in_other_mass_units(model, scale)
+
+
+def in_other_mass_units(model, scale):
+    """``model`` with every inertia times ``scale`` (kg -> kg / scale)."""
     for i in range(1, model.nbodies + 1):
         model.inertias[i] = scale * model.inertias[i]
     return model
@@ -155,9 +154,7 @@ def test_a_thin_wire_spinning_about_its_axis_is_not_singular(scale, both_paths):
 
 @pytest.mark.parametrize("scale", [1e-6, 1.0, 1e6])
 def test_the_pivot_test_does_not_depend_on_the_unit_of_mass(scale, both_paths):
-    model = round_off_leaf(revolute_perpendicular_to)
-    for i in range(1, model.nbodies + 1):
-        model.inertias[i] = scale * model.inertias[i]
+    model = in_other_mass_units(round_off_leaf(revolute_perpendicular_to), scale)
     with pytest.raises(ValueError, match="body 'tip'"):
         ld.aba(model, np.zeros(3), np.zeros(3), np.ones(3))
 
@@ -175,9 +172,7 @@ def test_an_armature_makes_the_pivot_regular(both_paths):
 def test_a_massless_leaf_with_inertia_about_its_axis_moves():
     """The same leaf turning about the axis of its inertia is not singular: the
     rotor has inertia along the joint's motion."""
-    model = ld.robots.double_pendulum()
-    model.add_body("rotor", 2, ld.Revolute([0.0, 0.0, 1.0]),
-                   inertia=ld.spatial_inertia(0.0, np.zeros(3), np.diag([0.0, 0.0, 0.2])))
+    model = massless_leaf(np.diag([0.0, 0.0, 0.2]), name="rotor")
     q, dq, tau = np.array([0.3, 0.2, 0.1]), np.zeros(3), np.array([0.0, 0.0, 0.2])
     ddq = ld.aba(model, q, dq, tau)
     assert relerr(ld.rnea(model, q, dq, ddq), tau) < 1e-12
