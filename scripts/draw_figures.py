@@ -494,6 +494,49 @@ def child(d, J, s):
            GREEN, "middle")
 
 
+# ------------------------------------------------------------------------ the running example
+def two_link_arm():
+    d = Drawing("two-link-arm", 470)
+    O, q1, q2, l1, l2, r = (110, 400), 30, 45, 300, 230, (130, 120)
+    E = polar(O, q1, l1)                                       # the elbow, joint 2
+    for start, angle, length in ((O, q1, l1 + 20), (E, q1 + q2, l2)):
+        a, b = polar(start, angle + 90, 13), polar(start, angle - 90, 13)
+        e = polar(start, angle, length)
+        d.outline(f"M{_xy(a)} L{_xy(polar(e, angle + 90, 13))} "
+                  f"L{_xy(polar(e, angle - 90, 13))} L{_xy(b)} z")
+    d.ground((O[0], O[1] + 22), 70)
+    d.line((O[0], O[1] + 10), (O[0], O[1] + 22))
+    d.frame(O, 0, "{0}", (O[0] - 40, O[1] + 50), GREY, dash=True, length=110)
+    d.frame(O, q1, "{1}", polar(O, 150, 64), BLUE, length=80)
+    d.frame(E, q1 + q2, "{2}", polar(E, 135, 62), BLUE, length=80)
+    d.axis(O, "", O)
+    d.axis(E, "", E)
+    d.arc(O, 230, 0, q1, BLUE)
+    d.text(polar(O, q1 / 2, 250), "q_1", SIZE, BLUE, "middle")
+    d.line(E, polar(E, q1, 190), GREY, dash=True)
+    d.arc(E, 170, q1, q1 + q2, BLUE)
+    d.text(polar(E, q1 + q2 / 2, 190), "q_2", SIZE, BLUE, "middle")
+    dims = ((O, q1, r[0], 34, "r_1"), (O, q1, l1, 64, "l_1"),
+            (E, q1 + q2, r[1], -34, "r_2"))
+    for start, angle, length, off, label in dims:
+        ends = [polar(polar(start, angle, s), angle + 90, off) for s in (0, length)]
+        d.line(*ends, GREY)
+        for e in ends:
+            d.line(polar(e, angle + 90, 6), polar(e, angle - 90, 6), GREY)
+        at = polar(polar(start, angle, length / 2), angle + 90, off + (16 if off > 0
+                                                                       else -20))
+        d.text((at[0], at[1] + 6), label, SIZE, GREY, "middle")
+    for start, angle, k, side in ((O, q1, 1, -90), (E, q1 + q2, 2, 90)):
+        c = polar(start, angle, r[k - 1])
+        d.circle(c, 8, GREEN, fill=GREEN)
+        d.text(polar(c, angle + side, 34), f"m_{k}, I_{k}", SIZE, GREEN, "middle")
+    d.line((720, 300), (720, 420), INK, arrow=True)
+    d.text((736, 372), "g", SIZE, INK)
+    d.lines((520, 40), ["{i} at joint i: x along link i,", "z out of the page (the axis);",
+                        "gravity along −y of {0}"], 24, size=NOTE)
+    return d
+
+
 # ------------------------------------------------------------------------ intro
 CHAPTERS = {1: ("Rigid-body motion", "SE(3), twists, wrenches, Ad"),
             2: ("Rigid-body dynamics", "inertia, Newton-Euler"),
@@ -551,7 +594,8 @@ TITLE = {"ch1-twists": "Body twist and spatial twist of a moving frame",
          "ch5-free-body": "Free-body diagram of link i",
          "ch5-rnea-passes": "The two passes of the recursive Newton-Euler algorithm",
          "ch7-articulated-body": "The articulated body i and what it passes on",
-         "intro-chapter-map": "Map of the chapters"}
+         "intro-chapter-map": "Map of the chapters",
+         "two-link-arm": "The two-link arm of the worked examples"}
 DIRECTIVE = re.compile(r"^:::\{figure\} figures/(?P<name>[\w-]+)\.svg\n"
                        r"(?:^:(?!alt:).*\n)*^:alt: (?P<alt>.+)$", re.M)
 
@@ -569,7 +613,7 @@ def alt_texts():
 
 
 FIGURES = [ch1_twists, ch1_wrench, ch4_joint, ch4_tree, ch5_free_body, ch5_passes,
-           ch7_articulated, intro_map]
+           ch7_articulated, two_link_arm, intro_map]
 
 
 def main():
