@@ -168,3 +168,25 @@ def test_what_the_page_folds_is_collapsed_in_jupyter(name):
         if bool(tags & output) != bool(jupyter.get("outputs_hidden")):
             wrong.append((k, "outputs_hidden", sorted(tags)))
     assert not wrong, f"{name}: run scripts/strip_notebooks.py: {wrong}"
+
+
+# --- equations of other chapters in words ------------------------------------------------
+# JupyterLab numbers the equations of one notebook and shows an {eq} reference to another
+# notebook's equation as its bare label; such references are written in words ("Kim's eq.
+# (11)", "the Lagrange equations of chapter 3").
+LABELS_NOT_YET = NOT_YET | {"11_real_robots"}
+
+
+def labels_and_references(name):
+    text = "\n".join(chapter_cells(name, "markdown"))
+    defined = set(re.findall(r"^:label:\s*(\S+)", text, re.M))
+    return defined, re.findall(r"\{eq\}`([^`]+)`", text)
+
+
+@pytest.mark.parametrize("name", [Path(d).name for d in chapters()])
+def test_no_reference_to_an_equation_of_another_chapter(name):
+    if name in LABELS_NOT_YET:
+        pytest.xfail(f"{name}: not yet rewritten")
+    defined, referenced = labels_and_references(name)
+    foreign = sorted(set(referenced) - defined)
+    assert not foreign, f"{name}: {{eq}} to equations of other chapters: {foreign}"
