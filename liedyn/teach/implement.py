@@ -419,12 +419,12 @@ SLIPS = {
          "first, T_({p},{i}) = X_{i} J_{i}(q_{i})."),
         ("Ad for Ad_inv",
          "Your {q} moves the parent's twist with Ad_T where A_{i} = Ad_(T^-1), T "
-         "= T_({p},{i}), belongs: V_{i} = A_{i} V_{p} + S_{i} dq_{i} (Kim's eq. "
-         "(37))."),
+         "= T_({p},{i}), belongs: V_{i} = A_{i} V_{p} + S_{i} dq_{i} "
+         "(Kim's eq. (37))."),
         ("A^T for A",
          "Your {q} moves the parent's twist with A_{i}^T where A_{i} = "
-         "Ad_(T_({p},{i})^-1) belongs: V_{i} = A_{i} V_{p} + S_{i} dq_{i} (Kim's "
-         "eq. (37))."),
+         "Ad_(T_({p},{i})^-1) belongs: V_{i} = A_{i} V_{p} + S_{i} dq_{i} "
+         "(Kim's eq. (37))."),
         ("Ad for Ad_inv in dV",
          "Your {q} moves the parent's acceleration with Ad_T where A_{i} = "
          "Ad_(T^-1), T = T_({p},{i}), belongs (Kim's eq. (41))."),
@@ -433,8 +433,8 @@ SLIPS = {
          "Ad_(T_({p},{i})^-1) belongs (Kim's eq. (41))."),
         *_GRAVITY,
         ("no ad term",
-         "Your {q} leaves out the term ad_(V_{i}) S_{i} dq_{i} of Kim's eq. "
-         "(41)."),
+         "Your {q} leaves out the term ad_(V_{i}) S_{i} dq_{i} of "
+         "Kim's eq. (41)."),
         ("ad term sign",
          "Your {q} has the term ad_(V_{i}) S_{i} dq_{i} of Kim's eq. (41) with "
          "the wrong sign (ad_(S dq) V = -ad_V S dq)."),
@@ -451,15 +451,15 @@ SLIPS = {
          "the wrong sign."),
         ("A for A^T",
          "Your {q} moves the children's wrenches with A_k = Ad_(T_({i},k)^-1) "
-         "where its transpose A_k^T = Ad*_(T_({i},k)^-1) belongs (Kim's eq. "
-         "(42))."),
+         "where its transpose A_k^T = Ad*_(T_({i},k)^-1) belongs "
+         "(Kim's eq. (42))."),
         ("Ad* of T",
          "Your {q} moves the children's wrenches with Ad*_(T_({i},k)) where "
          "Ad*_(T_({i},k)^-1) = A_k^T belongs: the inverse is missing."),
         ("Ad of T",
          "Your {q} moves the children's wrenches with Ad_(T_({i},k)), the rule "
-         "for twists: a wrench moves with Ad*_(T_({i},k)^-1) = A_k^T (Kim's eq. "
-         "(13))."),
+         "for twists: a wrench moves with Ad*_(T_({i},k)^-1) = A_k^T "
+         "(Kim's eq. (13))."),
         ("no children",
          "Your {q} leaves out the children's wrenches, the sum over k in mu({i}) "
          "of A_k^T F_k in Kim's eq. (42)."),
@@ -476,8 +476,8 @@ SLIPS = {
          "Ad_(T_k^-1) with T_k = T_({i},k) (Kim's eq. (21))."),
         ("untransformed",
          "Your {q} adds the children's Ic_k as they are: each is expressed in "
-         "its own frame and moves to body {i}'s as A_k^T Ic_k A_k (Kim's eq. "
-         "(21))."),
+         "its own frame and moves to body {i}'s as A_k^T Ic_k A_k "
+         "(Kim's eq. (21))."),
         ("own I_k",
          "Your {q} adds the children's own inertias I_k where their composites "
          "Ic_k belong (a child carries its whole subtree)."),
@@ -513,8 +513,8 @@ SLIPS = {
          "Ad_(T_k^-1) with T_k = T_({i},k) (Kim's eq. (49))."),
         ("I_hat for Pi",
          "Your {q} adds the children's A_k^T I_hat_k A_k where A_k^T Pi_k A_k "
-         "belongs, Pi_k = I_hat_k - I_hat_k S_k Psi_k S_k^T I_hat_k (Kim's eq. "
-         "(49))."),
+         "belongs, Pi_k = I_hat_k - I_hat_k S_k Psi_k S_k^T I_hat_k "
+         "(Kim's eq. (49))."),
         ("Pi sign",
          "Your {q} is what Pi_k = I_hat_k + I_hat_k S_k Psi_k S_k^T I_hat_k "
          "gives: the second term is subtracted (Kim's eq. (49))."),
@@ -580,8 +580,8 @@ SLIPS = {
          "passed on is a + S ddq (Kim's eq. (41))."),
         ("I for I_hat in ddq",
          "Your {q} has the body's own I_{i} where I_hat_{i} belongs, in ddq_{i} "
-         "= Psi_{i} (tau_{i} - S_{i}^T (I_hat_{i} a_{i} + B_hat_{i})) (Kim's eq. "
-         "(45))."),
+         "= Psi_{i} (tau_{i} - S_{i}^T (I_hat_{i} a_{i} + B_hat_{i})) "
+         "(Kim's eq. (45))."),
         ("Ad for Ad_inv in a",
          "Your {q} moves the parent's acceleration with Ad_T where A_{i} = "
          "Ad_(T^-1), T = T_({p},{i}), belongs."),
