@@ -144,6 +144,12 @@ ICONS_JS = r"""() => {
     f => /Font Awesome/.test(f.family) && f.status === 'error').map(f => f.family);
   return {icons: Array.from(icons).map(i => JSON.parse(i)), broken};
 }"""
+# MathJax has started and typeset what is on screen (lazily, a moment later), and the fonts
+# that needs have loaded.
+SETTLED_JS = r"""() => ((window.MathJax && MathJax.startup && MathJax.startup.promise)
+                        || Promise.resolve())
+  .then(() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 500))))
+  .then(() => document.fonts.ready).then(() => true)"""
 # Phone width: elements sticking out of the viewport that no scrolling box of their own clips.
 OVERFLOW_JS = r"""() => {
   const vw = document.documentElement.clientWidth;
@@ -475,6 +481,7 @@ def test_first_load(docname, html_dir, book_url, browser, note):
     page.on("response", measure)
     try:
         page.goto(f"{book_url}{docname}.html", wait_until="load")
+        page.evaluate(SETTLED_JS)             # the first screen's math typeset, its fonts in
         page.wait_for_load_state("networkidle")
         has_widget = page.locator(WIDGET_VIEW).count() > 0
     finally:
