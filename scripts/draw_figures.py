@@ -494,6 +494,58 @@ def child(d, J, s):
            GREEN, "middle")
 
 
+# ------------------------------------------------------------------------ chapter 9
+def ch9_cut_loop():
+    d = Drawing("ch9-cut-loop", 480)
+    O, D = (80, 420), (480, 420)                            # the two ground pivots
+    B = polar(O, 75, 150)                                   # joint 2, crank to coupler
+    a = polar(B, 5, 195)                                    # the coupler's tip: {a}
+    b = polar(D, 100, 150)                                  # the rocker's tip: {b}
+    for start, end, label, at in ((O, B, "1 crank", (150, 380)),
+                                  (B, a, "2 coupler", (200, 240)),
+                                  (D, b, "3 rocker", (540, 350))):
+        angle = math.degrees(math.atan2(start[1] - end[1], end[0] - start[0]))
+        e = [polar(start, angle + s, 12) for s in (90, -90)]
+        f = [polar(end, angle + s, 12) for s in (90, -90)]
+        d.outline(f"M{_xy(e[0])} L{_xy(f[0])} L{_xy(f[1])} L{_xy(e[1])} z")
+        d.text(at, label, SIZE, INK, "middle", bold=True)
+    for p in (O, D):
+        d.ground((p[0], p[1] + 22), 60)
+        d.line((p[0], p[1] + 10), (p[0], p[1] + 22))
+        d.text((p[0] + 46, p[1] + 30), "0", SIZE, INK, "middle", bold=True)
+    for p in (O, B, D):
+        d.circle(p, 9)
+    coupler = math.degrees(math.atan2(B[1] - a[1], a[0] - B[0]))
+    rocker = math.degrees(math.atan2(D[1] - b[1], b[0] - D[0]))
+    d.frame(a, coupler, "{a}", polar(a, -40, 40), length=44)
+    d.frame(b, rocker, "{b}", polar(b, -20, 46), length=44)
+    top = ((a[0] + b[0]) / 2, min(a[1], b[1]) - 95)
+    d.curve(polar(a, 60, 12), top, polar(b, 120, 12), dash=True)
+    d.text((top[0], top[1] + 30), "T_{ab}", SIZE, INK, "middle")
+    for p, toward, label, anchor in ((b, 55, "P^Tλ", "start"),
+                                     (a, 235, "−Ad^*_{T_{ba}} P^Tλ", "end")):
+        d.line(polar(p, toward, 86), polar(p, toward, 12), ORANGE, arrow=True)
+        d.text(polar(p, toward, 98), label, SIZE, ORANGE, anchor)
+    d.lines((24, 36), ["the joint between coupler and rocker, cut open:",
+                       "f(q) = 0 asks T_{ab} = 1 in the constrained directions",
+                       "(four-bar: the origins meet, the turn stays free)"], 24,
+            size=NOTE)
+    at = {0: (700, 420), 1: (640, 320), 2: (640, 200), 3: (765, 280)}
+    for i, j in ((0, 1), (1, 2), (0, 3)):
+        d.line(at[i], at[j], GREY)
+    d.line(at[2], at[3], ORANGE, dash=True)
+    d.text(((at[2][0] + at[3][0]) / 2 + 10, (at[2][1] + at[3][1]) / 2 - 14), "cut",
+           NOTE, ORANGE, "middle")
+    for i, p in at.items():
+        if i:
+            d.circle(p, 19)
+            d.text((p[0], p[1] + 6), str(i), SIZE, INK, "middle", bold=True)
+    x0, y0 = at[0]
+    d.box(x0 - 17, y0 - 17, 34, 34, INK, fill=INK, r=3)
+    d.text((x0, y0 + 6), "0", SIZE, "#ffffff", "middle", bold=True)
+    d.lines((610, 120), ["the tree that", "remains: 0-1-2, 0-3"], 22, size=NOTE)
+    return d
+
 # ------------------------------------------------------------------------ the running example
 def two_link_arm():
     d = Drawing("two-link-arm", 470)
@@ -594,6 +646,8 @@ TITLE = {"ch1-twists": "Body twist and spatial twist of a moving frame",
          "ch5-free-body": "Free-body diagram of link i",
          "ch5-rnea-passes": "The two passes of the recursive Newton-Euler algorithm",
          "ch7-articulated-body": "The articulated body i and what it passes on",
+         "ch9-cut-loop": "A closed loop cut open into a tree, with the two frames and the "
+                         "constraint wrench at the cut",
          "intro-chapter-map": "Map of the chapters",
          "two-link-arm": "The two-link arm of the worked examples"}
 DIRECTIVE = re.compile(r"^:::\{figure\} figures/(?P<name>[\w-]+)\.svg\n"
@@ -613,7 +667,7 @@ def alt_texts():
 
 
 FIGURES = [ch1_twists, ch1_wrench, ch4_joint, ch4_tree, ch5_free_body, ch5_passes,
-           ch7_articulated, two_link_arm, intro_map]
+           ch7_articulated, ch9_cut_loop, two_link_arm, intro_map]
 
 
 def main():
