@@ -9,9 +9,12 @@ JupyterLab (with jupyterlab-myst) runs headless on 127.0.0.1 with a token of its
   (`:label:`, `:pyobject:`, a ```` ```{ ```` fence, `{eq}`, `{cite}`, ...) and no math error;
 * every labelled equation of the source is displayed with its number, every exercise as an
   exercise block, every proof-type block as one, every "**Listing**" caption with its code;
+* no equation label shows as bare text (a reference to another chapter's equation would);
+* every code cell the page folds is shown collapsed, and no solution's code is visible;
 * no request leaves 127.0.0.1 and no uncaught error is raised.
 The notebooks of RUN are then run with "Run All Cells": every code cell must finish with an
-execution count and no error output. In chapter 1 the test moves a slider of the twist
+execution count and no error output (read from the notebook's model:
+a collapsed cell shows no prompt). In chapter 1 the test moves a slider of the twist
 explorer and requires the plotted figure to change. The kernels are stopped after each chapter.
 The tests share the server and the page (under pytest-xdist, `--dist loadscope` keeps them on
 one worker).
@@ -32,6 +35,12 @@ RUN = ("book/01_rigid_body_motion", "book/07_forward_dynamics")
 RAW = [":label:", ":pyobject:", ":class:", "```{", "{eq}`", "{cite", "{numref}`", "{ref}`",
        "{doc}`", "{prf:", "{exercise}", "{solution}", "{math}", "{index}", "{figure}", ":::"]
 RENDER_TIMEOUT_MS = 300_000
+# chapters whose references to other chapters' equations are not yet in words (emptied as
+# they are; tests/book/test_teaching.py keeps the same list)
+LABELS_NOT_YET = {"01_rigid_body_motion", "02_rigid_body_dynamics",
+                  "03_lagrangian_mechanics", "04_multibody_models", "05_inverse_dynamics",
+                  "06_equations_of_motion", "07_forward_dynamics", "08_hybrid_dynamics",
+                  "11_real_robots", "12_control"}
 RUN_TIMEOUT_S = 240
 
 # Per rendered markdown cell: its visible text and what MyST made of it.
@@ -76,7 +85,10 @@ def test_chapter(chapter, lab, lab_page, pytestconfig, note):
     want = expected(Path(pytestconfig.getoption("book_dir")).resolve().parent / notebook)
     try:
         open_notebook(page, notebook, want)
+        if Path(chapter).name in LABELS_NOT_YET:
+            want["book_labels"] = set()
         failures = check_rendering(page.evaluate(CELLS_JS), want)
+        failures += check_collapsed(page.evaluate(COLLAPSED_JS), want)
         if chapter in RUN:
             failures += run_all(page, want)
             if chapter == "book/01_rigid_body_motion" and not failures:
@@ -102,7 +114,49 @@ def expected(notebook):
         "exercises": len(re.findall(r"^`{3,}\{exercise\}", text, re.M)),
         "proofs": len(re.findall(r"^`{3,}\{prf:(?!ref)[a-z]+\}", text, re.M)),
         "listings": re.findall(r"^\*\*Listing\*\* `([\w.]+)`", text, re.M),
+        "collapsed": sum(c["cell_type"] == "code"
+                         and c["metadata"].get("jupyter", {}).get("source_hidden", False)
+                         for c in cells),
+        "book_labels": book_labels(Path(notebook).parent),
     }
+
+
+def book_labels(book):
+    """Every equation label of the book's chapters: none may show as text."""
+    labels = set()
+    for path in book.glob("*.ipynb"):
+        for cell in json.loads(path.read_text())["cells"]:
+            if cell["cell_type"] == "markdown":
+                labels.update(re.findall(r"^:label: (\S+)", "".join(cell["source"]), re.M))
+    return labels
+
+
+# The code cells shown collapsed (a placeholder, the editor hidden), and the cells whose
+# visible editor shows a solution's code (its cells start "# The book's answer"; the
+# placeholder of a collapsed cell shows that first line, which is meant to be seen).
+COLLAPSED_JS = r"""() => ({
+  collapsed: Array.from(document.querySelectorAll('.jp-CodeCell')).filter(c => {
+    const input = c.querySelector('.jp-Cell-inputWrapper .jp-InputArea');
+    return c.querySelector('.jp-InputPlaceholder') && (!input || !input.offsetParent);
+  }).length,
+  answers: Array.from(document.querySelectorAll('.jp-Notebook .jp-Cell')).map((c, i) => {
+    const input = c.querySelector('.jp-Cell-inputWrapper .jp-InputArea');
+    return input && input.offsetParent && input.innerText.includes("The book's answer")
+      ? i : -1;
+  }).filter(i => i >= 0),
+})"""
+
+
+def check_collapsed(state, want):
+    """What the page folds is collapsed in JupyterLab; no solution code until asked."""
+    failures = []
+    if state["collapsed"] != want["collapsed"]:
+        failures.append(f"{state['collapsed']} code cells shown collapsed, "
+                        f"{want['collapsed']} stored with source_hidden")
+    if state["answers"]:
+        failures.append(f"a solution's code is visible before the reader opens it: cells "
+                        f"{state['answers']}")
+    return failures
 
 
 def api(base, token, path, method="GET"):
@@ -168,6 +222,8 @@ def check_rendering(cells, want):
                 i = c["text"].index(raw)
                 failures.append(f"raw MyST text {raw!r}: ...{c['text'][max(0, i - 60):i + 60]!r}")
         failures += [f"math or MyST error: {e!r}" for e in c["errors"]]
+        failures += [f"bare equation label {label!r}" for label in want["book_labels"]
+                     if re.search(rf"(?<![\w-]){re.escape(label)}(?![\w-])", c["text"])]
     shown = {e["id"]: e["number"] for c in cells for e in c["equations"]}
     for label in want["labels"]:
         if label not in shown:
@@ -189,6 +245,26 @@ def check_rendering(cells, want):
     return failures
 
 
+# Per code cell of the open notebook, from its model (a collapsed cell shows no prompt):
+# the execution count and the error outputs.
+RUN_STATE_JS = r"""() => {
+  const model = window.jupyterapp.shell.currentWidget.content.model;
+  const counts = [], errors = [];
+  for (let i = 0; i < model.cells.length; i++) {
+    const cell = model.cells.get(i);
+    if (cell.type !== 'code') continue;
+    counts.push(cell.executionCount);
+    for (let k = 0; k < cell.outputs.length; k++) {
+      const o = cell.outputs.get(k).toJSON();
+      if (o.output_type === 'error') errors.push(`${o.ename}: ${o.evalue}`.slice(0, 300));
+      if (o.output_type === 'stream' && o.name === 'stderr' && /Traceback/.test(o.text))
+        errors.push(String(o.text).slice(0, 300));
+    }
+  }
+  return {counts, errors};
+}"""
+
+
 def run_all(page, want):
     """Run every cell; return failures (cells without a count, error outputs)."""
     page.locator(".jp-Notebook").first.click(position={"x": 5, "y": 5})
@@ -196,28 +272,16 @@ def run_all(page, want):
     page.get_by_text("Run All Cells", exact=True).click()
     deadline = time.time() + RUN_TIMEOUT_S
     while time.time() < deadline:
-        state = page.evaluate(r"""() => ({
-          counts: Array.from(document.querySelectorAll('.jp-CodeCell .jp-InputPrompt'))
-                    .map(p => p.textContent.trim()),
-          errors: Array.from(document.querySelectorAll('.jp-OutputArea-output'))
-                    .filter(o => /Traceback|Error:/.test(o.innerText) &&
-                                 o.getAttribute('data-mime-type') ===
-                                   'application/vnd.jupyter.stderr')
-                    .map(o => o.innerText.slice(0, 300)),
-          busy: !!document.querySelector('.jp-Notebook-ExecutionIndicator[data-status="busy"]')
-        })""")
+        state = page.evaluate(RUN_STATE_JS)
         if state["errors"]:
             return [f"error output: {e!r}" for e in state["errors"]]
-        # a cell with collapsed input (the setup cell) shows an empty placeholder prompt;
         # the kernel is fresh, so the last count equals the number of code cells when all ran
-        shown = [c for c in state["counts"] if c]
-        counts = [int(m[1]) for c in shown if (m := re.fullmatch(r"\[(\d+)\]:", c))]
-        if len(counts) == len(shown) and counts and max(counts) == want["code"]:
+        counts = state["counts"]
+        if all(counts) and len(counts) == want["code"] and max(counts) == want["code"]:
             return []
         time.sleep(1)
-    waiting = [i for i, c in enumerate(state["counts"])
-               if c and not re.fullmatch(r"\[\d+\]:", c)]
-    return [f"cells {waiting} did not run within {RUN_TIMEOUT_S} s"]
+    waiting = [i for i, c in enumerate(state["counts"]) if not c]
+    return [f"code cells {waiting} did not run within {RUN_TIMEOUT_S} s"]
 
 
 def move_slider(page):
