@@ -147,18 +147,16 @@ def pivot_tol(Sk, traces, a):
 
 
 @kernel(inline=True)
-def invert(D, v, n, Psi, S, traces, arm):
+def invert(D, v, n, Psi, tols):
     """``Psi = D^-1`` for the symmetric positive definite ``n x n`` block in rows
     ``v..v+n-1`` (Gauss-Jordan without pivoting, whose pivots are those of ``D = L
-    diag(d) L^T``; ``D`` is overwritten). One DOF: a reciprocal. A pivot not above
-    its :func:`pivot_tol` (``S`` the joint's columns, in rows ``v..``, ``arm`` its
-    row of ``body``) makes ``Psi`` NaN (``D`` is singular, or not positive definite
-    if the pivot is negative): the driver's result is then not finite, and the
-    reference path names the body."""
+    diag(d) L^T``; ``D`` is overwritten). One DOF: a reciprocal. A pivot ``k`` not
+    above ``tols[k]`` (:func:`pivots`) makes ``Psi`` NaN (``D`` is singular, or not
+    positive definite if the pivot is negative): the driver's result is then not
+    finite, and the reference path names the body."""
     if n == 1:
         d = D[v, 0]
-        ok = d.real > pivot_tol(load6(S, v), traces, arm[ARM])
-        Psi[v, 0] = 1 / d if ok else d * nan
+        Psi[v, 0] = 1 / d if d.real > tols[0] else d * nan
         return
     for r in range(n):
         for c in range(n):
@@ -166,8 +164,7 @@ def invert(D, v, n, Psi, S, traces, arm):
         Psi[v + r, r] = Psi[v + r, r] + 1
     for k in range(n):
         d = D[v + k, k]
-        ok = d.real > pivot_tol(load6(S, v + k), traces, arm[ARM + k])
-        inv_pivot = 1 / d if ok else d * nan
+        inv_pivot = 1 / d if d.real > tols[k] else d * nan
         for c in range(n):
             D[v + k, c] = D[v + k, c] * inv_pivot
             Psi[v + k, c] = Psi[v + k, c] * inv_pivot
@@ -197,8 +194,8 @@ def pivots(S, U, D, Psi, v, n, Ih, arm):
     """Kim (2012), Table 3, for a joint whose torque is given: ``U = I_hat S`` and
     ``Psi = (S^T I_hat S + diag(arm))^-1`` of (45) (``arm``: the joint's row of
     ``body``, its armature from column ``ARM``), into the workspaces; singular
-    where a pivot is not above :data:`~liedyn.joint.PIVOT_TOL` times its bound
-    (:func:`invert`)."""
+    where a pivot is not above its :func:`pivot_tol` (handed to :func:`invert` as
+    numbers, six of them: arrays there would cost reference counts per body)."""
     tr_w, tr_v = block_traces(Ih)
     traces = (2 * abs(tr_w.real), 2 * abs(tr_v.real))
     for r in range(n):
@@ -207,7 +204,13 @@ def pivots(S, U, D, Psi, v, n, Ih, arm):
         for c in range(n):
             D[v + r, c] = sdot(load6(S, v + r), load6(U, v + c))       # S^T I_hat S
         D[v + r, r] += arm[ARM + r]                                    # the rotor
-    invert(D, v, n, Psi, S, traces, arm)
+    tols = (pivot_tol(load6(S, v), traces, arm[ARM]),
+            pivot_tol(load6(S, v + 1), traces, arm[ARM + 1]) if n > 1 else 0.0,
+            pivot_tol(load6(S, v + 2), traces, arm[ARM + 2]) if n > 2 else 0.0,
+            pivot_tol(load6(S, v + 3), traces, arm[ARM + 3]) if n > 3 else 0.0,
+            pivot_tol(load6(S, v + 4), traces, arm[ARM + 4]) if n > 4 else 0.0,
+            pivot_tol(load6(S, v + 5), traces, arm[ARM + 5]) if n > 5 else 0.0)
+    invert(D, v, n, Psi, tols)
 
 
 @kernel(inline=True)
