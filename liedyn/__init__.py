@@ -36,6 +36,12 @@ The layout is the architecture::
 Every algorithm has one reference implementation (the ``*_pass`` functions: numpy,
 any dtype: float, complex, sympy objects, any leading batch shape) and, for float64
 and complex128 input with numba installed, the compiled engine, tested equal to it.
+On sympy objects the results are exact for rational input where the model's numbers
+are (its integral floats count as integers) and its joints turn (a sliding joint
+multiplies a rational coordinate by its float axis), and a test against a tolerance
+(a pivot, a rank, a velocity) is made where the values are numbers and skipped
+where they hold symbols; ``simulate`` and the least-squares branches of the
+constrained dynamics take numbers only, and say so in a ``TypeError``.
 
 Conventions (the book's notation appendix):
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import _math
 from ._spatial import (Ad_inv_mul, Ad_mul, Ad_star_inv_mul, Ad_star_mul, ad_mul,
                        ad_star_mul, cross, inverse, matvec, tr)
 from .constrained_dynamics import VELOCITY_TOL, constrained_forward
@@ -79,7 +80,8 @@ def _loop_closure_terms(model, c, mu, Tw, fw, fd, baumgarte):
     Va, dVa, Va_p, dVa_p, xa = _frame_derivatives(model, fw, fd, a, Xa, dV0)
     Vb, dVb, Vb_p, dVb_p, xb = _frame_derivatives(model, fw, fd, b, Xb, dV0)
     batch = np.broadcast_shapes(mu.shape[:-1], Tw.shape[:-3])
-    dF = np.zeros(batch + (fd.V[-1].shape[-2], N, 6))
+    dF = np.zeros(batch + (fd.V[-1].shape[-2], N, 6),
+                  dtype=np.result_type(mu, Tw, fd.V[-1], fw.V[-1]))
     if a:              # the reaction -Ad*_{T_ba} mu on {a}, by Lemma 3 on Ad_{T_ba}
         mu_x = mu[..., None, :]
         dFa = -(ad_star_mul(xa, Ad_star_mul(Rba, pba, mu_x))
@@ -114,7 +116,8 @@ def _loop_wrenches(model, c, mu, Tw):
     Xa, Xb = c.frame_a, c.frame_b
     Tba = inverse(Tw[..., b, :, :] @ Xb) @ Tw[..., a, :, :] @ Xa
     F = np.zeros(
-        np.broadcast_shapes(mu.shape[:-1], Tw.shape[:-3]) + (model.nbodies, 6))
+        np.broadcast_shapes(mu.shape[:-1], Tw.shape[:-3]) + (model.nbodies, 6),
+        dtype=np.result_type(mu, Tw))
     if b:
         F[..., b - 1, :] += Ad_star_inv_mul(Xb[:3, :3], Xb[:3, 3], mu)
     if a:
@@ -182,6 +185,9 @@ def constrained_forward_partials(model, constraints, q, dq, tau, f_ext=None,
     -------
     ConstrainedForwardPartials
 
+    Float, complex and sympy objects; with a Pfaffian constraint (differenced
+    numerically) numbers only: ``TypeError`` on sympy objects.
+
     Examples
     --------
     >>> from liedyn.robots import four_bar
@@ -194,8 +200,13 @@ def constrained_forward_partials(model, constraints, q, dq, tau, f_ext=None,
     True
     """
     constraints = _constraint_list(constraints)
-    _, _, q, dq, tau, f_ext = state(model, q, dq, tau, f_ext=f_ext,
-                                    names=("dq", "tau"))
+    _, dtype, q, dq, tau, f_ext = state(model, q, dq, tau, f_ext=f_ext,
+                                        names=("dq", "tau"))
+    if dtype == object and any(isinstance(c, Pfaffian) for c in constraints):
+        raise TypeError("constrained_forward_partials differences Pfaffian "
+                        "callables numerically (fd_step): not on sympy objects "
+                        "(dtype object); differentiate the symbolic result of "
+                        "constrained_forward instead")
     ddq, lam = constrained_forward(model, constraints, q, dq, tau, f_ext, baumgarte,
                                    velocity_tol=velocity_tol)
     n = model.nv
@@ -222,24 +233,26 @@ def _loop_closure_partials(model, constraints, rows, q, dq, ddq, lam, f_ext,
     Table 5 pass with the loop closures' wrenches in ``f_ext`` (Pfaffian rows
     zero)."""
     batch, n, m, N = q.shape[:-1], model.nv, lam.shape[-1], model.nbodies
+    dtype = np.result_type(q, dq, ddq, lam, f_ext, float)
     loops = [(c, r) for c, r in zip(constraints, rows)
              if isinstance(c, LoopClosure)]
     Tw = forward_kinematics(model, q).T_world
     mus = []
     for c, r in loops:
-        mu = np.zeros(batch + (6,))
+        mu = np.zeros(batch + (6,), dtype=dtype)
         mu[..., c.axes] = lam[..., r]
         mus.append(mu)
     E, Z = np.eye(n), np.zeros((n, n))
     dl_q, dl_dq = np.concatenate([E, Z]), np.concatenate([Z, E])
     qx, dqx, ddqx = (x[..., None, :] for x in (q, dq, ddq))
     F_c = sum((_loop_wrenches(model, c, mu, Tw) for (c, _), mu in zip(loops, mus)),
-              np.zeros(batch + (N, 6)))
+              np.zeros(batch + (N, 6), dtype=dtype))
     nominal = rnea_pass(model, qx, dqx, ddqx, (f_ext + F_c)[..., None, :, :])
     fw = nominal.forward
     fd = _table5_forward(model, fw, qx, dqx, ddqx, dl_q, dl_dq, None, None,
                          with_xi=bool(loops))
-    dF_c, R2 = np.zeros(batch + (2 * n, N, 6)), np.zeros(batch + (2 * n, m))
+    dF_c = np.zeros(batch + (2 * n, N, 6), dtype=dtype)
+    R2 = np.zeros(batch + (2 * n, m), dtype=dtype)
     for (c, r), mu in zip(loops, mus):
         dF, R2[..., r] = _loop_closure_terms(model, c, mu, Tw, fw, fd, baumgarte)
         dF_c = dF_c + dF
@@ -252,10 +265,11 @@ def _kkt_partials(model, constraints, q, R1, R2):
     [-g'^T, 0]]`` solved for the ``3 nv`` directions ``(q, dq, tau)`` at once."""
     batch, n, m = q.shape[:-1], model.nv, R2.shape[-1]
     A = constraint_jacobian(model, constraints, q)
-    K = np.zeros(batch + (n + m, n + m))
-    K[..., :n, :n], K[..., :n, n:], K[..., n:, :n] = (mass_matrix(model, q), -tr(A),
-                                                      A)
-    rhs = np.zeros(batch + (n + m, 3 * n))
+    M = mass_matrix(model, q)
+    dtype = np.result_type(M, A, R1, R2)
+    K = np.zeros(batch + (n + m, n + m), dtype=dtype)
+    K[..., :n, :n], K[..., :n, n:], K[..., n:, :n] = M, -tr(A), A
+    rhs = np.zeros(batch + (n + m, 3 * n), dtype=dtype)
     rhs[..., :n, : 2 * n], rhs[..., n:, : 2 * n], rhs[..., :n, 2 * n :] = (
         -tr(R1), -tr(R2), np.eye(n))
-    return np.linalg.solve(K, rhs)
+    return _math.solve(K, rhs)

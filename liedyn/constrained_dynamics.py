@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _checks
+from . import _checks, _math
 from ._spatial import Ad_inv_matrix, matvec, tr
 from .constraints import _baumgarte, _constraint_list, _evaluate, _Kinematics
 from .forward_dynamics import aba_pass
@@ -36,6 +36,21 @@ VELOCITY_TOL = 1e-6
 
 
 def _check_rank(G, what):
+    """Raise if ``G`` (..., k, n) is rank deficient: its smallest singular value not
+    above :data:`RANK_TOL` of its largest; on sympy numbers exactly (sympy's rank);
+    on symbols it cannot be decided and is not tested."""
+    if G.dtype == object:
+        if _math.decidable(G):
+            import sympy
+            for idx in np.ndindex(G.shape[:-2]):
+                rank = sympy.Matrix(G[idx]).rank()
+                if rank < min(G.shape[-2:]):
+                    raise ValueError(
+                        f"argument 'constraints': {what} is singular (rank {rank} "
+                        f"< {min(G.shape[-2:])}, exactly): the constraint Jacobian "
+                        "is rank deficient at this configuration (redundant "
+                        "constraints or a singular pose)")
+        return
     s = np.linalg.svd(G, compute_uv=False)
     if np.any(s[..., -1] <= RANK_TOL * np.maximum(s[..., 0], 1e-300)):
         raise ValueError(
@@ -46,8 +61,31 @@ def _check_rank(G, what):
             "configuration (redundant constraints or a singular pose)")
 
 
+def _numbers(*arrays):
+    """``arrays`` as float or complex arrays, or ``None`` if one holds a free
+    symbol (a tolerance test on it cannot be decided)."""
+    if not _math.decidable(*arrays):
+        return None
+    return [np.asarray(a, dtype=complex) if np.asarray(a).dtype == object else a
+            for a in arrays]
+
+
+def _numbers_only(what, *arrays):
+    """The ``TypeError`` of ``what``, a branch that takes numbers, on sympy
+    objects."""
+    if any(np.asarray(a).dtype == object for a in arrays):
+        raise TypeError(f"{what} takes numbers: its pseudo-inverse, least squares "
+                        "and rank decisions cannot run on sympy objects (dtype "
+                        "object); substitute numbers first")
+
+
 def _check_velocity(A, dq, tol):
-    """Raise if ``max |A dq| > tol (1 + max |dq|)`` (over the whole batch)."""
+    """Raise if ``max |A dq| > tol (1 + max |dq|)`` (over the whole batch); not
+    tested on symbols."""
+    numbers = _numbers(A, dq)
+    if numbers is None:
+        return
+    A, dq = numbers
     vel = np.max(np.abs(matvec(A, dq)), initial=0.0)
     if vel > tol * (1 + np.max(np.abs(dq), initial=0.0)):
         raise ValueError("argument 'dq': inconsistent with the constraints, max "
@@ -156,6 +194,9 @@ def constrained_forward(model, constraints, q, dq, tau, f_ext=None, baumgarte=No
     -------
     ddq : (..., nv), lam : (..., m)
 
+    Any dtype; on sympy objects the rank of ``A M^-1 A^T`` is tested exactly on
+    numbers, and neither it nor the velocity is tested where symbols appear.
+
     Raises
     ------
     ValueError
@@ -178,7 +219,7 @@ def constrained_forward(model, constraints, q, dq, tau, f_ext=None, baumgarte=No
     G = A @ MinvAT
     _check_rank(G, "A M^-1 A^T")
     rhs = matvec(A, ddq_r) + _stabilised_rhs(A, drift, f, dq, baumgarte)
-    lam = -np.linalg.solve(G, rhs[..., None])[..., 0]                   # (67)
+    lam = -_math.solve(G, rhs[..., None])[..., 0]                       # (67)
     ddq = ddq_r + matvec(MinvAT, lam)                                   # (68)-(69)
     if full_output:
         return ConstrainedForward(ddq, lam, ddq_r, MinvAT)
@@ -209,7 +250,7 @@ def constrained_forward_kkt(model, constraints, q, dq, tau, f_ext=None,
     rhs = np.concatenate([np.broadcast_to(tau - b, batch + (n,)),
                           -np.broadcast_to(rhs_c, batch + (m,))], axis=-1)
     _check_rank(K, "the KKT matrix")
-    x = np.linalg.solve(K, rhs[..., None])[..., 0]
+    x = _math.solve(K, rhs[..., None])[..., 0]
     return x[..., :n], x[..., n:]
 
 
@@ -235,10 +276,14 @@ def _null_space(B):
 
 
 def _check_consistent(model, constraints, q, dq, ddq, tol=1e-6):
+    """``A``, after checking ``A dq = 0`` and ``A ddq + dA dq = 0`` to ``tol``
+    (relative); not tested on symbols."""
     A, drift, _ = _evaluate(model, constraints, _Kinematics(model, q, dq),
                             jacobian=True, drift=True)
-    vel = matvec(A, dq)
-    acc = matvec(A, ddq) + drift
+    numbers = _numbers(matvec(A, dq), matvec(A, ddq) + drift, dq, ddq)
+    if numbers is None:
+        return A
+    vel, acc, dq, ddq = numbers
     scale = 1 + np.max(np.abs(dq)) + np.max(np.abs(ddq))
     if np.max(np.abs(vel)) > tol * scale or np.max(np.abs(acc)) > tol * scale:
         raise ValueError("the state is inconsistent with the constraints: |A dq| "
@@ -272,6 +317,10 @@ def constrained_inverse(model, constraints, q, dq, ddq, actuated, tau_passive=No
     Returns
     -------
     tau : (nv,) array (passive entries = ``tau_passive``), lam : (m,) array
+
+    Any dtype for ``m == n_p`` (the consistency of the state is not tested where
+    symbols appear); ``m > n_p`` (a pseudo-inverse and rank decisions) takes
+    numbers only: ``TypeError`` on sympy objects.
     """
     _checks.choice("objective", objective, ("min_torque", "min_constraint_force"))
     constraints = _constraint_list(constraints)
@@ -296,8 +345,10 @@ def constrained_inverse(model, constraints, q, dq, ddq, actuated, tau_passive=No
     r = tau_r[p] - tau_p[p]
     if m == n_p:
         _check_rank(Ap, "A_p")
-        lam = np.linalg.solve(Ap.T, r)
+        lam = _math.solve(Ap.T, r)
     else:
+        _numbers_only(f"constrained_inverse with redundant actuation ({m} "
+                      f"constraints > {n_p} passive coordinates)", A, tau_r)
         lam = np.linalg.pinv(Ap.T) @ r                             # (59) with s = 0
         residual = Ap.T @ lam - r
         scale = 1 + np.max(np.abs(r), initial=0.0)
@@ -308,7 +359,7 @@ def constrained_inverse(model, constraints, q, dq, ddq, actuated, tau_passive=No
             N = _null_space(Ap.T)                                   # m x (m - rank)
             s = np.linalg.pinv(Aa.T @ N) @ (tau_r[a] - Aa.T @ lam)  # (64)
             lam = lam + N @ s                                       # (63)
-    tau = tau_p.copy()
+    tau = np.array(tau_p, dtype=np.result_type(tau_p, tau_r, lam))
     tau[a] = tau_r[a] - Aa.T @ lam                                      # (58), (60)
     return tau, lam
 
@@ -327,6 +378,9 @@ def constrained_hybrid(model, constraints, q, dq, ddq, tau, prescribed, f_ext=No
     Returns
     -------
     tau_out, ddq_out : (..., nv), lam : (..., m)
+
+    Any dtype for ``m <= n_v`` (as :func:`constrained_forward`); ``m > n_v`` (a
+    least-squares solve) takes numbers only: ``TypeError`` on sympy objects.
 
     Raises
     ------
@@ -356,7 +410,7 @@ def constrained_hybrid(model, constraints, q, dq, ddq, tau, prescribed, f_ext=No
     tau_uc = unit_tau[..., u, :]                                  # (..., n_u, m)
     K = A[..., :, v] @ Minv_AvT
     _check_rank(K, "A_v M_vv^-1 A_v^T")
-    lam = -np.linalg.solve(K, (matvec(A, ddq_r) + drift)[..., None])[..., 0]  # (76)
+    lam = -_math.solve(K, (matvec(A, ddq_r) + drift)[..., None])[..., 0]  # (76)
     ddq_out, tau_out = np.array(ddq_r), np.array(tau_r)
     ddq_out[..., v] = ddq_r[..., v] + matvec(Minv_AvT, lam)                   # (80)
     tau_out[..., u] = (tau_r[..., u] + matvec(tau_uc, lam)
@@ -373,6 +427,8 @@ def _overdetermined_hybrid(model, constraints, q, dq, ddq, tau, prescribed, f_ex
     if q.ndim != 1:
         raise ValueError("constrained_hybrid with m > "
                          "n_v takes one state, not a batch")
+    _numbers_only(f"constrained_hybrid with m = {m} constraints > n_v = {n_v} "
+                  "torque-given coordinates", q, dq, ddq, tau)
     A, drift, _ = _evaluate(model, constraints, _Kinematics(model, q, dq),
                             jacobian=True, drift=True)
     rhs = -(A[:, u] @ ddq[u] + drift)

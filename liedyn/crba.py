@@ -6,7 +6,7 @@ with ``dM/dt - 2C`` skew, energies and momentum. Derived in
 """
 import numpy as np
 
-from . import _checks
+from . import _checks, _math
 from .engine import dispatch as _exec
 from ._spatial import Ad_inv_matrix, Ad_matrix, inverse, matvec, skew, tr
 from .kinematics import forward_kinematics, forward_pass, joint_transforms
@@ -42,7 +42,9 @@ def _joint_terms(model, q):
     R, p = joint_transforms(model, q)
     bodies = range(1, model.nbodies + 1)
     A = [None] + [Ad_inv_matrix(R[i], p[i]) for i in bodies]
-    S = [None] + [model.joints[i]._S(q[..., model.q_slice[i]]) for i in bodies]
+    S = [None] + [_math.exact(model.joints[i]._S(q[..., model.q_slice[i]]),
+                              q.dtype)        # sympy: integral floats exact (_math)
+                  for i in bodies]
     return q, A, S
 
 
@@ -113,7 +115,7 @@ def bias_force(model, q, dq, f_ext=None):
     """
     q = model.check_q(q)
     dq = model.check_v(dq)
-    return rnea(model, q, dq, np.zeros(model.nv), f_ext)
+    return rnea(model, q, dq, np.zeros(model.nv, _math.result_dtype(q, dq)), f_ext)
 
 
 def gravity_torque(model, q):
@@ -126,7 +128,8 @@ def gravity_torque(model, q):
     >>> round(float(gravity_torque(pendulum(gravity=10.0), [np.pi / 6])[0]), 12)
     5.0
     """
-    return rnea(model, q, np.zeros(model.nv), np.zeros(model.nv))
+    zero = np.zeros(model.nv, _math.result_dtype(model.check_q(q)))
+    return rnea(model, q, zero, zero)
 
 
 def _bar(L):

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _checks
+from . import _checks, _math
 from .engine import dispatch as _exec
 from ._spatial import Ad_inv_mul, Ad_star_inv_mul, ad_mul, ad_star_mul, matvec, tr
 from .forward_dynamics import aba, inverse_mass_matrix
@@ -110,13 +110,14 @@ class _ForwardDerivative:
 def _table5_forward(model, fw, q, dq, ddq, delta_q, delta_dq, delta_ddq, dl_X,
                     with_xi=False):
     """Table 5's forward half: the derivatives of Kim's eqs. (37) and (41)."""
-    zero = np.zeros(model.nv)
-    dl_q, dl_dq, dl_ddq = (
-        zero if x is None else model.check_v(x, n)
-        for x, n in ((delta_q, "delta_q"), (delta_dq, "delta_dq"),
-                     (delta_ddq, "delta_ddq")))
-    dh, S_p, dV, ddV, xi = ([None], [None], [np.zeros(6)], [np.zeros(6)],
-                            [np.zeros(6)])
+    deltas = [None if x is None else model.check_v(x, n)
+              for x, n in ((delta_q, "delta_q"), (delta_dq, "delta_dq"),
+                           (delta_ddq, "delta_ddq"))]
+    dtype = _math.result_dtype(q, dq, ddq, *(x for x in deltas if x is not None))
+    zero = np.zeros(model.nv, dtype=dtype)            # integers for sympy: exact
+    dl_q, dl_dq, dl_ddq = (zero if x is None else x for x in deltas)
+    dh, S_p, dV, ddV, xi = ([None], [None], [np.zeros(6, dtype)],
+                            [np.zeros(6, dtype)], [np.zeros(6, dtype)])
     for i in range(1, model.nbodies + 1):
         joint, lam = model.joints[i], model.parent[i]
         qs, vs = model.q_slice[i], model.v_slice[i]
@@ -128,8 +129,9 @@ def _table5_forward(model, fw, q, dq, ddq, delta_q, delta_dq, delta_ddq, dl_X,
             Ji = joint._transform(qi)
             dh_i = dh_i + Ad_inv_mul(Ji[..., :3, :3], Ji[..., :3, 3],
                                      dl_X[..., i - 1, :])
-        S_p_i = joint._dS(qi, dlq_i)                                # dS_i/dp
-        dS_p_i = joint._d2S(qi, dqi, dlq_i) + joint._dS(qi, dqi_p)  # d(dS_i)/dp
+        S_p_i = _math.exact(joint._dS(qi, dlq_i), dtype)            # dS_i/dp
+        dS_p_i = _math.exact(joint._d2S(qi, dqi, dlq_i) + joint._dS(qi, dqi_p),
+                             dtype)                                 # d(dS_i)/dp
         Sdq_p = matvec(S_p_i, dqi) + matvec(S, dqi_p)               # d(S_i dq_i)/dp
         dV_i = (
             Ad_inv_mul(R, p, dV[lam])
@@ -184,6 +186,12 @@ def _table5_backward(model, nominal, fd, q, dl_I, dl_f):
     )
 
 
+def _exact_dtype(*arrays):
+    """``object`` if some array is (sympy: integer ones and zeros keep exact input
+    exact), else ``float``: the dtype of unit directions and zeros."""
+    return object if _math.result_dtype(*arrays) == object else float
+
+
 def _directions(model, q, *vectors):
     """The validated state with a direction axis, (..., 1, n): nv directions
     broadcast."""
@@ -220,8 +228,8 @@ def rnea_partials(model, q, dq, ddq, f_ext=None):
     out = _exec.rnea_partials(model, q, dq, ddq, f_ext)   # the kernels, per state
     if out is not None:
         return out
-    E = np.eye(model.nv)
     qx, dqx, ddqx = _directions(model, q, dq, ddq)
+    E = np.eye(model.nv, dtype=_exact_dtype(qx, dqx, ddqx))
     fx = None if f_ext is None else model.check_f_ext(f_ext)[..., None, :, :]
     out = [tr(rnea_derivative(model, qx, dqx, ddqx, f_ext=fx, **{name: E}))
            for name in ("delta_q", "delta_dq", "delta_ddq")]
@@ -299,8 +307,8 @@ def aba_derivative(model, q, dq, tau, delta_q=None, delta_dq=None, delta_tau=Non
     rhs = -r if delta_tau is None else model.check_v(delta_tau, "delta_tau") - r
     M = mass_matrix(model, q)
     rhs, M = np.broadcast_to(rhs, np.broadcast_shapes(rhs.shape, M.shape[:-1])), M
-    return np.linalg.solve(np.broadcast_to(M, rhs.shape + (model.nv,)),
-                           rhs[..., None])[..., 0]
+    return _math.solve(np.broadcast_to(M, rhs.shape + (model.nv,)),
+                       rhs[..., None])[..., 0]
 
 
 def aba_partials(model, q, dq, tau, f_ext=None):
@@ -378,15 +386,16 @@ def hybrid_derivative(model, q, dq, ddq, tau, prescribed, delta_q=None,
     u = _coordinate_mask(model, prescribed)
     v = ~u
     _, ddq_out = hybrid(model, q, dq, ddq, tau, prescribed, f_ext)
+    zero = np.zeros(model.nv, dtype=_exact_dtype(ddq_out))
     dl_ddq = (
-        np.zeros(model.nv)
+        zero
         if delta_ddq is None
         else model.check_v(delta_ddq, "delta_ddq"))
-    dl_ddq = np.where(u, dl_ddq, 0.0)
+    dl_ddq = np.where(u, dl_ddq, zero)
     r = rnea_derivative(model, q, dq, ddq_out, delta_q, delta_dq, dl_ddq, delta_I,
                         delta_f_ext, delta_X, f_ext)
     dl_tau = (
-        np.zeros(model.nv)
+        zero
         if delta_tau is None
         else model.check_v(delta_tau, "delta_tau"))
     M = mass_matrix(model, q)
@@ -396,7 +405,7 @@ def hybrid_derivative(model, q, dq, ddq, tau, prescribed, delta_q=None,
     M = np.broadcast_to(M, batch + M.shape[-2:])
     dddq = np.array(np.broadcast_to(dl_ddq, batch + (model.nv,)), dtype=r.dtype)
     Mvv = M[..., v, :][..., :, v]
-    dddq[..., v] = np.linalg.solve(Mvv, (dl_tau[..., v] - r[..., v])[..., None])[
+    dddq[..., v] = _math.solve(Mvv, (dl_tau[..., v] - r[..., v])[..., None])[
         ..., 0]
     dtau = np.array(dl_tau, dtype=r.dtype)
     dtau[..., u] = r[..., u] + matvec(M[..., u, :][..., :, v], dddq[..., v])
@@ -443,8 +452,8 @@ def hybrid_partials(model, q, dq, ddq, tau, prescribed, f_ext=None):
     ((2, 2), [1.0, 0.0])
     """
     u = _coordinate_mask(model, prescribed)
-    E = np.eye(model.nv)
     qx, dqx, ddqx, taux = _directions(model, q, dq, ddq, tau)
+    E = np.eye(model.nv, dtype=_exact_dtype(qx, dqx, ddqx, taux))
     fx = None if f_ext is None else model.check_f_ext(f_ext)[..., None, :, :]
     args = (model, qx, dqx, ddqx, taux, prescribed)
     res = [hybrid_derivative(*args, f_ext=fx, **kw) for kw in

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _checks
+from . import _checks, _math
 from .engine import dispatch as _exec
 from ._spatial import Ad_inv_matrix, Ad_inv_mul, ad_star_mul, matvec, tr
 from .kinematics import ForwardPass, forward_pass
@@ -56,32 +56,109 @@ class ABAPass:
 
 def _inv(D, I_hat, S, model, i):
     """``Psi_i = D^-1`` for body ``i``'s ``D = S^T I_hat S`` plus its rotors (Kim's
-    eq. (45)), or the error naming the body where ``D`` is singular: a pivot of its
-    Cholesky factorization below :data:`~liedyn.joint.PIVOT_TOL` times ``tr(I_hat)
-    |S|_F^2 + sum(armature)``, the largest value ``D`` can take."""
-    if D.dtype == object:                                   # symbolic: as it is
-        return np.linalg.inv(D)
-    largest = (np.trace(I_hat.real, axis1=-2, axis2=-1)
-               * np.sum(S.real ** 2, axis=(-2, -1)) + np.trace(model.rotor(i)))
-    if _singular(D.real, PIVOT_TOL * largest):
-        raise ValueError(f"body {model.names[i]!r}: S^T I_hat S is singular (a "
-                         f"pivot below PIVOT_TOL = {PIVOT_TOL:g} of its largest "
-                         "possible value); the subtree of this joint has no "
-                         "inertia along the joint's motion (a massless body?)")
+    eq. (45)), after the pivot test of :func:`_check_pivots`; on object arrays,
+    sympy's inverse."""
+    _check_pivots(D, I_hat, S, model.armature[model.v_slice[i]], model.names[i])
+    if D.dtype == object:
+        return _math.inv(D)
     return 1 / D if D.shape[-1] == 1 else np.linalg.inv(D)
 
 
-def _singular(D, tol):
-    """True if, for some state, a pivot of ``D = L L^T`` (the squares of ``L``'s
-    diagonal) is not above that state's ``tol`` (...), or ``D`` is not positive
-    definite."""
-    if D.shape[-1] == 1:                                # one DOF: D is the pivot
-        return bool(np.any(D[..., 0, 0] <= tol))
-    try:
-        L = np.linalg.cholesky(D)
-    except np.linalg.LinAlgError:
-        return True
-    return bool(np.any(np.diagonal(L, axis1=-2, axis2=-1) ** 2 <= tol[..., None]))
+def _pivot_bounds(I_hat, S, armature):
+    """The bounds ``b_j = 2 (tr(I_ww) |s_w,j|^2 + tr(I_vv) |s_v,j|^2) + a_j``
+    (..., n) on the pivots of ``D = S^T I_hat S + diag(a)``, one per column ``j =
+    (s_w,j, s_v,j)`` of ``S`` (..., 6, n); ``I_ww``, ``I_vv`` the rotational and
+    translational blocks of ``I_hat`` (..., 6, 6) (derived at
+    :data:`liedyn.joint.PIVOT_TOL`; absolute values of the traces, so that a
+    non-physical ``I_hat`` has a bound too). Real parts of complex input.
+
+    >>> from liedyn.inertia import spatial_inertia
+    >>> I = spatial_inertia(2.0, np.zeros(3), np.diag([0.1, 0.2, 0.3]))
+    >>> S = np.array([[0.0], [0.0], [1.0], [0.5], [0.0], [0.0]])  # about z, 0.5 off
+    >>> _pivot_bounds(I, S, [0.01]).tolist()       # 2 (0.6 * 1 + 6 * 0.25) + 0.01
+    [4.21]
+    """
+    I_hat, S = np.asarray(I_hat).real, np.asarray(S).real
+    t_w = np.abs(np.trace(I_hat[..., :3, :3], axis1=-2, axis2=-1))[..., None]
+    t_v = np.abs(np.trace(I_hat[..., 3:, 3:], axis1=-2, axis2=-1))[..., None]
+    S2 = S ** 2
+    s_w, s_v = np.sum(S2[..., :3, :], axis=-2), np.sum(S2[..., 3:, :], axis=-2)
+    return 2 * (t_w * s_w + t_v * s_v) + np.asarray(armature)
+
+
+def _ldl_pivots(D):
+    """The pivots ``d`` (..., n) of ``D = L diag(d) L^T`` (..., n, n), Gaussian
+    elimination without row exchanges (those of the kernels' Gauss-Jordan); after a
+    zero pivot the later ones of that state are not finite."""
+    D, n = np.array(D), D.shape[-1]
+    d = np.empty(D.shape[:-1], dtype=D.dtype)
+    for k in range(n):
+        d[..., k] = D[..., k, k]
+        if k + 1 < n:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                D[..., k + 1:, k + 1:] = D[..., k + 1:, k + 1:] - (
+                    D[..., k + 1:, k, None] * D[..., None, k, k + 1:]
+                    / D[..., k, k, None, None])
+    return d
+
+
+def _check_pivots(D, I_hat, S, armature, body):
+    """Refuse a singular or negative pivot of a joint's ``D = S^T I_hat S +
+    diag(armature)`` (..., n, n), naming ``body``.
+
+    The pivots ``d_j`` of ``D = L diag(d) L^T`` (in the order of ``S``'s columns)
+    are compared with :data:`~liedyn.joint.PIVOT_TOL` times their bounds
+    :func:`_pivot_bounds`: ``d_j`` not above it is singular (the subtree has no
+    inertia along that motion but round-off), below minus it negative (``I_hat`` is
+    not positive semi-definite: a non-physical inertia). Complex input: the real
+    parts. Object arrays (sympy) are exact: a pivot that is a number is refused
+    when ``<= 0``; a pivot with free symbols cannot be decided and is not tested.
+
+    Raises
+    ------
+    ValueError
+        ``"body '...': S^T I_hat S is singular ..."`` or ``"... has a negative
+        pivot ... non-physical"``
+
+    >>> _check_pivots(np.array([[-1.0]]), np.eye(6), np.eye(6)[:, 2:3], [0.0],
+    ...               "tip")     # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: body 'tip': S^T I_hat S has a negative pivot (pivot 0 is -1, ...
+    """
+    if D.dtype == object:
+        if not _math.decidable(D):
+            return
+        d = _ldl_pivots(D)
+        tol = bound = np.zeros(d.shape, dtype=object)
+    else:
+        d = _ldl_pivots(D.real)
+        bound = np.broadcast_to(_pivot_bounds(I_hat, S, armature), d.shape)
+        tol = PIVOT_TOL * bound
+    bad = ~np.array(d > tol, dtype=bool)            # NaN after a zero pivot: bad
+    if not bad.any():
+        return
+    j = np.argmax(bad, axis=-1)[..., None]             # the first bad pivot, each
+    dj, tj, bj = (np.take_along_axis(x, j, -1)[..., 0] for x in (d, tol, bound))
+    negative = bad.any(axis=-1) & np.array(dj < -tj, dtype=bool)
+    pick = negative if negative.any() else bad.any(axis=-1)
+    at = np.unravel_index(np.argmax(pick), pick.shape)
+    j, dj, bj = int(j[at][0]), dj[at], bj[at]
+    if D.dtype == object:                       # exact: no tolerance
+        where = f"pivot {j} is {dj}, exactly"
+    else:
+        side = "below -" if negative.any() else "not above "
+        where = (f"pivot {j} is {dj:.3g}, {side}PIVOT_TOL = {PIVOT_TOL:g} times "
+                 f"its bound {bj:.3g}")
+    if negative.any():
+        raise ValueError(
+            f"body {body!r}: S^T I_hat S has a negative pivot ({where}): the "
+            "articulated inertia of this joint's subtree is not positive "
+            "semi-definite, some inertia in it is non-physical (kept by "
+            "inertia_check='warn' or 'ignore', or assigned to model.inertias)")
+    raise ValueError(
+        f"body {body!r}: S^T I_hat S is singular ({where}); the subtree of this "
+        "joint has no inertia along the joint's motion (a massless body?)")
 
 
 class _Given:
@@ -172,11 +249,15 @@ def aba(model, q, dq, tau, f_ext=None):
     -------
     ddq : (..., nv) array
 
+    Float, complex (the real parts decide the pivots) and sympy objects (exact on
+    rationals; symbolic pivots are not tested).
+
     Raises
     ------
     ValueError
-        naming the body, if some ``S^T I_hat S`` is singular (a massless leaf body:
-        a pivot below :data:`liedyn.joint.PIVOT_TOL` of its largest value)
+        naming the body, if some ``S^T I_hat S`` has a pivot not above
+        :data:`liedyn.joint.PIVOT_TOL` times its bound (a massless leaf) or a
+        negative one (a non-physical inertia)
     ChartSingularityError
         within :data:`liedyn.joint.CHART_TOL` of a joint chart's singular set
 
@@ -203,7 +284,7 @@ def inverse_mass_matrix(model, q):
 
     Kim (2012), Table 3 run with unit torques (the simplified algorithm of Section
     3.2): column ``k`` is ``aba(q, 0, e_k)`` without gravity, all columns as one
-    batch.
+    batch. Any dtype, with the pivot test and its errors of :func:`aba`.
 
     >>> from liedyn.robots import pendulum
     >>> model = pendulum(mass=2.0, length=0.5)
@@ -215,9 +296,10 @@ def inverse_mass_matrix(model, q):
     if Minv is not None:
         return Minv
     q = model.check_q(q)
-    E = np.eye(model.nv)
-    cols = aba_pass(model, q[..., None, :], np.zeros(model.nv), E,
-                    dV0=np.zeros(6)).ddq
+    dtype = _math.result_dtype(q)                    # integers for sympy: exact
+    E, zero = np.eye(model.nv, dtype=dtype), np.zeros(model.nv, dtype=dtype)
+    cols = aba_pass(model, q[..., None, :], zero, E,
+                    dV0=np.zeros(6, dtype=dtype)).ddq
     return tr(_checks.finite_result("inverse_mass_matrix", cols, q=q))
 
 
@@ -232,7 +314,8 @@ def mass_matrix_factor(model, q):
     with ``I_hat_i`` for the composite inertia: ``W_ji = S_j^T Ad*_{T_{j,i}^-1}
     I_hat_i S_i L_i^-T``. ``W`` is block upper triangular with diagonal blocks
     ``L_i`` (a Cholesky factorization from the tip to the base); ``M^-1 = W^-T
-    W^-1``.
+    W^-1``. On complex input the factors take plain products (no conjugate: the
+    complex step passes through), on sympy objects sympy's square roots.
 
     Parameters
     ----------
@@ -258,7 +341,7 @@ def mass_matrix_factor(model, q):
     for i in range(1, model.nbodies + 1):
         U = ap.I_hat[i] @ S[i]
         L = _cholesky(tr(S[i]) @ U + model.rotor(i), model, i)  # D_i = L_i L_i^T
-        F = tr(np.linalg.solve(L, tr(U)))                       # I_hat_i S_i L_i^-T
+        F = tr(_math.solve(L, tr(U)))                           # I_hat_i S_i L_i^-T
         W[i, i], j = L, i
         while model.parent[j] > 0:
             F = tr(Ad_inv_matrix(ap.forward.R[j], ap.forward.p[j])) @ F  # Ad* F
@@ -277,14 +360,15 @@ def _at_rest(model, q):
                          f"(parent[i] == i - 1); model {model.name!r} branches at "
                          f"bodies {branched}")
     q = model.check_q(q)
-    zero = np.zeros(model.nv)
-    return q, aba_pass(model, q, zero, zero, dV0=np.zeros(6))
+    zero = np.zeros(model.nv, dtype=_math.result_dtype(q))   # integers for sympy
+    return q, aba_pass(model, q, zero, zero, dV0=np.zeros(6, dtype=zero.dtype))
 
 
 def _cholesky(D, model, i):
-    """The lower Cholesky factor of body ``i``'s ``D = S^T I_hat S``."""
+    """The lower Cholesky factor of body ``i``'s ``D = S^T I_hat S`` (plain
+    products on complex input, sympy's square roots on object arrays)."""
     try:
-        return np.linalg.cholesky(D)
+        return _math.cholesky(D)
     except np.linalg.LinAlgError:
         raise ValueError(f"body {model.names[i]!r}: S^T I_hat S is not positive "
                          "definite") from None

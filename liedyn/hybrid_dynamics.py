@@ -159,6 +159,9 @@ def hybrid(model, q, dq, ddq, tau, prescribed, f_ext=None):
     tau_out, ddq_out : (..., nv) arrays
         ``ddq_out`` copies ``ddq`` on u, ``tau_out`` copies ``tau`` on v
 
+    Any dtype (float, complex, sympy objects); the pivots of the torque-given
+    joints are tested as in :func:`liedyn.forward_dynamics.aba`.
+
     Examples
     --------
     >>> from liedyn.robots import double_pendulum

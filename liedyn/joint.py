@@ -16,7 +16,7 @@ import functools
 import numpy as np
 
 from . import _checks, lie
-from ._math import cos, sin
+from ._math import cos, exact, is_symbolic, sin
 
 __all__ = ["Joint", "QUAT_TOL", "CHART_TOL", "PIVOT_TOL"]
 
@@ -30,13 +30,31 @@ CHART_TOL = 1e-6
 ``q``: ``S`` has a singular value about that small there."""
 
 PIVOT_TOL = 1e-12
-"""A joint's ``D_i = S_i^T I_hat_i S_i`` (plus its rotors) counts as singular in
-forward dynamics when a pivot of its factorization is below this fraction of the
-largest value ``D_i`` could take, ``tr(I_hat_i) |S_i|_F^2 + sum(armature)``: the
-subtree has no inertia along the joint's motion but round-off (a massless leaf
-turning about an axis it has no inertia about). Physical bodies are far above it:
-a short wire of radius r (in metres) spinning about its own axis has a pivot of
-about r^2 / 6 of that bound."""
+"""A joint's ``D_i = S_i^T I_hat_i S_i + diag(a)`` (``a`` its armature) counts as
+singular in forward dynamics when a pivot ``d_j`` of ``D_i = L diag(d) L^T`` is not
+above this fraction of its bound
+
+    ``b_j = 2 (tr(I_ww) |s_w,j|^2 + tr(I_vv) |s_v,j|^2) + a_j``,
+
+``I_ww`` and ``I_vv`` the rotational and translational 3x3 blocks of ``I_hat_i``,
+``(s_w,j, s_v,j)`` column ``j`` of ``S_i``. It bounds ``d_j``: for a positive
+semi-definite ``I_hat``, ``(x + y)^T I (x + y) <= 2 (x^T I x + y^T I y)`` with ``x
+= (s_w, 0)``, ``y = (0, s_v)``, and ``x^T I x = s_w^T I_ww s_w <= tr(I_ww)
+|s_w|^2`` (likewise ``y``), so ``d_j <= D_jj <= b_j``. Each term has the units of
+``D_jj`` (kg m^2 along a turning column, whose ``s_v`` is a length; kg along a
+sliding one), so the verdict is the same in any units of mass and length (and of
+each coordinate: ``d_j`` and ``b_j`` both scale by the square of its unit). ``D``
+does not depend on where the body frame's origin sits; ``b_j`` grows with its
+distance ``r`` from the mass (terms in ``m r^2``), as does the round-off of ``D``
+computed in that frame, so the verdict holds while the origin is near the body.
+
+Below the tolerance, the subtree has no inertia along the joint's motion but
+round-off (a massless leaf turning about an axis it has no inertia about); below
+minus it, ``I_hat_i`` is not positive semi-definite (a non-physical inertia); both
+raise ``ValueError`` naming the body. Physical bodies are far above it: a 5 cm steel
+wire of radius 1 micrometre spinning about its own axis has ``d / b = 3 (r / l)^2 /
+2 = 6e-10``. On sympy objects a pivot is exact: one that is a number is refused at
+``<= 0``; one with free symbols is not tested."""
 
 
 def _unit(name, axis):
@@ -53,10 +71,12 @@ def _unit(name, axis):
 
 def _rotation_about(axis, angle):
     """``exp([axis] angle)`` for a unit axis (3,) and angles (...), any dtype."""
-    A = _skew_cache(tuple(axis))
+    A, one = _skew_cache(tuple(axis)), np.eye(3)
     s, c = sin(angle), cos(angle)
+    if is_symbolic(angle):                  # exact 1 and 0 for sympy (_math.exact)
+        A, one = exact(A, object), exact(one, object)
     versine = np.asarray(1 - c)
-    return np.eye(3) + s[..., None, None] * A + versine[..., None, None] * (A @ A)
+    return one + s[..., None, None] * A + versine[..., None, None] * (A @ A)
 
 
 def _frozen(a):

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _checks
+from . import _checks, _math
 from ._spatial import (Ad_inv_mul, Ad_matrix, ad_mul, compose, homogeneous, inverse,
                        matvec, rot)
 from .model import state
@@ -60,6 +60,35 @@ def joint_transform(joint, X, qi):
     return R, p
 
 
+class _Exact:
+    """``joint`` whose ``S``, ``dS`` and motion enter sympy arithmetic with their
+    integral floats as integers (:func:`liedyn._math.exact`); the unchecked methods
+    that the algorithms call on a state the model checked."""
+
+    def __init__(self, joint):
+        self._joint = joint
+
+    def __getattr__(self, name):
+        return getattr(self._joint, name)
+
+    def _S(self, q):
+        return _math.exact(self._joint._S(q), object)
+
+    def _dS(self, q, dq):
+        return _math.exact(self._joint._dS(q, dq), object)
+
+    def _motion(self, q):
+        return tuple(None if x is None else _math.exact(x, object)
+                     for x in self._joint._motion(q))
+
+
+def _exact_joint(joint, dtype):
+    """``joint`` for arithmetic of ``dtype``: itself, or for sympy objects a joint
+    whose constants are exact where they are integers (``1.0 * Rational(1, 3)``
+    would be a float)."""
+    return _Exact(joint) if dtype == object else joint
+
+
 def joint_transforms(model, q):
     """``T_{lambda(i),i} = X_i J_i(q_i)`` as lists ``R``, ``p`` (entry 0 unused),
     for a validated ``q`` (..., nq).
@@ -67,7 +96,8 @@ def joint_transforms(model, q):
     batch = q.shape[:-1]
     R, p = [np.eye(3)], [np.zeros(3)]
     for i in range(1, model.nbodies + 1):
-        Ri, pi = joint_transform(model.joints[i], model.placements[i],
+        Ri, pi = joint_transform(_exact_joint(model.joints[i], q.dtype),
+                                 _math.exact(model.placements[i], q.dtype),
                                  q[..., model.q_slice[i]])
         R.append(
             Ri if Ri.shape[:-2] == batch else np.broadcast_to(Ri, batch + (3, 3)))
@@ -126,11 +156,13 @@ def forward_pass(model, q, dq, ddq=None, dV0=None):
     zero6 = np.zeros(batch + (6,), dtype=dtype)
     R, p = joint_transforms(model, q)
     S, dS = [None], [None]
+    dV0 = None if dV0 is None else _math.exact(dV0, dtype)
     V, dV = [zero6], [zero6 if dV0 is None else np.broadcast_to(dV0, batch + (6,))]
     for i in range(1, model.nbodies + 1):
         lam, vi = model.parent[i], model.v_slice[i]
         Si, dSi, Vi, dVi = forward_step(
-            model.joints[i], R[i], p[i], V[lam], dV[lam], q[..., model.q_slice[i]],
+            _exact_joint(model.joints[i], dtype), R[i], p[i], V[lam], dV[lam],
+            q[..., model.q_slice[i]],
             dq[..., vi], None if ddq is None else ddq[..., vi])
         S.append(Si)
         dS.append(dSi)

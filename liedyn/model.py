@@ -306,8 +306,14 @@ class Model:
         >>> model.armature = [0.1, 0.2]
         >>> model.rotor(2).tolist()
         [[0.2]]
+
+        Without a rotor, integer zeros: they leave exact (sympy) numbers exact,
+        where a float ``0.0`` would make them floats.
         """
-        return np.diag(self.armature[self.v_slice[i]])
+        armature = self.armature[self.v_slice[i]]
+        if not np.any(armature):
+            return np.zeros((armature.size,) * 2, dtype=int)
+        return np.diag(armature)
 
     # --- tree queries -------------------------------------------------------------
     def support(self, i):
@@ -469,8 +475,9 @@ def state(model, q, *vectors, f_ext=None, names=("dq", "ddq")):
         shapes["f_ext"] = f_ext.shape[:-2]
     batch = _batch_shape(shapes)
     dtype = np.result_type(float, *[a.dtype for a in arrays])
-    if f_ext is None:
-        f_ext = np.zeros(batch + (model.nbodies, 6))
+    if f_ext is None:                                 # (integer zeros for sympy)
+        f_ext = np.zeros(batch + (model.nbodies, 6),
+                         dtype=object if dtype == object else float)
     q = np.broadcast_to(q, batch + (model.nq,))
     vectors = [np.broadcast_to(v, batch + (model.nv,)) for v in vectors]
     f_ext = np.broadcast_to(f_ext, batch + (model.nbodies, 6))

@@ -106,6 +106,7 @@ def _energy_check(model, Q, T, U, dt, method):
     ``|T_0| + |U_0| + sum_i m_i |g| |c_i|`` plus a millionth of the run's largest
     ``|T| + |U|``.
     """
+    T, U = T.real, U.real                   # the complex step: its real parts
     E, TU = (T + U).reshape(T.shape[0], -1), (np.abs(T) + np.abs(U)).reshape(
         T.shape[0], -1)
     ref = (
@@ -152,6 +153,12 @@ def _number_of_steps(steps, duration, dt):
     return n
 
 
+def _numbers(x):
+    """``x`` as a float array, or complex if it is complex (the complex step)."""
+    x = np.asarray(x)
+    return np.asarray(x, dtype=complex if np.iscomplexobj(x) else float)
+
+
 def _control(model, control, steps, batch):
     """``tau(k, t, q, dq)``; an array control is held over step ``k``."""
     zero = np.zeros(batch + (model.nv,))
@@ -159,7 +166,7 @@ def _control(model, control, steps, batch):
         return lambda k, t, q, dq: zero
     if callable(control):
         def tau(k, t, q, dq):
-            u = np.asarray(control(t, q, dq), dtype=float)
+            u = _numbers(control(t, q, dq))
             try:
                 u = np.broadcast_to(u, batch + (model.nv,))
             except ValueError:
@@ -173,10 +180,10 @@ def _control(model, control, steps, batch):
                         "-> tau or an array of shape (steps, nv), got "
                         f"{type(control).__name__}")
     try:
-        u = np.asarray(control, dtype=float)
+        u = _numbers(control)
     except (TypeError, ValueError):
         raise TypeError("argument 'control': could "
-                        "not convert to a float array") from None
+                        "not convert to a float or complex array") from None
     want = (steps,) + batch + (model.nv,)
     try:
         if u.ndim < 2 or u.shape[0] != steps or u.shape[-1] != model.nv:
@@ -198,7 +205,7 @@ def _external(model, f_ext, batch):
         return lambda k, t, q, dq: None
     if callable(f_ext):
         def wrench(k, t, q, dq):
-            f = np.asarray(f_ext(t, q, dq), dtype=float)
+            f = _numbers(f_ext(t, q, dq))
             if f.shape[-2:] != shape:
                 raise ValueError("f_ext(t, q, dq) must return wrenches of shape "
                                  f"(..., N, 6) = (..., {model.nbodies}, 6), got "
@@ -221,7 +228,7 @@ def _dexp_inv_map(model):
     def apply(theta, v):
         if not group:
             return v
-        k = np.array(v, dtype=float)
+        k = np.array(v, dtype=np.result_type(v, theta, float))
         for vi, dinv in group:
             k[..., vi] = matvec(dinv(theta[..., vi], side="right"), v[..., vi])
         return k
@@ -258,6 +265,11 @@ def simulate(model, q0, dq0, dt, steps=None, duration=None, control=None,
     -------
     Trajectory
 
+    ``q0``, ``dq0`` (and an array ``control``) may be complex: the complex step of
+    the whole trajectory (its imaginary part over the step is the derivative along
+    the perturbation). Sympy objects raise ``TypeError``: each step would nest the
+    expressions of the one before, and the checks for divergence need numbers.
+
     Raises
     ------
     DivergenceError
@@ -281,9 +293,18 @@ def simulate(model, q0, dq0, dt, steps=None, duration=None, control=None,
     n = _number_of_steps(steps, duration, dt)
     q = model.check_q(q0, "q0")
     dq = model.check_v(dq0, "dq0")
+    for name, x in (("q0", q), ("dq0", dq)):
+        if x.dtype == object:
+            raise TypeError(
+                f"argument {name!r}: simulate takes numbers (float, or complex for "
+                "the complex step), got sympy objects (dtype object): each step "
+                "would nest the expressions of the one before, and the checks "
+                "for divergence need numbers; aba gives the symbolic equations "
+                "of motion")
     batch = np.broadcast_shapes(q.shape[:-1], dq.shape[:-1])
-    q = np.array(np.broadcast_to(q, batch + (model.nq,)), dtype=float)
-    dq = np.array(np.broadcast_to(dq, batch + (model.nv,)), dtype=float)
+    dtype = np.result_type(q, dq, float)
+    q = np.array(np.broadcast_to(q, batch + (model.nq,)), dtype=dtype)
+    dq = np.array(np.broadcast_to(dq, batch + (model.nv,)), dtype=dtype)
     tau = _control(model, control, n, batch)
     wrench = _external(model, f_ext, batch)
 
@@ -391,7 +412,7 @@ def _trajectory(model, qs, dqs, dt, free, method):
     Q, DQ = np.stack(qs), np.stack(dqs)
     T, U = kinetic_energy(model, Q, DQ), potential_energy(model, Q)
     T, U = (
-        np.broadcast_to(np.asarray(x, dtype=float), Q.shape[:-1]) for x in (T, U))
+        np.broadcast_to(_numbers(x), Q.shape[:-1]) for x in (T, U))
     if free:
         _energy_check(model, Q, T, U, dt, method)
     energy = T + U

@@ -137,14 +137,26 @@ def crba_state(topo, body, q, ws, M):
 
 
 @kernel(inline=True)
-def invert(D, v, n, Psi, tol):
+def pivot_tol(Sk, traces, a):
+    """The tolerance on the pivot of the column ``Sk = (s_w, s_v)`` of ``S``:
+    :data:`~liedyn.joint.PIVOT_TOL` times its bound ``2 (tr(I_ww) |s_w|^2 +
+    tr(I_vv) |s_v|^2) + a`` (``traces``: ``2 |tr(I_ww)|``, ``2 |tr(I_vv)|``;
+    ``a`` its armature)."""
+    w, x = Sk
+    return (PIVOT_TOL * (traces[0] * dot(w, w) + traces[1] * dot(x, x) + a)).real
+
+
+@kernel(inline=True)
+def invert(D, v, n, Psi, tols):
     """``Psi = D^-1`` for the symmetric positive definite ``n x n`` block in rows
-    ``v..v+n-1`` (Gauss-Jordan without pivoting; ``D`` is overwritten). One DOF: a
-    reciprocal. A pivot not above ``tol`` (``D`` is singular) makes ``Psi`` NaN: the
-    driver's result is then not finite, and the reference path names the body."""
+    ``v..v+n-1`` (Gauss-Jordan without pivoting, whose pivots are those of ``D = L
+    diag(d) L^T``; ``D`` is overwritten). One DOF: a reciprocal. A pivot ``k`` not
+    above ``tols[k]`` (:func:`pivots`) makes ``Psi`` NaN (``D`` is singular, or not
+    positive definite if the pivot is negative): the driver's result is then not
+    finite, and the reference path names the body."""
     if n == 1:
         d = D[v, 0]
-        Psi[v, 0] = 1 / d if abs(d) > tol else d * nan
+        Psi[v, 0] = 1 / d if d.real > tols[0] else d * nan
         return
     for r in range(n):
         for c in range(n):
@@ -152,7 +164,7 @@ def invert(D, v, n, Psi, tol):
         Psi[v + r, r] = Psi[v + r, r] + 1
     for k in range(n):
         d = D[v + k, k]
-        inv_pivot = 1 / d if abs(d) > tol else d * nan
+        inv_pivot = 1 / d if d.real > tols[k] else d * nan
         for c in range(n):
             D[v + k, c] = D[v + k, c] * inv_pivot
             Psi[v + k, c] = Psi[v + k, c] * inv_pivot
@@ -181,20 +193,24 @@ def bias_wrenches(topo, body, f_ext, V, I_hat, B_hat):
 def pivots(S, U, D, Psi, v, n, Ih, arm):
     """Kim (2012), Table 3, for a joint whose torque is given: ``U = I_hat S`` and
     ``Psi = (S^T I_hat S + diag(arm))^-1`` of (45) (``arm``: the joint's row of
-    ``body``, its armature from column ``ARM``), into the workspaces. Singular
-    below :data:`~liedyn.joint.PIVOT_TOL` of ``D``'s largest possible value,
-    ``tr(I_hat) |S|_F^2 + sum(arm)``."""
-    trace = inertia_trace(Ih)
-    largest = trace * 0                           # tr(I_hat) |S|_F^2 + sum(arm)
+    ``body``, its armature from column ``ARM``), into the workspaces; singular
+    where a pivot is not above its :func:`pivot_tol` (handed to :func:`invert` as
+    numbers, six of them: arrays there would cost reference counts per body)."""
+    tr_w, tr_v = block_traces(Ih)
+    traces = (2 * abs(tr_w.real), 2 * abs(tr_v.real))
     for r in range(n):
-        Sr = load6(S, v + r)
-        store6(U, v + r, inertia_mul(Ih, Sr))                          # U = I_hat S
-        largest += trace * sdot(Sr, Sr) + arm[ARM + r]
+        store6(U, v + r, inertia_mul(Ih, load6(S, v + r)))             # U = I_hat S
     for r in range(n):
         for c in range(n):
             D[v + r, c] = sdot(load6(S, v + r), load6(U, v + c))       # S^T I_hat S
         D[v + r, r] += arm[ARM + r]                                    # the rotor
-    invert(D, v, n, Psi, PIVOT_TOL * abs(largest))
+    tols = (pivot_tol(load6(S, v), traces, arm[ARM]),
+            pivot_tol(load6(S, v + 1), traces, arm[ARM + 1]) if n > 1 else 0.0,
+            pivot_tol(load6(S, v + 2), traces, arm[ARM + 2]) if n > 2 else 0.0,
+            pivot_tol(load6(S, v + 3), traces, arm[ARM + 3]) if n > 3 else 0.0,
+            pivot_tol(load6(S, v + 4), traces, arm[ARM + 4]) if n > 4 else 0.0,
+            pivot_tol(load6(S, v + 5), traces, arm[ARM + 5]) if n > 5 else 0.0)
+    invert(D, v, n, Psi, tols)
 
 
 @kernel(inline=True)

@@ -240,11 +240,11 @@ def inertia_mul(I, V):
 
 
 @kernel
-def inertia_trace(I):
-    """``tr(I)`` of ``I = [[A, B], [B^T, C]]``: for a positive semi-definite ``I``,
-    a bound on every entry."""
+def block_traces(I):
+    """``(tr A, tr C)`` of ``I = [[A, B], [B^T, C]]``: the rotational and the
+    translational block's, of the units of a moment of inertia and of a mass."""
     A, _, C = I
-    return A[0][0] + A[1][1] + A[2][2] + C[0][0] + C[1][1] + C[2][2]
+    return A[0][0] + A[1][1] + A[2][2], C[0][0] + C[1][1] + C[2][2]
 
 
 @kernel

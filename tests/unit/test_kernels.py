@@ -203,6 +203,39 @@ def test_massless_leaf_still_raises():
         aba(model, [0.1, 0.2], [0.0, 0.0], [0.0, 0.0])
 
 
+def kernel_inverse(D, tols):
+    """``K.invert`` of the (n, n) block ``D`` as plain Python, with the pivots'
+    tolerances ``tols``."""
+    n = len(D)
+    work, Psi = np.zeros((n, 6)), np.zeros((n, 6))
+    work[:, :n] = D
+    K.invert(work, 0, n, Psi, tuple(tols) + (0.0,) * (6 - n))
+    return Psi[:, :n]
+
+
+def test_each_pivot_is_refused_not_above_its_bound():
+    """Each pivot d_j of D = L diag(d) L^T against PIVOT_TOL times b_j = 2 (tr(I_ww)
+    |s_w,j|^2 + tr(I_vv) |s_v,j|^2) + a_j: a turning column (tr(I_ww) = 3: b = 6)
+    and a sliding one of 2 length units (tr(I_vv) = 5: b = 40), each with its own
+    units; a negative pivot is refused (not |d| above the tolerance)."""
+    from liedyn.joint import PIVOT_TOL
+    traces = (2 * 3.0, 2 * 5.0)
+    turning, sliding = ((0.0, 0.0, 1.0), (0.0, 0.0, 0.0)), ((0.0,) * 3, (2.0, 0.0, 0.0))
+    assert K.pivot_tol(turning, traces, 0.0) == PIVOT_TOL * 6.0
+    assert K.pivot_tol(sliding, traces, 0.0) == PIVOT_TOL * 40.0
+    assert K.pivot_tol(turning, traces, 1e3) == PIVOT_TOL * 1006.0   # the armature
+    tols = [PIVOT_TOL * 6.0, PIVOT_TOL * 40.0]
+    D = np.array([[2.0, 1.0], [1.0, 3.0]])
+    assert np.allclose(kernel_inverse(D, tols), np.linalg.inv(D))
+    for j, bound in enumerate([6.0, 40.0]):
+        for ratio, ok in [(2e-12, True), (0.5e-12, False), (-1.0, False)]:
+            E = np.eye(2)
+            E[j, j] = ratio * bound                       # d_j / b_j = ratio
+            assert np.all(np.isfinite(kernel_inverse(E, tols))) == ok, (j, ratio)
+    assert np.isnan(kernel_inverse(np.array([[-1e-3]]), tols[:1])).all()
+    assert np.isfinite(kernel_inverse(np.array([[1e-11]]), tols[:1])).all()
+
+
 def test_edited_model_is_not_served_from_a_stale_cache():
     model = serial_chain(3)
     q, dq, ddq = np.full(3, 0.3), np.full(3, -0.2), np.full(3, 0.5)
