@@ -282,7 +282,7 @@ def by_hand(m, c, Ic):
 
 # a 1 g part of millimetre size; mass scale k and length scale l change units: (m, c, Ic) ->
 # (k m, l c, k l^2 Ic). Physical or not does not depend on the units (down to radii of gyration
-# of about a millimetre, where the absolute floor 1e-15 m (SI) of check_inertia takes over).
+# of a few millimetres, where the absolute floor 1e-14 m (SI) of check_inertia takes over).
 SMALL = (1e-3, np.array([2e-3, -1e-3, 3e-3]))
 SCALES = [(1.0, 1.0), (1e10, 1.0), (1e-6, 1.0), (1.0, 1e3), (1e-3, 1e2), (1e5, 10.0)]
 
