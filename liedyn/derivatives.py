@@ -379,7 +379,7 @@ def hybrid_derivative(model, q, dq, ddq, tau, prescribed, delta_q=None,
     >>> model = double_pendulum()  # joint 1 prescribed, joint 2 torque-driven
     >>> dt, da = hybrid_derivative(model, [0.2, 0.1], [0.0, 0.0], [0.0, 0.0],
     ...                            [0.0, 0.0], [True, False], delta_ddq=[1.0, 0.0])
-    >>> # ddq_1 follows its input; tau_2 is an input
+    >>> # ddq_1 follows its input; tau_2 is an input (its 0 copied: exact)
     >>> float(da[0]), bool(dt[1] == 0.0)
     (1.0, True)
     """

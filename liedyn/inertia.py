@@ -31,10 +31,12 @@ def _scale(M):
 
 
 # The floor of the tolerances on the rotational inertia about the centre of mass,
-# tol (1e-3 max |Ibar| + 1e-6 m (1 m)^2): the first term absorbs the round-off of
+# tol (1e-3 max |Ibar| + 1e-5 m (1 m)^2): the first term absorbs the round-off of
 # Ibar - m [c]^T [c], so that a point mass or a thin rod is accepted; the second is
-# a radius of gyration of 30 nm, for a point mass whose Ibar is itself round-off.
-_FLOOR_REL, _FLOOR_MASS = 1e-3, 1e-6
+# a radius of gyration of 100 nm, for a point mass whose Ibar is itself round-off:
+# moved by c (Kim (2012), eq. (21)), it keeps about 12 eps m |c|^2, a radius of
+# 5e-8 |c| in any order of summation (any BLAS kernel): below the floor up to 2 m.
+_FLOOR_REL, _FLOOR_MASS = 1e-3, 1e-5
 
 
 def _floor(tol, I_bar, m):

@@ -391,7 +391,7 @@ def Ad(T):
     >>> T = make_transform(np.eye(3), [1.0, 0.0, 0.0])
     >>> # spin about z, seen 1 m away
     >>> V = Ad(T) @ np.array([0.0, 0.0, 1.0, 0.0, 0.0, 0.0])
-    >>> V.tolist() == [0.0, 0.0, 1.0, 0.0, -1.0, 0.0]
+    >>> V.tolist() == [0.0, 0.0, 1.0, 0.0, -1.0, 0.0]  # exact: sums of 0s and 1s
     True
     """
     T = _checks.homogeneous("T", T)

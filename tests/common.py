@@ -59,6 +59,49 @@ def relative_error(a, b):
     return float(np.max(np.abs(a - b)) / max(np.max(np.abs(b)), 1e-300))
 
 
+# --- floats reached along two code paths ---------------------------------------------------
+# Two code paths to the same float result (batched and single, compiled and reference, two
+# array shapes, two functions) may sum in different orders: OpenBLAS picks its kernels by
+# CPU and by shape, numpy its SIMD loops by CPU. A short sum in another order moves the
+# result by a few units in the last place of its largest entry. Such results are compared
+# to ULPS of those units, never bit for bit, so that no test depends on the CPU. Bitwise
+# equality stays where the path is the same by construction (the same function on the
+# same input, a copy, an integer array, a constant read back, an exact zero by structure),
+# with a comment that says which.
+ULPS = 4
+
+
+def assert_ulp_close(actual, desired, ulps=ULPS, err_msg=""):
+    """``actual`` equals ``desired`` to ``ulps`` units in the last place of the largest
+    entry of ``desired``: ``|actual - desired| <= ulps * spacing(max |desired|)``
+    entrywise (``np.testing.assert_allclose`` with that ``atol``, same shape asked).
+
+    The unit is that of the largest entry, not each entry's own
+    (``np.testing.assert_array_max_ulp``): a sum in another order errs relative to
+    the size of its terms, so an entry that cancels to near zero may differ by many of
+    its own ulps. On failure the message adds the largest difference, its index, and
+    its size in ulps of the largest entry and of that entry."""
+    a = np.asarray(actual)
+    b = np.asarray(desired)
+    b = b.astype(np.result_type(b, 0.0), copy=False)        # integers compare as floats
+    assert a.shape == b.shape, f"shapes differ: {a.shape} (actual), {b.shape} (desired)"
+    scale = np.max(np.abs(b), initial=0.0, where=np.isfinite(b))
+    unit = np.spacing(scale)
+    try:
+        np.testing.assert_allclose(a, b, rtol=0, atol=ulps * unit, err_msg=err_msg)
+    except AssertionError as error:
+        diff = np.where(np.isnan(a - b), 0.0, np.abs(a - b))   # NaN, inf: numpy's message
+        if not np.max(diff, initial=0.0) > ulps * unit:
+            raise
+        k = np.unravel_index(np.argmax(diff), diff.shape)
+        raise AssertionError(
+            f"{error}\nLargest difference {diff[k]:.3g} at index {tuple(map(int, k))}: "
+            f"{a[k].item()!r} (actual) against {b[k].item()!r} (desired), "
+            f"{diff[k] / unit:.3g} ulps of the largest entry {scale:.6g} (allowed "
+            f"{ulps}), {diff[k] / np.spacing(np.abs(b[k])):.3g} ulps of that entry"
+        ) from None
+
+
 def pendulum_of(ex):
     """The double pendulum of an exercise module's ``PENDULUM`` and ``GRAVITY``."""
     from liedyn.robots import double_pendulum

@@ -150,7 +150,7 @@ def test_ex5_wrong_at_zero_acceleration_differs():
 
 def test_ex6_data_is_deterministic_and_consistent():
     a, b = ex.ex6_data(), ex.ex6_data()
-    assert all(np.array_equal(x, y) for x, y in zip(a, b))
+    assert all(np.array_equal(x, y) for x, y in zip(a, b))    # the same function, twice
     assert all(x.shape == (ex.ARM_EX6["samples"], 2) for x in a)
 
 

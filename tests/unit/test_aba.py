@@ -190,7 +190,7 @@ def test_mass_matrix_factor_on_chains(kind):
     for k in range(3):                       # block upper triangular, in the body order
         for i in range(1, model.nbodies + 1):
             for j in range(i + 1, model.nbodies + 1):
-                assert np.all(W[k][model.v_slice[j], model.v_slice[i]] == 0)
+                assert np.all(W[k][model.v_slice[j], model.v_slice[i]] == 0)  # never written
         np.testing.assert_allclose(W[k], mass_matrix_factor(model, q[k]), rtol=0, atol=1e-13)
 
 

@@ -147,7 +147,7 @@ def test_add_body_assignment_and_the_urdf_loader():
     model = ld.Model()
     model.add_body("a", 0, ld.Revolute([0, 0, 1]), armature=0.5)
     model.add_body("b", 1, ld.Spherical(), armature=[0.1, 0.2, 0.3])
-    assert model.armature.tolist() == [0.5, 0.1, 0.2, 0.3]
+    assert model.armature.tolist() == [0.5, 0.1, 0.2, 0.3]       # read back: exact
     assert model.rotor(2).tolist() == np.diag([0.1, 0.2, 0.3]).tolist()
     model.armature = 2.0
     assert model.armature.tolist() == [2.0] * 4

@@ -98,7 +98,7 @@ def test_G_blocks_are_adjoints_of_relative_transforms():
             if i >= j:
                 assert relerr(block, Ad_inv(np.linalg.inv(Tw[j]) @ Tw[i])) < 1e-12
             else:
-                assert np.all(block == 0)
+                assert np.all(block == 0)                      # never written: exact
 
 
 def test_murray_coriolis_factorization_is_not_skew_consistent():

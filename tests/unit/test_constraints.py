@@ -102,7 +102,7 @@ def test_inverse_unique_with_two_actuators():
     assert rel(t1, t2) < 1e-12 and rel(l1, l2) < 1e-12
     A = constraint_jacobian(model, cons, q)
     assert rel(mass_matrix(model, q) @ ddq + rnea(model, q, dq, 0 * ddq), t1 + A.T @ l1) < 1e-10
-    assert np.all(t1[~act] == 0)
+    assert np.all(t1[~act] == 0)                                   # the passive zeros, copied
     # forward dynamics with these torques reproduces ddq
     assert rel(constrained_forward(model, cons, q, dq, t1)[0], ddq) < 1e-9
 
@@ -146,7 +146,7 @@ def test_hybrid_consistent_with_forward_and_inverse():
     A = constraint_jacobian(model, cons, q)
     assert rel(mass_matrix(model, q) @ a + rnea(model, q, dq, 0 * a), t + A.T @ lam) < 1e-10
     assert np.max(np.abs(A @ a + constraint_drift(model, cons, q, dq))) < 1e-10
-    assert a[0] == ddq[0] and np.all(t[1:] == tau[1:])
+    assert a[0] == ddq[0] and np.all(t[1:] == tau[1:])             # inputs, copied
     # the prescribed set of the unique inverse problem: hybrid == inverse
     act = np.array([True, False, True, False, False])
     t_inv, l_inv = constrained_inverse(model, cons, q, dq, ddq, act, tau_passive=np.zeros(5))
@@ -367,7 +367,7 @@ def test_baumgarte_acts_on_a_pfaffian_residual():
     model, cons = cartesian_pendulum(with_residual=False)
     ddq0, _ = constrained_forward(model, cons, q, dq, np.zeros(2), baumgarte=(2.0, 0.0))
     ddq1, _ = constrained_forward(model, cons, q, dq, np.zeros(2), baumgarte=(2.0, 3.0))
-    assert np.array_equal(ddq0, ddq1)
+    assert np.array_equal(ddq0, ddq1)        # exact: beta^2 f adds f's zero rows, no more
 
 
 @pytest.mark.parametrize("with_residual", [True, False])
@@ -419,7 +419,7 @@ def test_hybrid_with_more_constraints_than_free_coordinates():
     drift = constraint_drift(model, cons, q, dq)
     tau_in = np.array([0.0, 0.0, 0.0, 0.7, -0.4])                  # passive torques on v
     t, a, lam = constrained_hybrid(model, cons, q, dq, ddq, tau_in, u)
-    assert np.array_equal(a[u], ddq[u]) and np.array_equal(t[~u], tau_in[~u])
+    assert np.array_equal(a[u], ddq[u]) and np.array_equal(t[~u], tau_in[~u])   # copied
     assert rel(a, ddq) < 1e-9                                       # the consistent motion
     assert rel(M @ a + b, t + A.T @ lam) < 1e-10                    # eq. (70)
     assert np.max(np.abs(A @ a + drift)) < 1e-10                    # eq. (71)

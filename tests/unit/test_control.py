@@ -46,6 +46,7 @@ def revolute_tree(seed, n=4):
 # --- gains and input errors -------------------------------------------------------------------
 
 def test_gain_forms():
+    # exact: gain scales the identity or places the entries, as the expected values do
     assert np.array_equal(control.gain("Kp", 2.0, 3), 2 * np.eye(3))
     assert np.array_equal(control.gain("Kp", [1.0, 2.0, 3.0], 3), np.diag([1.0, 2.0, 3.0]))
     K = np.array([[2.0, 0.5], [0.5, 1.0]])

@@ -86,7 +86,7 @@ def test_mass_matrix_matches_pinocchio_crba(seed):
     M_pin = pin.crba(pm, data, state_to_pin(model, q)).copy()
     # the C++ crba fills only the upper triangle of data.M; the Python pin.crba returns it
     # symmetrised (chapters 6 and 11 say so): no mirroring needed
-    assert np.array_equal(M_pin, M_pin.T)
+    assert np.array_equal(M_pin, M_pin.T)                # mirrored by pin.crba: exact
     B = velocity_map(model, q)
     assert relerr(mass_matrix(model, q), B.T @ M_pin @ B) <= 1e-12
 
@@ -98,6 +98,7 @@ def test_python_crba_returns_the_full_symmetric_matrix():
     pm = to_pinocchio(model)
     data = pm.createData()
     M_py = pin.crba(pm, data, state_to_pin(model, q)).copy()
+    # exact: pin.crba mirrors the triangle, and M_py is a copy of data.M
     assert np.abs(np.tril(M_py, -1)).max() > 1e-3 and np.array_equal(M_py, M_py.T)
     assert np.array_equal(data.M, M_py)
 

@@ -179,7 +179,7 @@ def test_an_inconsistent_inertia_is_warned_about_refused_or_kept():
         from_dh([row])
     with pytest.raises(ValueError, match=r"rows\[0\]: .*triangle inequality"):
         from_dh([row], inertia_check="raise")
-    assert from_dh([row], inertia_check="ignore").inertias[1][4, 4] == 4.8
+    assert from_dh([row], inertia_check="ignore").inertias[1][4, 4] == 4.8   # the mass, read back
 
 
 @pytest.mark.parametrize("rows, error, match", [

@@ -114,7 +114,7 @@ def test_hybrid_matches_direct_and_equations_of_motion(seed):
     assert relerr(M @ ddq_out + b, tau_out) <= TOL                       # eq. (32)
     u = coordinate_mask(model, mask)
     assert np.array_equal(ddq_out[u], ddq[u])                            # known entries copied
-    assert np.array_equal(tau_out[~u], tau[~u])
+    assert np.array_equal(tau_out[~u], tau[~u])                          # (exact)
 
 
 @pytest.mark.parametrize("seed", range(0, N_TREES, 3))
@@ -161,7 +161,7 @@ def test_printed_eq34_coupling_term_fails():
     u, v = mask, ~mask
     M, b = mass_matrix(model, q), bias_force(model, q, dq)
     M_uv, M_vu, M_vv = M[np.ix_(u, v)], M[np.ix_(v, u)], M[np.ix_(v, v)]
-    assert np.array_equal(M_vu, M_uv.T)
+    assert np.array_equal(M_vu, M_uv.T)          # exact: blocks of two joints are mirrored
     ddq_v = hybrid(model, q, dq, ddq, tau, mask)[1][v]
     right = np.linalg.solve(M_vv, tau[v] - b[v] - M_vu @ ddq[u])
     printed = np.linalg.solve(M_vv, tau[v] - b[v] - M_uv @ ddq[u])
@@ -173,7 +173,7 @@ def test_all_prescribed_is_inverse_dynamics(seed):
     model, q, dq, ddq, tau, f_ext, _ = hybrid_case(seed)
     tau_out, ddq_out = hybrid(model, q, dq, ddq, tau, [True] * model.nbodies, f_ext)
     assert relerr(tau_out, rnea(model, q, dq, ddq, f_ext)) <= TOL
-    assert np.array_equal(ddq_out, ddq)
+    assert np.array_equal(ddq_out, ddq)                                 # copied
 
 
 @pytest.mark.parametrize("seed", range(1, N_TREES, 3))
@@ -181,7 +181,7 @@ def test_none_prescribed_is_forward_dynamics(seed):
     model, q, dq, ddq, tau, f_ext, _ = hybrid_case(seed)
     tau_out, ddq_out = hybrid(model, q, dq, ddq, tau, [False] * model.nbodies, f_ext)
     assert relerr(ddq_out, aba(model, q, dq, tau, f_ext)) <= TOL
-    assert np.array_equal(tau_out, tau)
+    assert np.array_equal(tau_out, tau)                                 # copied
 
 
 @settings(deadline=None, max_examples=60)
@@ -193,7 +193,7 @@ def test_unknown_input_slots_are_ignored(seed, scale):
     ddq2, tau2 = ddq.copy(), tau.copy()
     ddq2[~u] = scale * rng.normal(size=(~u).sum())                     # unknowns: ddq_v, tau_u
     tau2[u] = scale * rng.normal(size=u.sum())
-    for f in (hybrid, hybrid_direct):
+    for f in (hybrid, hybrid_direct):        # the same function; the slots never enter it
         a = f(model, q, dq, ddq, tau, mask, f_ext)
         b = f(model, q, dq, ddq2, tau2, mask, f_ext)
         assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
@@ -212,7 +212,7 @@ def test_hybrid_pass_intermediates(seed):
         assert relerr(out.F[i], ref.F[i]) <= TOL
         assert relerr(out.I_hat[i] @ out.dV[i] + out.B_hat[i], out.F[i]) <= TOL   # eq. (51)
         if mask[i - 1]:
-            assert out.Psi[i] is None and np.array_equal(out.Pi[i], out.I_hat[i])
+            assert out.Psi[i] is None and np.array_equal(out.Pi[i], out.I_hat[i])  # the same
         else:
             PiS = out.Pi[i] @ out.forward.S[i]                 # (6, 0) for a fixed joint
             assert relerr(PiS, np.zeros_like(PiS)) <= 1e-9 * max(1.0, np.max(np.abs(out.I_hat[i])))
@@ -252,7 +252,7 @@ def test_external_wrenches():
         assert relerr(a, b) <= TOL
     assert relerr(rnea(model, q, dq, with_f[1], f_ext), with_f[0]) <= TOL
     zero = hybrid(model, q, dq, ddq, tau, mask, np.zeros((model.nbodies, 6)))
-    assert all(np.array_equal(a, b) for a, b in zip(zero, without))
+    assert all(np.array_equal(a, b) for a, b in zip(zero, without))   # exact: adds zeros
 
 
 def test_serial_chain_and_double_pendulum_agree_with_direct():

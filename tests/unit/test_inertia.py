@@ -282,7 +282,7 @@ def by_hand(m, c, Ic):
 
 # a 1 g part of millimetre size; mass scale k and length scale l change units: (m, c, Ic) ->
 # (k m, l c, k l^2 Ic). Physical or not does not depend on the units (down to radii of gyration
-# of about a millimetre, where the absolute floor 1e-15 m (SI) of check_inertia takes over).
+# of a few millimetres, where the absolute floor 1e-14 m (SI) of check_inertia takes over).
 SMALL = (1e-3, np.array([2e-3, -1e-3, 3e-3]))
 SCALES = [(1.0, 1.0), (1e10, 1.0), (1e-6, 1.0), (1.0, 1e3), (1e-3, 1e2), (1e5, 10.0)]
 
@@ -358,7 +358,7 @@ def test_rod_inertia_is_only_semi_definite():
     I = li.spatial_inertia(2.0, [0.0, 0.0, 0.5], li.rod_inertia(2.0, 1.0))
     li.check_inertia(I)
     V = np.array([0.0, 0.0, 1.0, 0.0, 0.0, 0.0])                  # spin about the rod's axis
-    assert li.kinetic_energy(I, V) == 0.0
+    assert li.kinetic_energy(I, V) == 0.0        # exact: every term has a zero factor
     assert np.min(np.linalg.eigvalsh(I)) < 1e-12
 
 
@@ -371,7 +371,7 @@ def test_a_massless_link_is_accepted(Ibar):
     """Symmetric positive semi-definite, no mass, no first moment: a lumped rotor
     inertia, which need not obey the triangle inequality of a mass distribution."""
     I = li.spatial_inertia(0.0, [0.3, -0.2, 0.1], Ibar)
-    assert np.array_equal(I[3:, 3:], np.zeros((3, 3))) and not np.any(I[:3, 3:])
+    assert np.array_equal(I[3:, 3:], np.zeros((3, 3))) and not np.any(I[:3, 3:])  # m = 0
     assert np.allclose(I[:3, :3], Ibar)
     li.check_inertia(I)
     model = Model()

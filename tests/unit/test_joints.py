@@ -145,6 +145,7 @@ def test_dS_zero_for_constant_S(kind):
     rng = np.random.default_rng(2)
     joint = make_joint(kind, rng)
     q = joint.random(rng)
+    # constants of the joint, not computed from q: exact
     assert np.all(joint.dS(q, rng.normal(size=joint.nv)) == 0)
     np.testing.assert_array_equal(joint.S(q), joint.S(joint.random(rng)))
 
@@ -269,7 +270,7 @@ def test_random_is_valid_and_seeded(kind):
     joint = make_joint(kind, np.random.default_rng(6))
     a = joint.random(np.random.default_rng(7))
     b = joint.random(np.random.default_rng(7))
-    np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(a, b)                 # the same draw of the same seed
     assert a.shape == (joint.nq,) and np.all(np.isfinite(a))
     T = joint.transform(a)
     np.testing.assert_allclose(T[:3, :3].T @ T[:3, :3], np.eye(3), atol=1e-12)

@@ -262,7 +262,7 @@ def test_unsupported_joints_use_the_reference_path():
     model = serial_chain(2)
     model.add_body("user's", 2, Hinge([0.0, 1.0, 0.0]), inertia=model.inertias[2])
     assert _exec.flat_model(model) is None
-    q = np.array([0.1, 0.2, 0.3])
+    q = np.array([0.1, 0.2, 0.3])                   # the reference runs: exactly the same
     assert relerr(rnea(model, q, q, q), rnea_pass(model, q, q, q).tau) == 0.0
 
 
@@ -605,6 +605,7 @@ model = random_tree(6, rng)
 q = model.random_configuration(rng)
 dq, x = rng.normal(size=(2, model.nv))
 assert dispatch.rnea(model, q, dq, x) is None
+# the public functions call the reference: the same function on the same input
 assert np.array_equal(rnea(model, q, dq, x), rnea_pass(model, q, dq, x).tau)
 assert np.array_equal(aba(model, q, dq, x), aba_pass(model, q, dq, x).ddq)
 mask = np.arange(model.nbodies) % 2 == 0

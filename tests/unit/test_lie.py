@@ -77,6 +77,7 @@ def angle_is_pi(w):
 @given(vectors(3), vectors(3))
 def test_skew_is_the_cross_product(w, x):
     np.testing.assert_allclose(skew(w) @ x, np.cross(w, x), rtol=0, atol=1e-14)
+    # exact by construction: skew places w's entries and their negatives; unskew reads them
     np.testing.assert_array_equal(skew(w), -skew(w).T)
     np.testing.assert_array_equal(unskew(skew(w)), w)
 
@@ -84,7 +85,7 @@ def test_skew_is_the_cross_product(w, x):
 @SETTINGS
 @given(vectors(6))
 def test_hat_vee_round_trip(xi):
-    X = hat(xi)
+    X = hat(xi)                           # hat and vee copy entries: exact by construction
     np.testing.assert_array_equal(vee(X), xi)
     np.testing.assert_array_equal(X[:3, :3], skew(xi[:3]))
     np.testing.assert_array_equal(X[:3, 3], xi[3:])
@@ -206,7 +207,7 @@ def test_log_so3_of_a_slightly_non_orthogonal_matrix(R, seed):
 def test_exp_se3_is_the_matrix_exponential(xi):
     T = exp_se3(xi)
     close(T, expm(hat(xi)), 1e-13)
-    np.testing.assert_array_equal(T[3], [0, 0, 0, 1])
+    np.testing.assert_array_equal(T[3], [0, 0, 0, 1])        # a constant row, set
 
 
 @SETTINGS
@@ -256,7 +257,7 @@ def test_Ad_is_conjugation_eq6(T, xi):
 @given(transforms(), transforms())
 def test_Ad_is_a_group_homomorphism(T1, T2):
     close(Ad(T1 @ T2), Ad(T1) @ Ad(T2), 1e-13)
-    np.testing.assert_array_equal(Ad(np.eye(4)), np.eye(6))
+    np.testing.assert_array_equal(Ad(np.eye(4)), np.eye(6))  # exact: products of 0 and 1
 
 
 @SETTINGS
@@ -272,7 +273,7 @@ def test_Ad_inv_is_the_inverse_of_Ad(T):
 def test_Ad_star_is_the_dual_of_Ad_eq8(T, F, V):
     """``<Ad*_T F, V> = <F, Ad_T V>``: Ad* is the transpose, so power is frame independent."""
     close((Ad_star(T) @ F) @ V, F @ (Ad(T) @ V), 1e-13)
-    np.testing.assert_array_equal(Ad_star(T), Ad(T).T)
+    np.testing.assert_array_equal(Ad_star(T), Ad(T).T)       # Ad_star transposes Ad's array
 
 
 @SETTINGS
@@ -320,7 +321,7 @@ def test_ad_is_the_derivative_of_Ad(X):
 @SETTINGS
 @given(vectors(6), vectors(6), vectors(6))
 def test_ad_star_is_the_dual_of_ad(V, F, X):
-    np.testing.assert_array_equal(ad_star(V), ad(V).T)
+    np.testing.assert_array_equal(ad_star(V), ad(V).T)       # ad_star transposes ad's array
     close((ad_star(V) @ F) @ X, F @ (ad(V) @ X), 1e-13)
 
 

@@ -45,7 +45,7 @@ def puma_like(rng, first=ROTOR):
 def test_a_massless_first_link_agrees_with_pinocchio(seed, both_paths):
     rng = np.random.default_rng(seed)
     model = puma_like(rng)
-    assert model.inertias[1][3, 3] == 0.0
+    assert model.inertias[1][3, 3] == 0.0                   # the mass 0, read back
     pm = to_pinocchio(model)
     data = pm.createData()
     q = model.random_configuration(rng)

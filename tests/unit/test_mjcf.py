@@ -42,7 +42,7 @@ from liedyn.robots import pendulum
 from liedyn.mjcf import JOINT_TYPES, MJCFError, MJCFWarning, load_mjcf
 from liedyn.mujoco_coordinates import f_ext_from_mujoco, from_mujoco, to_mujoco
 
-from common import relerr
+from common import assert_ulp_close, relerr
 
 TOL = 1e-9
 
@@ -220,7 +220,7 @@ def test_frames_twists_and_coordinates_match_mujoco(source):
     assert [model.v_slice[i].start for i in moved] == list(m.jnt_dofadr)
     assert [model.joint_names[i] for i in moved] == [m.joint(j).name or None
                                                      for j in range(m.njnt)]
-    np.testing.assert_array_equal(model.qpos0, m.qpos0)
+    np.testing.assert_array_equal(model.qpos0, m.qpos0)      # a copy of MuJoCo's
     d.qpos[:], d.qvel[:] = model.random_configuration(rng), rng.normal(size=m.nv)
     mujoco.mj_forward(m, d)
     s = from_mujoco(model, d.qpos, d.qvel)
@@ -248,11 +248,11 @@ def test_chain_bodies_names_and_armature():
         "Prismatic", "Revolute", "Spherical", "Prismatic", "Fixed", "Revolute", "Free",
         "Revolute"]
     assert not np.any(model.inertias[1]) and not np.any(model.inertias[3])   # massless
-    np.testing.assert_array_equal(
+    np.testing.assert_array_equal(                          # the file's numbers, read back
         model.armature, [0, 0.02, 0.01, 0.01, 0.01, 0, 0, 0, 0, 0, 0, 0, 0, 0.03])
     assert model.mujoco_bodies == [0, 2, 4, 5, 6, 7, 8]
     np.testing.assert_allclose(model.gravity, [0.3, -0.2, -9.81])
-    np.testing.assert_array_equal(load_mjcf(NO_GRAVITY).gravity, [0.0, 0.0, 0.0])
+    np.testing.assert_array_equal(load_mjcf(NO_GRAVITY).gravity, [0.0, 0.0, 0.0])  # constant
 
 
 def test_rotational_armature_of_a_free_joint_agrees_and_translational_is_refused():
@@ -261,7 +261,7 @@ def test_rotational_armature_of_a_free_joint_agrees_and_translational_is_refused
     m.dof_armature[k + 3:k + 6] = [0.1, 0.2, 0.3]           # rotation: liedyn's armature
     model = load_mjcf(m)
     np.testing.assert_array_equal(model.armature[model.v_slice[model.joint("root")]],
-                                  [0.1, 0.2, 0.3, 0, 0, 0])
+                                  [0.1, 0.2, 0.3, 0, 0, 0])         # read back, exact
     assert np.all(worst_errors(model, m, seed=3) < TOL)
     m.dof_armature[k:k + 3] = 0.05
     with pytest.raises(MJCFError, match=r"MJCF MjModel: joint 'root': armature \[0.05, "
@@ -290,10 +290,10 @@ def test_keyframes_are_liedyn_states():
     for k, name in enumerate(model.keyframes):
         mujoco.mj_resetDataKeyframe(m, d, k)
         state = model.keyframes[name]
-        np.testing.assert_array_equal(state.q, d.qpos)
+        np.testing.assert_array_equal(state.q, d.qpos)         # both copy key_qpos
         assert relerr(state.dq, from_mujoco(model, d.qpos, d.qvel).dq) < 1e-15
         assert state.ddq is None and state.tau is None
-    np.testing.assert_array_equal(model.keyframes["key1"].q, m.qpos0)
+    np.testing.assert_array_equal(model.keyframes["key1"].q, m.qpos0)    # copied
     free = model.v_slice[model.joint("root")]                   # mapped, not copied
     assert not np.allclose(model.keyframes["pose"].dq[free], v[free])
 
@@ -363,6 +363,7 @@ def test_string_bytes_path_and_mjmodel_give_the_same_model(tmp_path):
     tau = rnea(models[0], q, dq, ddq)
     for model in models[1:]:
         assert model.names == models[0].names
+        # the same MjModel read by the same code: the same function on the same input
         np.testing.assert_array_equal(rnea(model, q, dq, ddq), tau)
 
 
@@ -396,7 +397,7 @@ def test_maps_round_trip_and_keep_the_power(seed, scale):
     free = FLOATER.v_slice[FLOATER.body("floater")]
     rest = np.r_[0:free.start, free.stop:FLOATER.nv]
     for a, b in zip(s[1:], (qvel, qacc, qfrc)):
-        np.testing.assert_array_equal(a[rest], b[rest])       # other joints unchanged
+        np.testing.assert_array_equal(a[rest], b[rest])       # other joints: copied
 
 
 def test_maps_broadcast_over_leading_dimensions():
@@ -408,7 +409,7 @@ def test_maps_broadcast_over_leading_dimensions():
     for a in range(3):
         for b in range(2):
             one = from_mujoco(FLOATER, qpos[b], qvel[a, 0], qacc[a, 0])
-            np.testing.assert_array_equal(s.dq[a, b], one.dq)
+            assert_ulp_close(s.dq[a, b], one.dq)          # batched and single: two paths
             np.testing.assert_allclose(s.ddq[a, b], one.ddq, rtol=0, atol=1e-15)
     assert s.tau is None and to_mujoco(FLOATER, qpos).qvel is None
 

@@ -144,7 +144,7 @@ def test_slices_partition_q_and_v(seed):
     assert all(m.parent[i] < i for i in range(1, m.nbodies + 1))
     for sl, n, attr in [(m.q_slice, m.nq, "nq"), (m.v_slice, m.nv, "nv")]:
         covered = np.concatenate([np.arange(n)[s] for s in sl[1:]])
-        np.testing.assert_array_equal(covered, np.arange(n))
+        np.testing.assert_array_equal(covered, np.arange(n))           # integers
         assert [s.stop - s.start for s in sl[1:]] == [getattr(j, attr) for j in m.joints[1:]]
 
 
@@ -176,7 +176,7 @@ def test_neutral_configuration():
     m = small_tree()
     q0 = m.neutral_configuration()
     assert q0.shape == (m.nq,)
-    np.testing.assert_array_equal(q0, [0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0])
+    np.testing.assert_array_equal(q0, [0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0])   # constants
     Tw = forward_kinematics(m, q0).T_world
     np.testing.assert_allclose(Tw[2], make_transform(np.eye(3), [1, 0, 0]), atol=0)
 
@@ -185,7 +185,7 @@ def test_random_configuration_is_seeded_and_valid():
     m = small_tree()
     a = m.random_configuration(np.random.default_rng(3))
     b = m.random_configuration(np.random.default_rng(3))
-    np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(a, b)                 # the same draw of the same seed
     m.check_q(a)
     assert not np.allclose(a, m.random_configuration(np.random.default_rng(4)))
 

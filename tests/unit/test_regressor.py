@@ -78,8 +78,8 @@ def test_inverse_dynamics_is_linear_in_the_inertias(seed):
                                   zip(model.inertias[1:], other.inertias[1:])])
     tau, tau_other = rnea(model, q, dq, ddq), rnea(other, q, dq, ddq)
     assert relerr(rnea(mixed, q, dq, ddq), a * tau + b * tau_other) < 1e-12
-    Y = joint_torque_regressor(model, q, dq, ddq)                 # Y knows no inertia
-    assert np.array_equal(Y, joint_torque_regressor(other, q, dq, ddq))
+    Y = joint_torque_regressor(model, q, dq, ddq)                 # Y knows no inertia:
+    assert np.array_equal(Y, joint_torque_regressor(other, q, dq, ddq))    # the same path
     assert relerr(Y @ inertial_parameters(other), tau_other) < 1e-12
 
 

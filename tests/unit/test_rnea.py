@@ -203,6 +203,7 @@ def test_f_ext_that_balances_gravity_gives_zero_torque(seed):
 def test_gravity_is_a_base_acceleration():
     """Footnote 6: gravity g equals the ground accelerating with -g; dV_0 = (0, -g)."""
     model, q, dq, ddq, _ = random_state(3)
+    # exact by construction: (0, 0 - g) is a negation, and the pass copies it as dV_0
     assert np.array_equal(gravity_acceleration(model)[3:], -model.gravity)
     out = rnea_pass(model, q, dq, ddq)
     np.testing.assert_array_equal(out.forward.dV[0], gravity_acceleration(model))

@@ -87,7 +87,7 @@ def test_panda_frames_limits_and_mimic():
     assert np.allclose(maps.q(model.q_upper), pm.upperPositionLimit)
     assert np.allclose(maps.B(q) @ model.effort_limit, pm.effortLimit)
     assert model.mimic == {"panda_finger_joint2": ("panda_finger_joint1", 1.0, 0.0)}
-    qm = model.enforce_mimic(q)
+    qm = model.enforce_mimic(q)                         # multiplier 1, offset 0: exact
     assert qm[model.joint("panda_finger_joint2")
               - 1] == qm[model.joint("panda_finger_joint1") - 1]
 
@@ -99,7 +99,7 @@ def test_string_and_file_give_the_same_model():
     a, b = urdf.load_urdf(path), urdf.load_urdf(text)
     assert a.source == path and b.source is None
     assert a.joint_names == b.joint_names and a.parent == b.parent
-    for i in range(1, a.nbodies + 1):
+    for i in range(1, a.nbodies + 1):                   # the same text, the same reader
         assert np.array_equal(a.placements[i], b.placements[i])
         assert np.array_equal(a.inertias[i], b.inertias[i])
 
