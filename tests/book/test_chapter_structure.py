@@ -4,7 +4,7 @@ with a summary.
 Checked on the notebooks' markdown, without building the book: the chapter's first markdown
 cells say **You will learn** ... and **It assumes** ... (in an "In this chapter" box, or as
 paragraphs led by **What you will learn:** and **What it assumes:**), and its last level-2
-sections are "Summary" followed only by exercises and errata.
+sections are "Summary" followed only by exercises, errata and the checks.
 """
 import re
 
@@ -12,8 +12,8 @@ import pytest
 
 from common import ROOT, chapters, notebook_cells
 
-AFTER_SUMMARY = {"Exercises", "Errata met in this chapter",  # sections allowed after the
-                 "Checks, sources and timings"}               # summary
+# sections allowed after the summary
+AFTER_SUMMARY = {"Exercises", "Errata met in this chapter", "Checks, sources and timings"}
 
 
 def markdown_cells(docname):

@@ -125,6 +125,9 @@ def test_ex7_a_right_rnea_passes_and_a_planted_bug_is_reported(capsys):
                                           "differs"):
         check("ch5.ex7", lambda model, q, dq, ddq: my_rnea(model, q, dq, ddq,
                                                             bug_body=2))
+    with pytest.raises(WrongAnswer, match=r"ch5.ex7: .*F_\d+ differs.*\n  Your F_\d+ has "
+                                          r"ad_\(V_\d+\) where ad\*_\(V_\d+\)"):
+        check("ch5.ex7", lambda *args: my_rnea(*args, slip="ad for ad*"))
     with pytest.raises(WrongAnswer, match="give your function"):
         check("ch5.ex7", [0.0])
 

@@ -114,7 +114,10 @@ def test_ex7_a_right_crba_passes_and_a_planted_bug_is_reported(capsys):
     assert check("ch6.ex7", my_crba) is True
     assert "agrees with liedyn on" in capsys.readouterr().out
     with pytest.raises(WrongAnswer, match=r"body \d+ .*: Ic_\d+ differs"):
-        check("ch6.ex7", lambda model, q: my_crba(model, q, bug=True))
+        check("ch6.ex7", lambda model, q: my_crba(model, q, slip="untransformed"))
+    with pytest.raises(WrongAnswer, match=r"ch6.ex7: .*\n  Your Ic_\d+ adds A_k Ic_k "
+                                          r"A_k\^T: the transpose belongs on the left"):
+        check("ch6.ex7", lambda model, q: my_crba(model, q, slip="A X A^T"))
     with pytest.raises(WrongAnswer, match="give your function"):
         check("ch6.ex7", 1.0)
 

@@ -134,6 +134,9 @@ def test_ex7_a_right_aba_passes(capsys):
 def test_ex7_a_planted_bug_is_reported_and_a_value_refused():
     with pytest.raises(WrongAnswer, match=r"body \d+ .*: I_hat_\d+ differs"):
         check("ch7.ex7", lambda *args: my_aba(*args, bug_body=4))
+    with pytest.raises(WrongAnswer, match=r"ch7.ex7: .*\n  Your B_hat_\d+ leaves eta_k out "
+                                          r"of beta_k"):
+        check("ch7.ex7", lambda *args: my_aba(*args, slip="no eta in beta"))
     with pytest.raises(WrongAnswer, match="give your function"):
         check("ch7.ex7", np.zeros(3))
 
