@@ -449,6 +449,62 @@ def pass_arrows(d, p, q, lam, i, flip=False):
            "middle")
 
 
+# ------------------------------------------------------------------------ chapter 6
+CH6_TREE = (None, 0, 1, 2, 3, 3, 1)   # bodies 3, 4, 5 form the subtree of joint 3
+
+
+def ch6_crba(parent=CH6_TREE, i=3):
+    d = Drawing("ch6-crba", 600)
+    at = {0: (60, 318), 1: (190, 318), 2: (340, 318), 3: (500, 318), 4: (690, 236),
+          5: (690, 400), 6: (250, 430)}
+    path, sub = support(parent, i), [k for k in at if k and i in support(parent, k)]
+    d.box(10, 10, 780, 112, GREEN)
+    d.text((24, 40), "composite inertias, i = N, …, 1 (tips to base)", color=GREEN,
+           bold=True)
+    d.text((24, 78), "ℐ^c_i = ℐ_i + Σ_{k∈μ(i)} Ad^*_{T_{i,k}^{−1}} ℐ^c_k "
+           "Ad_{T_{i,k}^{−1}}")
+    d.text((24, 106), "the subtree of joint i locked into one rigid body", NOTE, GREEN)
+    d.box(450, 168, 330, 294, GREEN, fill="#f6fbf8", dash=True, r=30)
+    d.lines((466, 194), [f"subtree of {i}, locked:", f"one body, ℐ^c_{i}"], 22,
+            size=NOTE, color=GREEN)
+    for k in range(1, len(parent)):
+        p, q = at[parent[k]], at[k]
+        d.line(p, q, INK if k in path or k in sub else GREY)
+        if k in sub and k != i:                       # the child's I^c comes inwards
+            a = math.degrees(math.atan2(p[1] - q[1], q[0] - p[0]))
+            s = 1 if q[1] < p[1] else -1              # on the outer side of the edge
+            ends = [polar(polar(p, a, t), a + 90 * s, 13) for t in (166, 40)]
+            d.line(*ends, GREEN, arrow=True)
+            d.text(polar(polar(p, a, 104), a + 90 * s, 36), f"ℐ^c_{k}", SIZE, GREEN,
+                   "middle")
+    for j in path:                                    # F carried towards the root
+        if parent[j] > 0:
+            p, q = at[parent[j]], at[j]
+            d.line((q[0] - 36, q[1] - 13), (p[0] + 36, p[1] - 13), ORANGE, arrow=True)
+            d.text(((p[0] + q[0]) / 2, p[1] - 22), "Ad^*F", NOTE, ORANGE, "middle")
+        d.text((at[j][0], at[j][1] - 50), f"M_{{{j}{i}}} = S_{j}^T F", SIZE, ORANGE,
+               "middle")
+    d.text((at[i][0], at[i][1] + 56), f"F = ℐ^c_{i} S_{i}", SIZE, ORANGE, "middle")
+    for k, p in at.items():
+        if k:
+            color = INK if k in path or k in sub else GREY
+            d.circle(p, 20, color)
+            d.text((p[0], p[1] + 6), str(k), SIZE, color, "middle", bold=True)
+    d.ground((at[0][0], at[0][1] + 2))
+    d.text((at[0][0], at[0][1] + 40), "0", SIZE, INK, "middle", bold=True)
+    d.lines((at[6][0] - 32, at[6][1] - 6), [f"M_{{6{i}}} = 0: body 6 is not",
+                                             f"on the path from {i} to 0"],
+            20, size=NOTE, color=GREY, anchor="end")
+    d.box(10, 480, 780, 110, ORANGE)
+    d.text((24, 510), f"column i of M (here i = {i}), walking to the root",
+           color=ORANGE, bold=True)
+    d.lines((24, 544), [f"F = ℐ^c_i S_i,{EM}M_{{ii}} = S_i^T F",
+                        f"then for j = i, λ(i), … while λ(j) > 0:{EM}"
+                        f"F ← Ad^*_{{T_{{λ(j),j}}^{{−1}}}} F,{EM}"
+                        "M_{λ(j),i} = S_{λ(j)}^T F"], 32)
+    return d
+
+
 # ------------------------------------------------------------------------ chapter 7
 def ch7_articulated():
     d = Drawing("ch7-articulated-body", 510)
@@ -687,6 +743,7 @@ TITLE = {"ch1-twists": "Body twist and spatial twist of a moving frame",
          "ch4-tree": "A tree of eight bodies, numbered from the ground",
          "ch5-free-body": "Free-body diagram of link i",
          "ch5-rnea-passes": "The two passes of the recursive Newton-Euler algorithm",
+         "ch6-crba": "The composite-rigid-body algorithm: one column of the mass matrix",
          "ch7-articulated-body": "The articulated body i and what it passes on",
          "ch9-cut-loop": "A closed loop cut open into a tree, with the two frames and the "
                          "constraint wrench at the cut",
@@ -711,8 +768,8 @@ def alt_texts():
 
 
 FIGURES = [ch1_twists, ch1_wrench, ch4_joint, ch4_tree, ch5_free_body, ch5_passes,
-           ch7_articulated, ch9_cut_loop, ch10_derivative_chain, two_link_arm,
-           intro_map]
+           ch6_crba, ch7_articulated, ch9_cut_loop, ch10_derivative_chain,
+           two_link_arm, intro_map]
 
 
 def main():

@@ -154,3 +154,32 @@ def test_ex8_right_answer_and_hints():
     dq1, dq2 = ex.STATE_EX8["dq"]
     hint("ch5.ex8", part * dq2 / (dq1 + dq2), "rate of turn of link 2")
     hint("ch5.ex8", part * 1.1, "off by")
+
+
+# exercise 10 (the parts of the torque along a swing, read off a plot): the parts by
+# rnea on the whole batch of states, as the notebook computes them
+def swing_parts(samples=4001):
+    s = ex.SWING_EX10
+    t = np.linspace(0.0, s["period"], samples)
+    w = 2 * np.pi / s["period"]
+    off, amp = np.asarray(s["offsets"]), np.asarray(s["amplitudes"])
+    q = off + np.outer(np.sin(w * t), amp)
+    dq, ddq = w * np.outer(np.cos(w * t), amp), -w ** 2 * (q - off)
+    z = np.zeros_like(q)
+    g, b = rnea(arm(), q, z, z), rnea(arm(), q, dq, z)
+    return g, b - g, rnea(arm(), q, dq, ddq) - b
+
+
+def test_ex10_a_value_read_off_the_plot_passes_and_the_slips_are_named():
+    g, c, Mddq = swing_parts()
+    peak = np.abs(c[:, 0]).max()
+    assert check("ch5.ex10", peak)
+    assert check("ch5.ex10", round(peak, 1))          # read to two digits
+    assert check("ch5.ex10", [peak * 1.015])
+    hint("ch5.ex10", np.abs(g[:, 0]).max(), "gravity torque")
+    hint("ch5.ex10", np.abs((g + c)[:, 0]).max(), "gravity torque")
+    hint("ch5.ex10", np.abs(Mddq[:, 0]).max(), "inertial part")
+    hint("ch5.ex10", np.abs((g + c + Mddq)[:, 0]).max(), "whole torque")
+    hint("ch5.ex10", np.abs(c[:, 1]).max(), "joint 2")
+    hint("ch5.ex10", peak * 1.05, "off by")
+    hint("ch5.ex10", [peak, peak], r"shape \(1,\)")

@@ -159,3 +159,23 @@ def test_ex8_typical_slips_are_explained(answer, message):
     import re
     with pytest.raises(WrongAnswer, match=re.escape(message)):
         check("ch6.ex8", answer)
+
+
+# exercise 10 (the eigenvalues of M read off a plot): the eigenvalues of liedyn's CRBA
+def eigenvalues_ex10():
+    q2 = np.linspace(-np.pi, np.pi, 2001)
+    q = np.stack([np.zeros_like(q2), q2], axis=-1)
+    return np.linalg.eigvalsh(mass_matrix(ARM, q))
+
+
+def test_ex10_a_value_read_off_the_plot_passes_and_the_slips_are_named():
+    ev = eigenvalues_ex10()
+    smallest = ev[:, 0].min()
+    assert check("ch6.ex10", smallest)
+    assert check("ch6.ex10", round(smallest, 3))          # read to two digits
+    assert check("ch6.ex10", [smallest * 0.985])
+    hint("ch6.ex10", ev[:, 0].max(), "largest value of the smaller eigenvalue")
+    hint("ch6.ex10", np.linalg.eigvalsh(mass_matrix(ARM, [0.0, np.pi]))[0], "folded arm")
+    hint("ch6.ex10", ev[:, 1].min(), "larger eigenvalue")
+    hint("ch6.ex10", ev[:, 1].max(), "largest eigenvalue")
+    hint("ch6.ex10", smallest * 1.1, "off by")

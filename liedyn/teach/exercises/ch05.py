@@ -1,7 +1,8 @@
 """Checkers for the exercises of :ref:`sec-inverse-dynamics` (chapter 5): gravity as
 a base acceleration, the pendulum, the planar 2R arm (uniform links, gravity along
 -y) by the RNEA, an external wrench, the reader's RNEA, the elbow torque by
-hand.
+hand, the parts of the torque along a swing read off a plot. Exercise 9 asks for an
+explanation in words and has no checker.
 """
 import numpy as np
 
@@ -9,9 +10,9 @@ from .. import implement
 from ._closed_forms import two_link_arm
 from . import WrongAnswer, exercise
 
-__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7", "ex8", "GRAVITY_EX1",
-           "PENDULUM_EX2", "ARM", "Q_EX3", "DQ_EX4", "F_TIP_EX5", "ARM_EX6",
-           "Q2_EX6", "STATE_EX8"]
+__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7", "ex8", "ex10",
+           "GRAVITY_EX1", "PENDULUM_EX2", "ARM", "Q_EX3", "DQ_EX4", "F_TIP_EX5",
+           "ARM_EX6", "Q2_EX6", "STATE_EX8", "SWING_EX10"]
 
 GRAVITY_EX1 = np.array([0.0, 0.0, -9.81])
 """Exercise 1: the gravity vector of ``Model(gravity=GRAVITY_EX1)`` (ground
@@ -43,6 +44,13 @@ Q2_EX6 = 1.0
 STATE_EX8 = {"q2": 0.6, "dq": (1.5, -0.5)}
 """Exercise 8: the elbow angle q2 and the joint rates (dq1, dq2) of
 ``planar_arm(2)`` (links of 1 kg and 1 m, centres of mass at 0.5 m)."""
+
+SWING_EX10 = {"offsets": (-np.pi / 2, 0.0), "amplitudes": (0.8, 1.2), "period": 2.0}
+"""Exercise 10: the swing ``q(t) = offsets + amplitudes sin(2 pi t / period)`` of
+``planar_arm(**ARM)`` (radians, seconds)."""
+
+READ_OFF_RTOL = 0.02
+"""Exercise 10: a value read off a plot is right to 2 %."""
 
 
 def _arm(dq=(0.0, 0.0)):
@@ -187,4 +195,52 @@ def ex8(answer):
         (beta * s2 * dq1 * dq2,
          "v_x p_y - v_y p_x with p = m2 (v_x, v_y + r2 w_z) is m2 r2 w_z v_x: the "
          "rate of turn of link 2 is dq1 + dq2, and v_x = l1 s2 dq1."),
+    ]
+
+
+def _swing(samples=2001):
+    """The gravity torques, velocity terms ``C dq`` and inertial torques ``M ddq``
+    (each ``(samples, 2)``) of ``planar_arm(**ARM)`` along one period of
+    :data:`SWING_EX10`, from the closed form."""
+    s = SWING_EX10
+    w = 2 * np.pi / s["period"]
+    off, amp = np.asarray(s["offsets"]), np.asarray(s["amplitudes"])
+    m, L = ARM["mass"], ARM["length"]
+    parts = []
+    for t in np.linspace(0.0, s["period"], samples):
+        q, dq = off + amp * np.sin(w * t), amp * w * np.cos(w * t)
+        M, C, grav = two_link_arm(q, dq, (m, m), L, ARM["gravity"])
+        parts.append((grav, C @ dq, M @ (-w ** 2 * amp * np.sin(w * t))))
+    return [np.array(x) for x in zip(*parts)]
+
+
+def _read_off(value):
+    """A test: the answer is ``value`` to :data:`READ_OFF_RTOL`."""
+    return lambda a: abs(float(a) - value) <= READ_OFF_RTOL * abs(value)
+
+
+@exercise("the largest |c_1|", one_number=True, rtol=READ_OFF_RTOL,
+          rule="max over one period of |rnea(q, dq, 0)_1 - rnea(q, 0, 0)_1|",
+          checks="the largest |c_1| over one period of the swing (closed form of "
+                 "the two-link arm, 2001 samples), to 2 % (read off a plot)")
+def ex10(answer):
+    """The largest magnitude (N m) of the velocity terms c_1 of joint 1 along
+    :data:`SWING_EX10`, read off a plot."""
+    grav, c, Mddq = _swing()
+    right = np.abs(c[:, 0]).max()
+    return right, [
+        (_read_off(np.abs(grav[:, 0]).max()),
+         "this is the largest gravity torque g_1 (and of c_1 + g_1, which peaks "
+         "where the arm is at rest, c_1 = 0). The velocity terms are "
+         "rnea(q, dq, 0) - rnea(q, 0, 0): subtract the gravity part."),
+        (_read_off(np.abs(Mddq[:, 0]).max()),
+         "this is the largest inertial part (M ddq)_1, tau_1 - c_1 - g_1; the "
+         "question asks for the velocity terms c_1."),
+        (_read_off(np.abs((grav + c + Mddq)[:, 0]).max()),
+         "this is the largest whole torque tau_1 = rnea(q, dq, ddq)_1; the "
+         "question asks for its velocity terms c_1 = rnea(q, dq, 0)_1 - "
+         "rnea(q, 0, 0)_1."),
+        (_read_off(np.abs(c[:, 1]).max()),
+         "this is the largest velocity term of joint 2, c_2; the question asks for "
+         "joint 1's."),
     ]

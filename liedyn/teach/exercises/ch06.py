@@ -1,7 +1,9 @@
 """Checkers for the exercises of :ref:`sec-equations-of-motion` (chapter 6): the
 planar 2R arm ``planar_arm(2)`` (links of 1 kg and 1 m, Murray's ``M = [[a + 2 b
 c2, d + b c2], [d + b c2, d]]``, ``a = 5/3``, ``b = 1/2``, ``d = 1/3``), the
-structure of M on a tree, the transforms of ``serial_chain(3)``.
+structure of M on a tree, the transforms of ``serial_chain(3)``, the eigenvalues of
+the arm's M read off a plot. Exercise 9 asks for an explanation in words and has no
+checker.
 """
 import numpy as np
 
@@ -9,8 +11,8 @@ from .. import implement
 from ._closed_forms import Ad, rot, two_link_arm
 from . import WrongAnswer, diagnose, exercise
 
-__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7", "ex8", "Q_EX1",
-           "PARENTS_EX2", "Q_EX3", "Q_EX4", "DQ_EX4", "STATE_EX5"]
+__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7", "ex8", "ex10", "Q_EX1",
+           "PARENTS_EX2", "Q_EX3", "Q_EX4", "DQ_EX4", "STATE_EX5", "READ_OFF_RTOL"]
 
 Q_EX1 = np.array([0.4, 1.1])
 """Exercise 1: the configuration of the planar 2R arm."""
@@ -197,3 +199,47 @@ def ex8(answer):
 
 ex8.checks = ("I^c_1(q2) = I_1 + Ad*_{T_12^-1} I_2 Ad_{T_12^-1} at four angles, "
               "to 1e-08")
+
+
+READ_OFF_RTOL = 0.02
+"""Exercise 10: a value read off a plot is right to 2 %."""
+
+
+def _eigenvalues(samples=4001):
+    """The elbow angles q2 in [-pi, pi] and the two eigenvalues (ascending) of the
+    mass matrix of ``planar_arm(2)`` there, from the closed form."""
+    q2 = np.linspace(-np.pi, np.pi, samples)
+    ev = [np.linalg.eigvalsh(two_link_arm(np.array([0.0, x]), np.zeros(2))[0])
+          for x in q2]
+    return q2, np.array(ev)
+
+
+def _read_off(value):
+    """A test: the answer is ``value`` to :data:`READ_OFF_RTOL`."""
+    return lambda a: abs(float(a) - value) <= READ_OFF_RTOL * abs(value)
+
+
+@exercise("the smallest eigenvalue", one_number=True, rtol=READ_OFF_RTOL,
+          rule="min over q2 of the smaller eigenvalue of M(q)",
+          checks="the smallest eigenvalue of M(q) of planar_arm(2) over q2 in "
+                 "[-pi, pi] (closed form, 4001 angles), to 2 % (read off a plot)")
+def ex10(answer):
+    """The smallest eigenvalue (kg m^2) of the mass matrix of ``planar_arm(2)`` over
+    all configurations, read off a plot of the eigenvalues against q2."""
+    _, ev = _eigenvalues()
+    M_folded = two_link_arm(np.array([0.0, np.pi]), np.zeros(2))[0]
+    folded = np.linalg.eigvalsh(M_folded)
+    return ev[:, 0].min(), [
+        (_read_off(ev[:, 0].max()),
+         "this is the largest value of the smaller eigenvalue (where M is "
+         "diagonal, delta + beta c2 = 0); the question asks for its smallest "
+         "value."),
+        (_read_off(folded[0]),
+         "this is the smaller eigenvalue of the folded arm, q2 = pi; it is smaller "
+         "elsewhere. Plot it over the whole range of q2."),
+        (_read_off(ev[:, 1].min()),
+         "this is the smallest value of the larger eigenvalue; the question asks "
+         "for the smaller one."),
+        (_read_off(ev[:, 1].max()),
+         "this is the largest eigenvalue; the question asks for the smallest."),
+    ]
