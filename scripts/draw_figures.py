@@ -550,6 +550,79 @@ def child(d, J, s):
            GREEN, "middle")
 
 
+# ------------------------------------------------------------------------ chapter 8
+def ch8_hybrid_split():
+    d = Drawing("ch8-hybrid-split", 590)
+    C, rx, ry = (400, 82), 120, 38
+    d.line((C[0], C[1] - ry), (C[0], 10), GREY)
+    d.text((C[0] + 12, 24), "to the parent of λ", NOTE, GREY)
+    d.body(C, rx, ry, color=INK, fill="#ffffff")
+    d.text((C[0], C[1] + 7), "body λ", SIZE, INK, "middle", bold=True)
+    for s, kind in ((-1, "u"), (1, "v")):
+        hybrid_child(d, on_ellipse(C, rx, ry, 270 + 55 * s), s, kind)
+    for y, color, kind, given, note in (
+            (326, BLUE, "u", ("prescribed joint, k ∈ u: q̈_k given, τ_k computed",
+                              f"passes Π_k = Î_k,{EM}β_k = B̂_k + Î_k(η_k + S_k q̈_k)"),
+             "the whole articulated body, as through a rigid joint"),
+            (422, ORANGE, "v", ("torque-given joint, k ∈ v: τ_k given, q̈_k computed",
+                                f"passes Π_k = Î_k − Î_k S_k Ψ_k S_k^T Î_k,{EM}"
+                                "Π_k S_k = 0"),
+             "the joint gives way along S_k: λ feels no inertia along it, as in the ABA")):
+        d.box(10, y, 780, 86, color)
+        joint_mark(d, (34, y + 23), kind)
+        d.text((56, y + 29), given[0], SIZE, color, bold=True)
+        d.text((56, y + 56), given[1], SIZE, GREEN)
+        d.text((56, y + 78), note, NOTE)
+    d.text((400, 560), "body λ adds both kinds alike: "
+           "Î_λ = ℐ_λ + Σ_{k∈μ(λ)} A_k^T Π_k A_k,"
+           f"{EM}B̂_λ = … + Σ_{{k∈μ(λ)}} A_k^T β_k", SIZE, INK, "middle")
+    return d
+
+
+def joint_mark(d, p, kind):
+    """A joint of kind ``u`` (prescribed: a blue square) or ``v`` (torque given: an
+    orange circle)."""
+    if kind == "u":
+        d.box(p[0] - 10, p[1] - 10, 20, 20, BLUE, r=2)
+        d.circle(p, 3, BLUE, fill=BLUE)
+    else:
+        d.circle(p, 10, ORANGE, fill=TINT[ORANGE])
+        d.circle(p, 3, ORANGE, fill=ORANGE)
+
+
+def hybrid_child(d, J, s, kind):
+    """Child k of body λ at joint J, on the left (s = -1) or the right (s = 1): its
+    link, a grandchild on a joint of the other kind, the dashed outline of its
+    articulated body, the arrow of what it passes to λ, and what its joint is given."""
+    angle = 270 + 45 * s                     # down and outwards
+    E = polar(J, angle, 130)
+    F = polar(E, 270, 66)
+    xs = (min(J[0], E[0]) - 42, max(J[0], E[0]) + 42)
+    d.box(xs[0], J[1] + 12, xs[1] - xs[0], F[1] - J[1] + 12, GREEN, fill="none",
+          dash=True, r=24)
+    d.body(polar(J, angle, 65), 65, 20, angle)
+    d.text(polar(J, angle, 65), "k", SIZE, INK, "middle")
+    d.line(E, F, GREY)
+    d.circle(F, 5, GREY, fill=GREY)
+    joint_mark(d, E, "v" if kind == "u" else "u")
+    joint_mark(d, J, kind)
+    d.text((xs[0] - 8 if s < 0 else xs[1] + 8, F[1] + 12), "articulated", NOTE, GREEN,
+           "end" if s < 0 else "start")
+    d.text((xs[0] - 8 if s < 0 else xs[1] + 8, F[1] + 32), "body k", NOTE, GREEN,
+           "end" if s < 0 else "start")
+    inner = angle - 90 * s
+    d.line(polar(polar(J, angle, 112), inner, 24), polar(polar(J, angle, 16), inner, 24),
+           GREEN, arrow=True)
+    d.text(polar(polar(J, angle, 92), inner, 58), "Π_k, β_k", SIZE, GREEN, "middle")
+    color, anchor = (BLUE if kind == "u" else ORANGE), ("end" if s < 0 else "start")
+    at = (J[0] + 40 * s, J[1] - 52)
+    d.text(at, f"k ∈ {kind}", SIZE, color, anchor, bold=True)
+    lines = (("q̈_k given", BLUE), ("τ_k computed", ORANGE)) if kind == "u" \
+        else (("τ_k given", ORANGE), ("q̈_k computed", BLUE))
+    for n, (text, c) in enumerate(lines):
+        d.text((at[0], at[1] + 22 * (n + 1)), text, NOTE, c, anchor)
+
+
 # ------------------------------------------------------------------------ chapter 9
 def ch9_cut_loop():
     d = Drawing("ch9-cut-loop", 480)
@@ -745,6 +818,8 @@ TITLE = {"ch1-twists": "Body twist and spatial twist of a moving frame",
          "ch5-rnea-passes": "The two passes of the recursive Newton-Euler algorithm",
          "ch6-crba": "The composite-rigid-body algorithm: one column of the mass matrix",
          "ch7-articulated-body": "The articulated body i and what it passes on",
+         "ch8-hybrid-split": "Hybrid dynamics: what a prescribed joint and a "
+                             "torque-given joint pass on to their parent",
          "ch9-cut-loop": "A closed loop cut open into a tree, with the two frames and the "
                          "constraint wrench at the cut",
          "ch10-derivative-chain": "Table 5 along one joint coordinate: where -ad_S enters "
@@ -768,8 +843,8 @@ def alt_texts():
 
 
 FIGURES = [ch1_twists, ch1_wrench, ch4_joint, ch4_tree, ch5_free_body, ch5_passes,
-           ch6_crba, ch7_articulated, ch9_cut_loop, ch10_derivative_chain,
-           two_link_arm, intro_map]
+           ch6_crba, ch7_articulated, ch8_hybrid_split, ch9_cut_loop,
+           ch10_derivative_chain, two_link_arm, intro_map]
 
 
 def main():

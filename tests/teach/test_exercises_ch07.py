@@ -14,7 +14,7 @@ from liedyn.teach.exercises import ch07 as ex
 from liedyn.inertia import spatial_inertia
 from liedyn.lie import exp_quat, make_transform
 from liedyn.model import Model
-from liedyn.robots import double_pendulum, pendulum
+from liedyn.robots import double_pendulum, pendulum, planar_arm
 from liedyn.simulation import simulate
 
 from common import hint, pendulum_of
@@ -169,3 +169,27 @@ def test_ex8_hints():
     hint("ch7.ex8", np.diag([0.0, m, 0.0]), "point mass")
     hint("ch7.ex8", 1.1 * Pi, "off by")
     hint("ch7.ex8", np.zeros(3), "shape")
+
+
+# exercise 9 (plot D_1 and M_11 of the arm against q_2): the angle read off liedyn's curves
+def test_ex9_the_angle_read_off_liedyns_curves_passes():
+    arm = planar_arm(2, mass=ex.ARM["mass"], length=ex.ARM["length"])
+    q2 = np.linspace(0.0, np.pi, 1001)
+    Q = np.stack([np.zeros_like(q2), q2], axis=-1)
+    ap = aba_pass(arm, Q, np.zeros_like(Q), np.zeros_like(Q), dV0=np.zeros(6))
+    S = ap.forward.S[1][..., 0]
+    D1 = np.einsum("...i,...ij,...j->...", S, ap.I_hat[1], S)
+    gap = mass_matrix(arm, Q)[:, 0, 0] - D1
+    assert np.all(gap > -1e-12)
+    assert check("ch7.ex9", q2[np.argmin(gap)])
+    assert check("ch7.ex9", q2[np.argmin(gap)] + 0.04)       # read off a plot
+
+
+def test_ex9_hints():
+    right = np.arccos(-2 / 3)
+    hint("ch7.ex9", -right, "angle in")
+    hint("ch7.ex9", np.degrees(right), "radians")
+    hint("ch7.ex9", -2 / 3, "cos q_2")
+    hint("ch7.ex9", np.pi / 2, "middle")
+    hint("ch7.ex9", 0.0, "largest")
+    hint("ch7.ex9", right + 0.3, "off by")

@@ -166,3 +166,32 @@ def test_ex7_the_composite_inertia():
     hint("ch8.ex7", I1 + A.T @ Pi @ A, "torque-given")
     hint("ch8.ex7", I1 + lie.Ad(T12).T @ I2 @ lie.Ad(T12), "other way")
     hint("ch8.ex7", 1.001 * I_hat_1, "off by")
+
+
+# exercise 8 (plot the pendubot's shoulder torque against its prescribed acceleration)
+def pendubot_line():
+    model = planar_arm(2, length=ex.ARM["length"], mass=ex.ARM["mass"], gravity=ex.GRAVITY)
+    ddq1 = np.linspace(-5.0, 5.0, 21)
+    tau1 = [hybrid(model, ex.Q_ARM, ex.DQ_ARM, [a, 0.0], [0.0, 0.0], [True, False])[0][0]
+            for a in ddq1]
+    return model, np.polyfit(ddq1, tau1, 1)
+
+
+def test_ex8_the_slope_of_liedyns_line_passes_and_is_the_articulated_inertia():
+    model, (slope, _) = pendubot_line()
+    ap = hybrid_pass(model, ex.Q_ARM, ex.DQ_ARM, [0.0, 0.0], [0.0, 0.0], [False, False])
+    S = ap.forward.S[1][:, 0]
+    assert np.isclose(slope, S @ ap.I_hat[1] @ S)          # D_1 of the ABA
+    assert check("ch8.ex8", slope)
+    assert check("ch8.ex8", 1.015 * slope)                  # read off a plot
+
+
+def test_ex8_hints():
+    model, (slope, at_zero) = pendubot_line()
+    M = mass_matrix(model, ex.Q_ARM)
+    hint("ch8.ex8", M[0, 0], "elbow locked")
+    hint("ch8.ex8", M[1, 1], "M_22")
+    hint("ch8.ex8", at_zero, "value at")
+    hint("ch8.ex8", -M[1, 0] / M[1, 1], "elbow's acceleration")
+    hint("ch8.ex8", 1.1 * slope, "off by")
+    hint("ch8.ex8", [slope, at_zero], "shape")

@@ -1,6 +1,6 @@
 """Checkers for the exercises of :ref:`sec-forward-dynamics` (chapter 7): the
 double pendulum of point masses, the momentum of a floating two-body system, the
-stability of symplectic Euler.
+stability of symplectic Euler, the two inertias of the two-link arm's shoulder.
 
 Examples
 --------
@@ -15,8 +15,8 @@ from .. import implement
 from ._closed_forms import GRAVITY, double_pendulum
 from . import WrongAnswer, exercise
 
-__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7", "ex8", "GRAVITY",
-           "PENDULUM", "Q", "DQ", "TAU", "FLOATING", "SWING", "ROD"]
+__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7", "ex8", "ex9", "GRAVITY",
+           "PENDULUM", "Q", "DQ", "TAU", "FLOATING", "SWING", "ROD", "ARM"]
 
 PENDULUM = {"masses": (1.0, 2.0), "lengths": (1.0, 0.5)}
 """Exercises 1-3: ``liedyn.robots.double_pendulum(**PENDULUM)``: point masses on
@@ -219,4 +219,35 @@ def ex8(answer):
         (np.diag([0.0, m, 0.0]), "that is the Pi of a point mass; this rod has a "
                                  "rotational inertia I_zz about its centre of "
                                  "mass."),
+    ]
+
+
+ARM = {"mass": 1.0, "length": 1.0}
+"""Exercise 9: ``liedyn.robots.planar_arm(2)``, the arm of the worked example:
+uniform thin links of this mass (kg) and length (m), centres of mass at mid-link."""
+
+
+@exercise("the elbow angle q_2", tol=0.05, one_number=True,
+          rule="arccos(-delta / (m_2 l_1 r_2)), where M_12 = 0",
+          hint="the curves touch where the gap M_11 - D_1 = M_12^2 / M_22 closes.")
+def ex9(answer):
+    """The elbow angle in (0, pi) (rad) at which ``D_1`` (elbow free) and ``M_11``
+    (elbow locked) of the arm touch, read off a plot to about 0.05 rad."""
+    m, l = ARM["mass"], ARM["length"]
+    r = l / 2
+    delta = m * l ** 2 / 12 + m * r ** 2            # I_zz,2 + m_2 r_2^2
+    cos_q2 = -delta / (m * l * r)
+    right = np.arccos(cos_q2)
+    return right, [
+        (-right, "the curves touch there too (they are even in q_2), but the "
+                 "question asks for the angle in (0, pi)."),
+        (lambda a: abs(a - np.degrees(right)) < 3, "give the angle in radians."),
+        (lambda a: abs(a - cos_q2) < 0.05, "that is cos q_2 at the touching point; "
+                                           "give the angle q_2 itself."),
+        (lambda a: abs(a - np.pi / 2) < 0.1, "at pi/2 both inertias are near their "
+                                             "middle; the curves touch where the "
+                                             "gap between them closes."),
+        (lambda a: abs(a) < 0.1 or abs(a - np.pi) < 0.1,
+         "at 0 the gap between the curves is largest and at pi it is not zero; "
+         "look for the angle where it closes."),
     ]

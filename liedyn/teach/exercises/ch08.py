@@ -1,13 +1,13 @@
 """Checkers for the exercises of :ref:`sec-hybrid-dynamics` (chapter 8): the planar
 two-link arm with one joint prescribed, a leaf body's Pi, a two-body space robot,
-a released rod.
+a released rod, the slope of the pendubot's shoulder torque.
 """
 import numpy as np
 
 from ._closed_forms import GRAVITY, Ad, inertia, rot, two_link_arm
 from . import exercise
 
-__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7", "ARM", "Q_ARM",
+__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7", "ex8", "ARM", "Q_ARM",
            "DQ_ARM", "DDQ1_EX1", "DDQ2_EX2", "BODY_EX3", "SPACE_EX4", "GRAVITY",
            "RELEASE_EX6"]
 
@@ -200,4 +200,35 @@ def ex7(answer):
         (I + B.T @ I @ B, "the transform goes the other way: Ad_{T_12^-1} maps a "
                           "twist of body 1 into frame 2, and I_2 is moved with "
                           "Ad_{T_12^-1}^T I_2 Ad_{T_12^-1}."),
+    ]
+
+
+def _near(x, rtol=0.02):
+    """A test of an answer read off a plot: within ``rtol`` of ``x``."""
+    return lambda a: abs(a - x) <= rtol * abs(x)
+
+
+@exercise("the slope d tau_1 / d ddq_1", rtol=0.02, tol=0.0, one_number=True,
+          rule="M_11 - M_12^2 / M_22 = D_1",
+          hint="the elbow is passive: solve its row for ddq_2 (Kim eq. (34)) and "
+               "put it into the shoulder's row; tau_1 is affine in ddq_1.")
+def ex8(answer):
+    """The slope (kg m^2) of the pendubot's shoulder torque against its prescribed
+    acceleration, the elbow passive, read off a plot to about 2 %."""
+    M, C, grav = two_link_arm(Q_ARM, DQ_ARM, (ARM["mass"],) * 2, ARM["length"],
+                              GRAVITY)
+    b = C @ DQ_ARM + grav
+    slope = M[0, 0] - M[0, 1] ** 2 / M[1, 1]
+    at_zero = b[0] - M[0, 1] * b[1] / M[1, 1]
+    return slope, [
+        (_near(M[0, 0]), "this is M_11, the slope with the elbow locked; the "
+                         "passive elbow gives way, and the shoulder feels less."),
+        (_near(M[1, 1]), "this is M_22, the elbow's own inertia; the question asks "
+                         "for the shoulder's torque against the shoulder's "
+                         "acceleration."),
+        (_near(at_zero), "this is the line's value at ddq_1 = 0 (gravity and "
+                         "velocity terms); give its slope."),
+        (_near(-M[1, 0] / M[1, 1]), "this is the slope of the elbow's acceleration "
+                                    "ddq_2 against ddq_1; plot the shoulder torque "
+                                    "tau_1."),
     ]
