@@ -12,7 +12,8 @@ import pytest
 
 from common import ROOT, chapters, notebook_cells
 
-AFTER_SUMMARY = {"Exercises", "Errata met in this chapter"}  # sections allowed after the summary
+# sections allowed after the summary
+AFTER_SUMMARY = {"Exercises", "Errata met in this chapter", "Checks, sources and timings"}
 
 
 def markdown_cells(docname):
