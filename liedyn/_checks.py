@@ -77,7 +77,7 @@ def finite(name, x):
         bad = np.argwhere(~np.isfinite(x))[0]
         where = f" at index {tuple(int(k) for k in bad)}" if x.ndim else ""
         raise ValueError(f"argument '{name}': contains NaN or inf (expected finite "
-                         f"numbers, got {x[tuple(bad)]!r}{where})")
+                         f"numbers, got {x[tuple(bad)].item()!r}{where})")
     return x
 
 

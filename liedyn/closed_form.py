@@ -192,7 +192,7 @@ def _stacked_operators(model, q, batch, dtype):
     P0 = np.zeros(batch + (6 * n, 6), dtype=dtype)
     P0[..., blk[0], :] = A[1]
     for i in range(n):
-        xi[..., blk[i], i] = model.joints[i + 1].S(q[..., i:i + 1])[..., 0]
+        xi[..., blk[i], i] = model.joints[i + 1]._S(q[..., i:i + 1])[..., 0]
         G[..., blk[i], blk[i]] = np.eye(6, dtype=int)
         if i > 0:
             Gamma[..., blk[i], blk[i - 1]] = A[i + 1]

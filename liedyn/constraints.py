@@ -44,7 +44,7 @@ class _Kinematics:
             else np.broadcast_shapes(q.shape[:-1], dq.shape[:-1]))
         if fw is None and dq is None:                  # configuration only: T and S
             self.R, self.p = joint_transforms(model, q)
-            self.S = [None] + [model.joints[i].S(q[..., model.q_slice[i]])
+            self.S = [None] + [model.joints[i]._S(q[..., model.q_slice[i]])
                                for i in range(1, model.nbodies + 1)]
             self.V = self.dV = None
         else:

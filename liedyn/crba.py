@@ -42,7 +42,7 @@ def _joint_terms(model, q):
     R, p = joint_transforms(model, q)
     bodies = range(1, model.nbodies + 1)
     A = [None] + [Ad_inv_matrix(R[i], p[i]) for i in bodies]
-    S = [None] + [model.joints[i].S(q[..., model.q_slice[i]]) for i in bodies]
+    S = [None] + [model.joints[i]._S(q[..., model.q_slice[i]]) for i in bodies]
     return q, A, S
 
 

@@ -125,11 +125,11 @@ def _table5_forward(model, fw, q, dq, ddq, delta_q, delta_dq, delta_ddq, dl_X,
         R, p, S, dS = fw.R[i], fw.p[i], fw.S[i], fw.dS[i]
         dh_i = matvec(S, dlq_i)                                          # (89)-(90)
         if dl_X is not None:
-            Ji = joint.transform(qi)
+            Ji = joint._transform(qi)
             dh_i = dh_i + Ad_inv_mul(Ji[..., :3, :3], Ji[..., :3, 3],
                                      dl_X[..., i - 1, :])
-        S_p_i = joint.dS(qi, dlq_i)                                 # dS_i/dp
-        dS_p_i = joint.d2S(qi, dqi, dlq_i) + joint.dS(qi, dqi_p)    # d(dS_i)/dp
+        S_p_i = joint._dS(qi, dlq_i)                                # dS_i/dp
+        dS_p_i = joint._d2S(qi, dqi, dlq_i) + joint._dS(qi, dqi_p)  # d(dS_i)/dp
         Sdq_p = matvec(S_p_i, dqi) + matvec(S, dqi_p)               # d(S_i dq_i)/dp
         dV_i = (
             Ad_inv_mul(R, p, dV[lam])

@@ -101,9 +101,11 @@ def _row(k, row, policy):
                                            "armature"}
     missing = [f for f in DH_FIELDS if f not in row]
     if unknown or missing:
-        raise ValueError(f"rows[{k}]: missing {missing}, unknown "
-                         f"{sorted(unknown)}; expected keys {DH_FIELDS} and "
-                         "optional joint, mass, com, inertia, armature")
+        wrong = [f"{what} {names}" for what, names in
+                 (("missing", missing), ("unknown", sorted(unknown))) if names]
+        raise ValueError(f"rows[{k}]: {', '.join(wrong)} field(s); expected the "
+                         f"keys {DH_FIELDS} (required) and joint, mass, com, "
+                         "inertia, armature (optional)")
     theta, d, a, alpha = (_number(row, k, f, row[f]) for f in DH_FIELDS)
     kind = _checks.choice(f"rows[{k}]['joint']", row.get("joint", "revolute"),
                           ("revolute", "prismatic"))

@@ -80,16 +80,122 @@ def _skew_cache(axis):
     return A
 
 
+_ARGUMENTS = {
+    "transform": ("q",), "motion": ("q",), "S": ("q",), "dS": ("q", "dq"),
+    "d2S": ("q", "a", "b"), "integrate": ("q", "v", "dt"),
+    "difference": ("q0", "q1"), "chart_distance": ("q",), "normalize": ("q", "dq"),
+    "check_q": ("q",), "random": ("rng",)}
+"""The methods whose arguments a joint checks, and their names in order."""
+
+_CONFIGURATIONS = ("q", "q0", "q1")          # (..., nq); dq, v, a, b: (..., nv)
+
+
+def _checking(method, names, named):
+    """``method`` with its arguments ``names`` checked by :meth:`Joint._argument`
+    (``None`` passes: an omitted optional ``dq``); ``named``: the argument ``name``
+    (of ``check_q``) is how messages call ``q``."""
+
+    @functools.wraps(method)
+    def checked(self, *args, **kwargs):
+        args = list(args)
+        label = None
+        if named:
+            label = args[1] if len(args) > 1 else kwargs.get("name", "q")
+        for k, name in enumerate(names):
+            if k < len(args):
+                args[k] = self._argument(name, args[k], label)
+            elif kwargs.get(name) is not None:
+                kwargs[name] = self._argument(name, kwargs[name], label)
+        if named and (args or "q" in kwargs):     # check_q: _argument has run it
+            return args[0] if args else kwargs["q"]
+        return method(self, *args, **kwargs)
+
+    return checked
+
+
+def _check_arguments(cls):
+    """Wrap each method of ``_ARGUMENTS`` that ``cls`` defines: ``cls.S`` checks
+    ``q`` and calls ``cls._S``, the unchecked method the algorithms call."""
+    for name, names in _ARGUMENTS.items():
+        method = cls.__dict__.get(name)
+        if method is not None:
+            setattr(cls, "_" + name, method)
+            setattr(cls, name, _checking(method, names, name == "check_q"))
+
+
 class Joint:
     """Base class: a joint with ``nq`` configuration and ``nv`` velocity
-    coordinates."""
+    coordinates.
+
+    Each public method checks its coordinates (``q``, ``q0``, ``q1``: shape (...,
+    nq), unit quaternions where the joint has them; ``dq``, ``v``, ``a``, ``b``:
+    (..., nv); ``dt``: a number): numbers (float, complex or sympy), finite, else a
+    ``TypeError`` or ``ValueError`` naming the joint and the argument. It then
+    calls the method of the same name with a leading underscore (``S`` calls
+    ``_S``), which the algorithms call directly on a state the model has checked
+    once (:meth:`liedyn.model.Model.check_q`); a subclass defines the public name
+    (``def S(self, q)``) and gets both.
+
+    Attributes
+    ----------
+    name : str or None
+        the joint's name in a URDF or MJCF file (set by the readers)
+    bodies : tuple of str
+        the bodies it moves, recorded by :meth:`liedyn.model.Model.add_body`
+
+    Examples
+    --------
+    >>> from liedyn.joints import Revolute
+    >>> try:
+    ...     Revolute().S([float("nan")])
+    ... except ValueError as err:
+    ...     print(err)
+    Revolute joint: argument 'q': contains NaN or inf (expected finite numbers,
+    got nan at index (0,))
+    """
 
     nq = 0
     nv = 0
     chart_singular = False      # True when S(q) loses rank somewhere
+    name = None
+    bodies = ()
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        _check_arguments(cls)
 
     def __repr__(self):
         return f"{type(self).__name__}()"
+
+    def _label(self):
+        """How messages name this joint: its type, its name and its bodies, as far
+        as known."""
+        text = f"{type(self).__name__} joint"
+        if self.name:
+            text += f" {self.name!r}"
+        if self.bodies:
+            text += (" of body " if len(self.bodies) == 1 else " of bodies ") + \
+                ", ".join(map(repr, self.bodies))
+        return text
+
+    def _argument(self, name, x, label=None):
+        """Argument ``name`` of a public method, checked (``label``: its name in
+        the message); ``TypeError`` or ``ValueError`` naming the joint."""
+        if name == "rng":
+            if not isinstance(x, np.random.Generator):
+                raise TypeError(f"{self._label()}: argument 'rng': expected a "
+                                "numpy Generator (numpy.random.default_rng(seed)), "
+                                f"got {type(x).__name__}")
+            return x
+        configuration = name in _CONFIGURATIONS
+        tail = () if name == "dt" else (self.nq,) if configuration else (self.nv,)
+        try:
+            x = _checks.array(label or name, x, tail)
+            if configuration:
+                x = self._check_q(x, label or name)  # quaternions of unit norm
+        except (TypeError, ValueError) as err:
+            raise type(err)(f"{self._label()}: {err}") from None
+        return x
 
     def chart_distance(self, q):
         """Distance of ``q`` (..., nq) to the set where ``S(q)`` loses rank
@@ -102,15 +208,16 @@ class Joint:
         return q if dq is None else (q, dq)
 
     def check_q(self, q, name="q"):
-        """Validate a (..., nq) configuration of this joint (hook for quaternion
-        joints)."""
+        """Validate a (..., nq) configuration of this joint: numbers, finite, unit
+        quaternions (the hook of quaternion joints); ``name``: how messages call
+        it. Returns ``q`` as an array."""
         return q
 
     def motion(self, q):
         """``J(q)`` as rotation (..., 3, 3) and translation (..., 3); either is
         ``None`` for a joint that never rotates or never translates.
         """
-        J = self.transform(q)
+        J = self._transform(q)
         return J[..., :3, :3], J[..., :3, 3]
 
     @property
@@ -122,8 +229,9 @@ class Joint:
         """Joint Jacobian ``S(q)`` (..., 6, nv) in the child frame (Kim (2012), eq.
         (37))."""
         if np.ndim(q) == 1:
-            return self._S
-        return np.broadcast_to(self._S, np.shape(q)[:-1] + self._S.shape)
+            return self._S_constant
+        return np.broadcast_to(self._S_constant,
+                               np.shape(q)[:-1] + self._S_constant.shape)
 
     def dS(self, q, dq):
         """Time derivative of ``S`` along ``dq`` (Kim (2012), eq. (41)); zero for
@@ -155,3 +263,6 @@ class Joint:
     def random(self, rng):
         """A random configuration drawn with the numpy Generator ``rng``."""
         return rng.uniform(-np.pi, np.pi, self.nq)
+
+
+_check_arguments(Joint)

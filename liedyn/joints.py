@@ -36,7 +36,8 @@ class Revolute(Joint):
 
     def __init__(self, axis=(0.0, 0.0, 1.0)):
         self.axis = _unit("axis", axis)
-        self._S = _frozen(np.concatenate([self.axis, np.zeros(3)])[:, None])
+        self._S_constant = _frozen(
+            np.concatenate([self.axis, np.zeros(3)])[:, None])
 
     def __repr__(self):
         return f"Revolute(axis={self.axis.tolist()})"
@@ -64,7 +65,8 @@ class Prismatic(Joint):
 
     def __init__(self, axis=(0.0, 0.0, 1.0)):
         self.axis = _unit("axis", axis)
-        self._S = _frozen(np.concatenate([np.zeros(3), self.axis])[:, None])
+        self._S_constant = _frozen(
+            np.concatenate([np.zeros(3), self.axis])[:, None])
 
     def __repr__(self):
         return f"Prismatic(axis={self.axis.tolist()})"
@@ -100,7 +102,7 @@ class Helical(Joint):
     def __init__(self, axis=(0.0, 0.0, 1.0), pitch=0.0):
         self.axis = _unit("axis", axis)
         self.pitch = _checks.scalar("pitch", pitch)
-        self._S = _frozen(
+        self._S_constant = _frozen(
             np.concatenate([self.axis, self.pitch * self.axis])[:, None])
 
     def __repr__(self):
@@ -138,7 +140,7 @@ class Screw(Joint):
                              "6-vector (w, v), got "
                              f"{A.tolist() if A.size < 10 else A.shape}")
         self.screw = A
-        self._S = _frozen(A[:, None].copy())
+        self._S_constant = _frozen(A[:, None].copy())
 
     def __repr__(self):
         return f"Screw(screw={self.screw.tolist()})"
@@ -211,14 +213,14 @@ class Universal(Joint):
 
     def dS(self, q, dq):
         q, dq = np.asarray(q), np.asarray(dq)
-        a1 = self.S(q)[..., :3, 0]
+        a1 = self._S(q)[..., :3, 0]
         dS = _zeros(2, q, dq)
         dS[..., :3, 0] = -dq[..., 1:2] * cross(self.axis2, a1)
         return dS
 
     def d2S(self, q, a, b):
         q, a, b = np.asarray(q), np.asarray(a), np.asarray(b)
-        a1 = self.S(q)[..., :3, 0]
+        a1 = self._S(q)[..., :3, 0]
         d2S = _zeros(2, q, a, b)
         a2 = self.axis2
         d2S[..., :3, 0] = (a[..., 1:2] * b[..., 1:2]) * cross(a2, cross(a2, a1))
@@ -268,8 +270,8 @@ class Planar(Joint):
     def d2S(self, q, a, b):
         q, a, b = np.asarray(q), np.asarray(a), np.asarray(b)
         d2S = _zeros(3, q, a, b)
-        d2S[..., 3:5, 0:2] = (
-            -(a[..., 2] * b[..., 2])[..., None, None] * self.S(q)[..., 3:5, 0:2])
+        d2S[..., 3:5, 0:2] = (-np.asarray(a[..., 2] * b[..., 2])[..., None, None]
+                              * self._S(q)[..., 3:5, 0:2])
         return d2S
 
 
@@ -314,7 +316,7 @@ class Spherical(Joint):
     """
 
     nq, nv = 4, 3
-    _S = _frozen(np.vstack([np.eye(3), np.zeros((3, 3))]))
+    _S_constant = _frozen(np.vstack([np.eye(3), np.zeros((3, 3))]))
 
     def check_q(self, q, name="q"):
         return _check_quaternion(q, name)
@@ -521,7 +523,7 @@ class Free(Joint):
     """
 
     nq, nv = 7, 6
-    _S = _frozen(np.eye(6))
+    _S_constant = _frozen(np.eye(6))
 
     def check_q(self, q, name="q"):
         _check_quaternion(q[..., 3:], name + " (quaternion part)")
@@ -539,7 +541,7 @@ class Free(Joint):
         return np.concatenate([p, quat], axis=-1)
 
     def difference(self, q0, q1):
-        return lie.log_se3(lie.inverse(self.transform(q0)) @ self.transform(q1))
+        return lie.log_se3(lie.inverse(self._transform(q0)) @ self._transform(q1))
 
     def neutral(self):
         return np.array([0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0])
@@ -558,7 +560,7 @@ class Fixed(Joint):
     """
 
     nq = nv = 0
-    _S = _frozen(np.zeros((6, 0)))
+    _S_constant = _frozen(np.zeros((6, 0)))
 
     def transform(self, q):
         q = np.asarray(q)

@@ -54,7 +54,7 @@ def joint_transform(joint, X, qi):
     >>> p.tolist()
     [0.5, 0.0, 0.0]
     """
-    RJ, pJ = joint.motion(qi)
+    RJ, pJ = joint._motion(qi)
     R = X[:3, :3] if RJ is None else X[:3, :3] @ RJ                      # R_X R_J
     p = X[:3, 3] if pJ is None else rot(X[:3, :3], pJ) + X[:3, 3]    # R_X p_J + p_X
     return R, p
@@ -101,7 +101,7 @@ def forward_step(joint, R, p, V_parent, dV_parent, qi, dqi, ddqi=None):
     >>> V.tolist(), dV.tolist()      # turning about z at 2 rad/s, speeding up
     ([0.0, 0.0, 2.0, 0.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0, 0.0, 0.0])
     """
-    S, dS = joint.S(qi), joint.dS(qi, dqi)
+    S, dS = joint._S(qi), joint._dS(qi, dqi)
     Sdq = matvec(S, dqi)
     V = Ad_inv_mul(R, p, V_parent) + Sdq                                     # (37)
     dV = Ad_inv_mul(R, p, dV_parent) + ad_mul(V, Sdq)                        # (41)
@@ -255,7 +255,7 @@ def body_jacobian(model, q, body):
     Ti_inv = inverse(Tw[..., i, :, :])
     for j in model.support(i):
         T_ij = Ti_inv @ Tw[..., j, :, :]                 # T_{i,j} = T_{j,i}^-1
-        S = model.joints[j].S(q[..., model.q_slice[j]])
+        S = model.joints[j]._S(q[..., model.q_slice[j]])
         J[..., model.v_slice[j]] = _Ad(T_ij) @ S
     return J
 

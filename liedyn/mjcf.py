@@ -46,6 +46,7 @@ Armature on the translational degrees of freedom of a free joint (an added mass 
 the world frame, without weight) has no liedyn counterpart: refused by name.
 """
 import os
+import re
 import warnings
 
 import numpy as np
@@ -67,18 +68,24 @@ _FREE, _BALL, _SLIDE, _HINGE = range(4)           # mjtJoint
 _SPHERE, _CAPSULE, _CYLINDER, _BOX = 2, 3, 5, 6   # mjtGeom
 
 class MJCFError(ValueError):
-    """A malformed MJCF file, or one liedyn cannot represent: ``MJCF <label>:
-    <element>: <message>`` (``label``: the quoted file name, ``"string"`` or
-    ``"MjModel"``, kept as ``file``; ``element`` optional).
+    """A malformed MJCF file, or one liedyn cannot represent: ``MJCF <label>, line
+    <line>: <element>, attribute '<attribute>': <message>`` (``label``: the quoted
+    file name, ``"string"`` or ``"MjModel"``, kept as ``file``; the other parts
+    optional).
     """
 
-    def __init__(self, label, element, message):
-        self.file, self.element, self._message = label, element, message
-        where = f"MJCF {label}" + (f": {element}" if element else "")
+    def __init__(self, label, element, message, attribute=None, line=None):
+        self.file, self.element, self.attribute, self.line = (
+            label, element, attribute, line)
+        self._message = message
+        where = f"MJCF {label}" + (f", line {line}" if line else "") \
+            + (f": {element}" if element else "") \
+            + (f", attribute '{attribute}'" if attribute else "")
         super().__init__(f"{where}: {message}")
 
     def __reduce__(self):                      # pickle and copy
-        return type(self), (self.file, self.element, self._message)
+        return type(self), (self.file, self.element, self._message, self.attribute,
+                            self.line)
 
 
 class MJCFWarning(UserWarning):
@@ -178,16 +185,51 @@ def _compile(mujoco, source):
         m = (mujoco.MjModel.from_xml_string(text) if is_xml
              else mujoco.MjModel.from_xml_path(text))
     except ValueError as err:
-        message = "; ".join(line for line in str(err).splitlines() if line.strip())
-        if "invalid keyword" in message and "'joint'" in message:
-            message += f" (MJCF joint types: {list(JOINT_TYPES)})"
-        raise MJCFError(label, None, "MuJoCo could not compile it "
-                        f"({message})") from None
+        raise _compile_error(label, str(err)) from None
     finally:
         mujoco.set_mju_user_warning(handler)
     for note in told:
         warnings.warn(f"MJCF {label}: MuJoCo: {note}", MJCFWarning, stacklevel=3)
     return m, label, None if is_xml else text
+
+
+_WHERE = (          # where MuJoCo's messages say the error is, and what they name
+    re.compile(r"Element '(?P<tag>[^']*)', line (?P<line>\d+)"),
+    re.compile(r"Element name '(?P<name>[^']*)', id \d+(?:, line (?P<line>\d+))?"),
+    re.compile(r"Line number=(?P<line>\d+)(?:: XMLElement name=(?P<tag>\S+))?"))
+_ATTRIBUTE = re.compile(r"attribute(?: missing:)? '(?P<attribute>[^']+)'")
+_KIND = re.compile(r" in (?P<kind>[a-z]+)(?: '[^']*')?$"
+                   r"|\b(?P<named>[a-z]+) '[^']*' \(id = \d+\)")
+_NUMBERED = re.compile(r"\b(?P<attribute>[a-z_]+)(?:\[\d+\]| \d+|\(\d+\)) "
+                       r"(?:must|should)")
+
+
+def _compile_error(label, text):
+    """The :class:`MJCFError` of MuJoCo's compiler message ``text``, with the
+    element, attribute and line MuJoCo names in it."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    element = attribute = line = None
+    for pattern in _WHERE:
+        found = [m for m in map(pattern.search, lines) if m]
+        if found:
+            where = found[0].groupdict()
+            line = int(where["line"]) if where.get("line") else None
+            kind = _KIND.search(lines[0])           # "... in geom": compiler errors
+            if where.get("tag") or kind:
+                element = f"<{where.get('tag') or kind['kind'] or kind['named']}>"
+            if where.get("name"):
+                element = f"{element or 'element'} {where['name']!r}"
+            if pattern is not _WHERE[2]:             # the "Element ..." line
+                lines.remove(found[0].string)
+            break
+    named = _ATTRIBUTE.search(" ".join(lines)) or _NUMBERED.search(" ".join(lines))
+    if named:
+        attribute = named["attribute"]
+    message = "; ".join(lines).replace(":; ", ": ")
+    if "invalid keyword" in message and element == "<joint>":
+        message += f" (MJCF joint types: {list(JOINT_TYPES)})"
+    return MJCFError(label, element, f"MuJoCo could not compile it ({message})",
+                     attribute, line)
 
 
 def _few(names, k=8):
@@ -376,10 +418,11 @@ def _add(model, m, b, names, taken):
     for k, (P, joint, Q, j) in enumerate(chain):
         last = k == len(chain) - 1
         name = names[b] if last else _fresh(_name(m, "joint", j), taken)
+        joint.name = None if j is None else m.joint(j).name or None
         parent = model.add_body(
             name, parent, joint, X @ P, _inertia(m, b, Q) if last else None,
             armature=0.0 if j is None else _armature(m, j))
-        model.joint_names.append(None if j is None else m.joint(j).name or None)
+        model.joint_names.append(joint.name)
         X = Q
     model.body_frames[names[b]] = (parent, Q)
     model.mujoco_bodies.append(parent)
@@ -451,12 +494,18 @@ def _ranges(m):
     return lower, upper
 
 
-def _keyframes(m, model):
-    """``{name: (q, dq)}`` of MuJoCo's keys (``key<k>`` when unnamed)."""
+def _keyframes(m, model, label):
+    """``{name: (q, dq)}`` of MuJoCo's keys (``key<k>`` when unnamed); a key that
+    is no state (NaN, a quaternion off unit norm) raises :class:`MJCFError`."""
     out = {}
     for k in range(m.nkey):
         name = _fresh(m.key(k).name or f"key{k}", set(out))
-        out[name] = from_mujoco(model, m.key_qpos[k], qvel=m.key_qvel[k])
+        try:
+            out[name] = from_mujoco(model, m.key_qpos[k], qvel=m.key_qvel[k])
+        except ValueError as err:
+            attribute = "qvel" if "'qvel'" in str(err) else "qpos"
+            raise MJCFError(label, f"<key> {name!r}", str(err).replace(
+                f"argument '{attribute}': ", ""), attribute) from None
     return out
 
 
@@ -509,8 +558,10 @@ def load_mjcf(path_or_xml, unsupported="warn"):
     ModuleNotFoundError
         without the ``mujoco`` package (``pip install liedyn[mujoco]``)
     FileNotFoundError, MJCFError
-        a missing file; a file MuJoCo refuses (its message, with the line), NaN or
-        inf in a number liedyn reads, armature on a free joint's translation
+        a missing file; a file MuJoCo refuses (its message, with the line, element
+        and attribute it names: a required attribute missing, a size that is not
+        positive, ...), NaN or inf in a number liedyn reads (a keyframe's too),
+        armature on a free joint's translation
 
     Examples
     --------
@@ -541,7 +592,7 @@ def load_mjcf(path_or_xml, unsupported="warn"):
     for b in range(1, m.nbody):
         _add(model, m, b, names, taken)
     model.qpos0 = np.array(m.qpos0)
-    model.keyframes = _keyframes(m, model)
+    model.keyframes = _keyframes(m, model, label)
     model.q_lower, model.q_upper = _ranges(m)
     model.visuals = _visuals(m, model, names)
     return model

@@ -269,6 +269,8 @@ class Model:
         except (TypeError, ValueError) as err:
             raise type(err)(f"body {name!r}: {err}") from None
         i = len(self.names)
+        if name not in joint.bodies:
+            joint.bodies = joint.bodies + (name,)
         for key, value in (("names", name), ("parent", p),
                            ("children", _ReadOnly([])), ("joints", joint),
                            ("q_slice", slice(self.nq, self.nq + joint.nq)),
@@ -366,7 +368,7 @@ class Model:
         q, v = self.check_q(q), self.check_v(v, "v")
         dt = _checks.array("dt", dt, ())
         q, v = _broadcast(q=q, v=v)
-        out = [j.integrate(q[..., self.q_slice[i]], v[..., self.v_slice[i]], dt)
+        out = [j._integrate(q[..., self.q_slice[i]], v[..., self.v_slice[i]], dt)
                for i, j in enumerate(self.joints) if i > 0]
         q1 = np.concatenate([np.zeros(q.shape[:-1] + (0,), dtype=q.dtype)] + out,
                             axis=-1)
@@ -386,8 +388,8 @@ class Model:
             q, dq = np.array(q), np.array(dq, dtype=np.result_type(q, dq))
         for i in self._charts:
             qi, vi = self.q_slice[i], self.v_slice[i]
-            new = self.joints[i].normalize(q[..., qi],
-                                           None if dq is None else dq[..., vi])
+            new = self.joints[i]._normalize(q[..., qi],
+                                            None if dq is None else dq[..., vi])
             if dq is None:
                 q[..., qi] = new
             else:
@@ -399,7 +401,7 @@ class Model:
         exponential coordinates, the shortest.
         """
         q0, q1 = _broadcast(q0=self.check_q(q0, "q0"), q1=self.check_q(q1, "q1"))
-        out = [j.difference(q0[..., self.q_slice[i]], q1[..., self.q_slice[i]])
+        out = [j._difference(q0[..., self.q_slice[i]], q1[..., self.q_slice[i]])
                for i, j in enumerate(self.joints) if i > 0]
         return np.concatenate(
             [np.zeros(q0.shape[:-1] + (0,), dtype=q0.dtype)] + out, axis=-1)
@@ -414,7 +416,7 @@ class Model:
             if bodies is not None and not bodies[i]:
                 continue
             joint = self.joints[i]
-            d = joint.chart_distance(q[..., self.q_slice[i]])
+            d = joint._chart_distance(q[..., self.q_slice[i]])
             if d.dtype != object and np.any(d.real < CHART_TOL):
                 at = np.unravel_index(np.argmin(d.real), d.shape) if d.ndim else ()
                 raise _checks.ChartSingularityError(
@@ -431,8 +433,8 @@ class Model:
         """Validate a configuration: shape (..., nq), finite, unit quaternions."""
         q = _checks.array(name, q, (self.nq,))
         for i in self._group_joints:
-            self.joints[i].check_q(q[..., self.q_slice[i]],
-                                   f"{name} (joint of body {self.names[i]!r})")
+            self.joints[i]._check_q(q[..., self.q_slice[i]],
+                                    f"{name} (joint of body {self.names[i]!r})")
         return q
 
     def check_v(self, v, name="dq"):

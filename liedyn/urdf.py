@@ -485,6 +485,7 @@ def _add_bodies(model, bodies, label, inertia_check):
     for i, (name, parent, joint, placement, joint_name, q_lim, v_lim) in enumerate(
         bodies.rows, 1):
         I = bodies.inertia[i]
+        joint.name = joint_name
         try:
             model.add_body(name, parent, joint, placement=placement, inertia=I)
         except ValueError as err:

@@ -539,6 +539,100 @@ def child(d, J, s):
            GREEN, "middle")
 
 
+# ------------------------------------------------------------------------ chapter 9
+def ch9_cut_loop():
+    d = Drawing("ch9-cut-loop", 480)
+    O, D = (80, 420), (480, 420)                            # the two ground pivots
+    B = polar(O, 75, 150)                                   # joint 2, crank to coupler
+    a = polar(B, 5, 195)                                    # the coupler's tip: {a}
+    b = polar(D, 100, 150)                                  # the rocker's tip: {b}
+    for start, end, label, at in ((O, B, "1 crank", (150, 380)),
+                                  (B, a, "2 coupler", (200, 240)),
+                                  (D, b, "3 rocker", (540, 350))):
+        angle = math.degrees(math.atan2(start[1] - end[1], end[0] - start[0]))
+        e = [polar(start, angle + s, 12) for s in (90, -90)]
+        f = [polar(end, angle + s, 12) for s in (90, -90)]
+        d.outline(f"M{_xy(e[0])} L{_xy(f[0])} L{_xy(f[1])} L{_xy(e[1])} z")
+        d.text(at, label, SIZE, INK, "middle", bold=True)
+    for p in (O, D):
+        d.ground((p[0], p[1] + 22), 60)
+        d.line((p[0], p[1] + 10), (p[0], p[1] + 22))
+        d.text((p[0] + 46, p[1] + 30), "0", SIZE, INK, "middle", bold=True)
+    for p in (O, B, D):
+        d.circle(p, 9)
+    coupler = math.degrees(math.atan2(B[1] - a[1], a[0] - B[0]))
+    rocker = math.degrees(math.atan2(D[1] - b[1], b[0] - D[0]))
+    d.frame(a, coupler, "{a}", polar(a, -40, 40), length=44)
+    d.frame(b, rocker, "{b}", polar(b, -20, 46), length=44)
+    top = ((a[0] + b[0]) / 2, min(a[1], b[1]) - 95)
+    d.curve(polar(a, 60, 12), top, polar(b, 120, 12), dash=True)
+    d.text((top[0], top[1] + 30), "T_{ab}", SIZE, INK, "middle")
+    for p, toward, label, anchor in ((b, 55, "P^Tλ", "start"),
+                                     (a, 235, "−Ad^*_{T_{ba}} P^Tλ", "end")):
+        d.line(polar(p, toward, 86), polar(p, toward, 12), ORANGE, arrow=True)
+        d.text(polar(p, toward, 98), label, SIZE, ORANGE, anchor)
+    d.lines((24, 36), ["the joint between coupler and rocker, cut open:",
+                       "f(q) = 0 asks T_{ab} = 1 in the constrained directions",
+                       "(four-bar: the origins meet, the turn stays free)"], 24,
+            size=NOTE)
+    at = {0: (700, 420), 1: (640, 320), 2: (640, 200), 3: (765, 280)}
+    for i, j in ((0, 1), (1, 2), (0, 3)):
+        d.line(at[i], at[j], GREY)
+    d.line(at[2], at[3], ORANGE, dash=True)
+    d.text(((at[2][0] + at[3][0]) / 2 + 10, (at[2][1] + at[3][1]) / 2 - 14), "cut",
+           NOTE, ORANGE, "middle")
+    for i, p in at.items():
+        if i:
+            d.circle(p, 19)
+            d.text((p[0], p[1] + 6), str(i), SIZE, INK, "middle", bold=True)
+    x0, y0 = at[0]
+    d.box(x0 - 17, y0 - 17, 34, 34, INK, fill=INK, r=3)
+    d.text((x0, y0 + 6), "0", SIZE, "#ffffff", "middle", bold=True)
+    d.lines((610, 120), ["the tree that", "remains: 0-1-2, 0-3"], 22, size=NOTE)
+    return d
+
+# ------------------------------------------------------------------------ chapter 10
+def ch10_derivative_chain():
+    d = Drawing("ch10-derivative-chain", 540)
+    d.box(10, 10, 780, 112, BLUE)
+    d.text((24, 40), "outward pass, i = 1, …, N: the twists' derivatives", color=BLUE,
+           bold=True)
+    d.text((560, 40), "writing A_i for Ad_{T^{−1}_{λ(i),i}}", NOTE, BLUE)
+    d.lines((24, 74), ["V_i′ = A_i V_{λ(i)}′ − ad_{h_i′} A_i V_{λ(i)} + …",
+                       "V̇_i′ = A_i V̇_{λ(i)}′ − ad_{h_i′} A_i V̇_{λ(i)} + …"], 32)
+    d.box(10, 416, 780, 112, ORANGE)
+    d.text((24, 446), "inward pass, i = N, …, 1: the wrenches' derivatives",
+           color=ORANGE, bold=True)
+    d.lines((24, 480), ["F_i′ = ℐ_i V̇_i′ − … + Σ_{k∈μ(i)} A_k^T (F_k′ − "
+                        "ad^*_{h_k′} F_k)", "τ_i′ = S_i^T F_i′ + …"], 32)
+    d.lines((400, 160), ["along p = q_2 only joint 2 turns, h_2′ = S_2:",
+                         f"A_2′ = −ad_{{S_2}} A_2,{EM}(A_2^T)′ = −A_2^T ad^*_{{S_2}}"],
+            28, anchor="middle")
+    at = {0: (50, 318), 1: (180, 318), 2: (460, 318), 3: (610, 318), 4: (745, 318)}
+    labels = {1: (["0"], "F_1′"),
+              2: (["−ad_{S_2} A_2 V_1", "−ad_{S_2} A_2 V̇_1"],
+                  "A_2^T (F_2′ − ad^*_{S_2} F_2)"),
+              3: (["V_2′, V̇_2′"], "F_3′"), 4: (["V_3′, V̇_3′"], "F_4′")}
+    for i, (out, back) in labels.items():
+        p, q = at[i - 1], at[i]
+        d.line(p, q, BLUE if i == 2 else GREY)
+        gap = 36
+        d.line((p[0] + gap, p[1] - 11), (q[0] - gap, q[1] - 11), BLUE, arrow=True)
+        d.line((q[0] - gap, q[1] + 11), (p[0] + gap, p[1] + 11), ORANGE, arrow=True)
+        mid = (p[0] + q[0]) / 2
+        for k, line in enumerate(reversed(out)):
+            d.text((mid, p[1] - 26 - 26 * k), line, SIZE, BLUE, "middle")
+        d.text((mid, p[1] + 44), back, SIZE, ORANGE, "middle")
+    for i, p in at.items():
+        if i:
+            d.circle(p, 20)
+            d.text((p[0], p[1] + 6), str(i), SIZE, INK, "middle", bold=True)
+    d.ground((at[0][0], at[0][1] + 2))
+    d.text((at[0][0], at[0][1] + 40), "0", SIZE, INK, "middle", bold=True)
+    d.text(((at[1][0] + at[2][0]) / 2, at[2][1] - 80), "joint 2", NOTE, BLUE, "middle")
+    return d
+
+
 # ------------------------------------------------------------------------ the running example
 def two_link_arm():
     d = Drawing("two-link-arm", 470)
@@ -640,6 +734,10 @@ TITLE = {"ch1-twists": "Body twist and spatial twist of a moving frame",
          "ch5-free-body": "Free-body diagram of link i",
          "ch5-rnea-passes": "The two passes of the recursive Newton-Euler algorithm",
          "ch7-articulated-body": "The articulated body i and what it passes on",
+         "ch9-cut-loop": "A closed loop cut open into a tree, with the two frames and the "
+                         "constraint wrench at the cut",
+         "ch10-derivative-chain": "Table 5 along one joint coordinate: where -ad_S enters "
+                                  "the outward pass and where its transpose comes back",
          "intro-chapter-map": "Map of the chapters",
          "two-link-arm": "The two-link arm of the worked examples"}
 DIRECTIVE = re.compile(r"^:::\{figure\} figures/(?P<name>[\w-]+)\.svg\n"
@@ -659,8 +757,8 @@ def alt_texts():
 
 
 FIGURES = [ch1_twists, ch1_wrench, ch4_joint, ch4_tree, ch4_body_jacobian,
-           ch5_free_body, ch5_passes,
-           ch7_articulated, two_link_arm, intro_map]
+           ch5_free_body, ch5_passes, ch7_articulated, ch9_cut_loop,
+           ch10_derivative_chain, two_link_arm, intro_map]
 
 
 def main():

@@ -12,19 +12,14 @@
 * `book/_static/page-toc.js`: the page's contents (the secondary sidebar) highlight the section
   being read after any scroll or jump, keep it in view on long chapters, and open from the
   article header's button on narrow screens (the theme's drawer listens to a hidden button).
-* `book/_static/scene-lazy.js`: a 3D scene (liedyn.teach.scene, an iframe whose srcdoc is a whole
-  document with the viewer's script) starts when it comes near the screen: its srcdoc moves to
-  data-srcdoc here, so a page with several scenes loads without parsing and starting them all.
-  In Jupyter the scenes keep their srcdoc (no script runs in an untrusted notebook's output).
+* `book/_static/scene-lazy.js`: a 3D scene or an animation starts when it comes near the screen
+  (its document is a file of its own: book/_ext/lightpages.py).
 * lazy math: on the pages of the HTML book MathJax typesets a formula when it comes near the
   screen (MathJax's `ui/lazy` extension, vendored with MathJax), so a chapter with hundreds of
   formulas shows its first screen in about a second instead of after typesetting them all; the
   extension typesets everything before printing. The one-page build that make pdf prints
   typesets everything at once, as before.
 """
-import re
-
-SCENE_SRCDOC = re.compile(r'(<iframe class="liedyn-scene"[^>]*?) srcdoc="')
 
 
 def configure(app, config):
@@ -33,15 +28,6 @@ def configure(app, config):
     options.setdefault("navbar_persistent", [])
     options.setdefault("show_toc_level", 2)
     config.html_theme_options = options
-
-
-def lazy_scenes(app, pagename, templatename, context, doctree):
-    """Move each scene's document from srcdoc to data-srcdoc (scene-lazy.js sets it back)."""
-    if app.builder.name != "html":        # the one-page build that make pdf prints: as is
-        return
-    body = context.get("body")
-    if body and "liedyn-scene" in body:
-        context["body"] = SCENE_SRCDOC.sub(r'\1 data-srcdoc="', body)
 
 
 # runs after Sphinx's `window.MathJax = {...}` (same priority, added later) and before MathJax
@@ -59,7 +45,6 @@ def lazy_math(app, pagename, templatename, context, doctree):
 
 def setup(app):
     app.connect("config-inited", configure)
-    app.connect("html-page-context", lazy_scenes)
     app.connect("html-page-context", lazy_math, priority=600)  # after sphinx.ext.mathjax
     app.add_css_file("liedyn.css")
     app.add_js_file("search-snippets.js")

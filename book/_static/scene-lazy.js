@@ -1,14 +1,23 @@
-// liedyn 3D scenes start when they come near the screen. Each scene is a whole HTML document
-// (viewer script, shapes, animation); book/_ext/presentation.py moves it from the iframe's
-// srcdoc to data-srcdoc, so that a page with several scenes loads without starting them all.
+// liedyn 3D scenes and animations start when they come near the screen. Each is a document of
+// its own beside the page (viewer and shapes, or an animation's frames): book/_ext/lightpages.py
+// writes it to a file and leaves an iframe whose data-src names it, set here as its src.
+// An animation's document reports its height (a message), and its frame takes that height.
 document.addEventListener("DOMContentLoaded", () => {
-  const frames = document.querySelectorAll("iframe.liedyn-scene[data-srcdoc]");
+  const frames = document.querySelectorAll(
+    "iframe.liedyn-scene[data-src], iframe.liedyn-animation[data-src]");
   const start = (f) => {
-    if (f.dataset.srcdoc) {
-      f.srcdoc = f.dataset.srcdoc;
-      delete f.dataset.srcdoc;
+    if (f.dataset.src) {
+      f.src = f.dataset.src;
+      delete f.dataset.src;
     }
   };
+  window.addEventListener("message", (e) => {
+    const height = e.data && e.data.liedynFrameHeight;
+    if (!height) return;
+    document.querySelectorAll("iframe.liedyn-animation").forEach((f) => {
+      if (f.contentWindow === e.source) f.style.height = `${Math.ceil(height)}px`;
+    });
+  });
   if (!("IntersectionObserver" in window)) {
     frames.forEach(start);
     return;

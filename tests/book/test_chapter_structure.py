@@ -4,7 +4,7 @@ with a summary.
 Checked on the notebooks' markdown, without building the book: the chapter's first markdown
 cells say **You will learn** ... and **It assumes** ... (in an "In this chapter" box, or as
 paragraphs led by **What you will learn:** and **What it assumes:**), and its last level-2
-sections are "Summary" followed only by exercises and errata.
+sections are "Summary" followed only by exercises, errata and the checks.
 """
 import re
 

@@ -7,7 +7,8 @@ Each session (each pytest-xdist worker) has its own HTTP server and browser, and
 when it runs a test of test_lab.py: `--dist loadscope` gives each module to one worker, so
 one JupyterLab serves all chapters. The tests are parametrised here: by page of `_toc.yml`
 (`test_page[book/05_inverse_dynamics]`), by 3D scene of the built pages
-(`test_scene[book/07_forward_dynamics#0]`), by standalone scene file, and by chapter for
+(`test_scene[book/07_forward_dynamics#0]`), by animation (`test_animation[saved]`, one made by
+the test), by standalone scene file, and by chapter for
 JupyterLab (`test_chapter[book/01_rigid_body_motion]`). What each test prints when it passes
 (load times, scene times, sections listed) is shown at the end, under "browser checks".
 """
@@ -26,10 +27,10 @@ import pytest
 
 from common import ROOT
 
-from .helpers import ARGS, CHROMIUM, serve, toc_pages
+from .helpers import ARGS, CHROMIUM, VIEWPORT, serve, toc_pages
 
-VIEWPORT = {"width": 1400, "height": 900}  # of the page and scene tests
 SCENE_TAG = '<iframe class="liedyn-scene"'
+ANIMATION_TAG = '<iframe class="liedyn-animation"'
 LAB_START_S = 180
 LAB_SETTINGS = {  # render every cell (no windowing), no news pop-up, never save
     "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
@@ -72,6 +73,14 @@ def scene_ids(config):
     return ids or ["none"]
 
 
+def animation_ids(config):
+    """`docname#k` of every animation of the built pages, and "saved" (one the test makes)."""
+    html_dir = html_dir_of(config)
+    pages = [d for d in book_pages() if (html_dir / f"{d}.html").is_file()]
+    return [f"{d}#{k}" for d in pages for k in range(
+        (html_dir / f"{d}.html").read_text(errors="replace").count(ANIMATION_TAG))] + ["saved"]
+
+
 def lab_chapters(config):
     """Docnames of the pages of `_toc.yml` that are notebooks of --book-dir."""
     book = Path(config.getoption("book_dir")).resolve()
@@ -84,6 +93,8 @@ def pytest_generate_tests(metafunc):
         metafunc.parametrize("docname", book_pages(), ids=str)
     if "scene_id" in names:
         metafunc.parametrize("scene_id", scene_ids(config), ids=str)
+    if "animation_id" in names:
+        metafunc.parametrize("animation_id", animation_ids(config), ids=str)
     if "chapter" in names:
         metafunc.parametrize("chapter", lab_chapters(config), ids=str)
     if "scene_file" in names:       # None: the test saves a scene of its own

@@ -19,6 +19,7 @@ CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic"]
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
+VIEWPORT = {"width": 1400, "height": 900}  # of the page and scene tests
 # Console errors that are not the book's fault: (regex, why). Keep it short.
 ALLOW_LIST = [
     # (regex, why): none today. The Thebe configuration script that used to log an error on
@@ -61,10 +62,10 @@ def serve(directory):
 class Watch:
     """What went wrong while a page was open: requests to non-local addresses (aborted),
     uncaught exceptions and, if asked for, console errors and failed requests (HTTP >= 400,
-    or no answer)."""
+    or no answer); `requested` lists every URL the page asked for."""
 
     def __init__(self, page, console=True, http=True):
-        self.blocked, self.problems = [], []  # problems: (kind, text)
+        self.blocked, self.problems, self.requested = [], [], []  # problems: (kind, text)
         page.on("pageerror", lambda e: self.problems.append(("uncaught", f"uncaught: {e}")))
         if console:
             page.on("console", lambda m: m.type == "error" and self.problems.append(
@@ -77,6 +78,7 @@ class Watch:
         page.route("**/*", self._route)
 
     def _route(self, route):
+        self.requested.append(route.request.url)
         url = urlsplit(route.request.url)
         if url.scheme in ("http", "https", "ws", "wss") and url.hostname not in LOCAL_HOSTS:
             self.blocked.append(route.request.url)

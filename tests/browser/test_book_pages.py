@@ -10,7 +10,10 @@ A page (test_page[book/05_inverse_dynamics]) fails on
 * markdown that broke inline math (see tests/test_book_source.py): visible text outside code and
   rendered math with a `$...$` fragment, a TeX command such as `\\frac` or a raw MyST role such
   as `{cite}`, and typeset formulas whose TeX holds a role or a backtick (prose typeset as math),
-* an image with naturalWidth 0, embedded widgets that did not render,
+* an image with naturalWidth 0 (images load lazily: all are loaded first), embedded widgets that
+  did not render once scrolled into view (their script loads then),
+* an icon drawn from a Font Awesome face that is not in the book's icon subset
+  (book/_ext/lightpages.py), a request for the theme's whole icon fonts or fontawesome.js,
 * an internal link to a missing file or a missing anchor,
 * a console error or uncaught exception not in helpers.ALLOW_LIST,
 * layout: at a phone's width (390 px) the page is wider than the viewport (the elements that
@@ -24,11 +27,17 @@ A page (test_page[book/05_inverse_dynamics]) fails on
 * a header button to another repository than the configured one, or a notebook download
   without its outputs;
 * on a numbered chapter, its page contents (the "Contents" sidebar), see check_page_toc.
+test_first_load[book/11_real_robots] opens a page in an empty browser context and, without
+scrolling, sums the bytes of every response until the network is idle, each compressed with gzip
+(what a server that compresses sends; the test's server does not): it fails above
+FIRST_LOAD_LIMIT, when a page without a widget loads a widget script, or when a request leaves
+127.0.0.1. Its note is the page's line of the table of first loads.
 The search page (test_search[coadjoint]) fails when a result snippet shows raw TeX.
 The 3D scenes of the pages are tests/browser/test_book_scenes.py. A screenshot of each page's
 first screen (of the whole page with `--full-page`: slower) goes to `screenshots/` next to the
 HTML directory (`_build/screenshots`).
 """
+import gzip
 import re
 import sys
 from functools import lru_cache
@@ -40,7 +49,7 @@ import yaml
 
 from common import ROOT
 
-from .helpers import Watch, fail_with
+from .helpers import VIEWPORT, Watch, fail_with
 
 pytestmark = pytest.mark.browser
 
@@ -48,7 +57,12 @@ PHONE, DESKTOP = 390, 1400  # viewport widths of the layout checks
 LAUNCH_SITES = ("https://mybinder.org", "https://colab.research.google.com")
 SCREENSHOT_TIMEOUT_MS = 120_000  # a full-page screenshot of the API page, on a busy machine
 MATH_TIMEOUT_MS = 15_000  # for the MathJax script to load (typesetting itself is awaited)
-WIDGET_TIMEOUT_MS = 10_000
+WIDGET_TIMEOUT_MS = 30_000  # the widget script loads when a widget is scrolled into view
+IMAGES_TIMEOUT_MS = 60_000
+FIRST_LOAD_LIMIT = 1_500_000  # bytes (gzip) a page may fetch before the reader scrolls
+GZIP_LEVEL = 6                # the usual level of servers that compress
+WIDGET_SCRIPTS = re.compile(r"/_static/widgets(?:/|-lazy\.js)")
+FULL_ICON_FONTS = re.compile(r"/_static/(?:vendor/fontawesome/|scripts/fontawesome\.js)")
 WIDGET_VIEW = 'script[type="application/vnd.jupyter.widget-view+json"]'
 PAGE_TOC_INTERACTIVE = ("book/06_equations_of_motion", "book/09_constrained_dynamics")
 PAGE_TOC_MIN_SECTIONS = 5  # a long chapter's contents list at least this many sections
@@ -103,6 +117,39 @@ PAGE_JS = r"""(widgetView) => {
       .map(a => a.href),
   };
 }"""
+# Every image loaded (they load lazily, when near the screen); true when all have settled.
+LOAD_IMAGES_JS = r"""() => Promise.all(Array.from(document.images).map(i => {
+  if (i.loading === 'lazy') i.loading = 'eager';
+  return i.complete ? null : new Promise(r => { i.addEventListener('load', r);
+                                                i.addEventListener('error', r); });
+})).then(() => true)"""
+# Bring the first widget near the screen: its script loads then (book/_static/widgets-lazy.js).
+SHOW_WIDGET_JS = r"""(view) => { const v = document.querySelector(view);
+  (v.closest('.cell') || v.parentElement).scrollIntoView(); }"""
+# Icons drawn with a Font Awesome face: [family, weight, code point] of every ::before and
+# ::after (shown or not), and the Font Awesome faces that failed to load.
+ICONS_JS = r"""() => {
+  const icons = new Set();
+  for (const e of document.querySelectorAll('body *'))
+    for (const pseudo of ['::before', '::after']) {
+      const s = getComputedStyle(e, pseudo);
+      if (!/Font Awesome/.test(s.fontFamily) || !/^["']/.test(s.content)) continue;
+      for (const ch of s.content.slice(1, -1)) {
+        const c = ch.codePointAt(0);
+        if (c >= 0xe000 && c <= 0xf8ff)
+          icons.add(JSON.stringify([s.fontFamily.replace(/["']/g, ''), s.fontWeight, c]));
+      }
+    }
+  const broken = Array.from(document.fonts).filter(
+    f => /Font Awesome/.test(f.family) && f.status === 'error').map(f => f.family);
+  return {icons: Array.from(icons).map(i => JSON.parse(i)), broken};
+}"""
+# MathJax has started and typeset what is on screen (lazily, a moment later), and the fonts
+# that needs have loaded.
+SETTLED_JS = r"""() => ((window.MathJax && MathJax.startup && MathJax.startup.promise)
+                        || Promise.resolve())
+  .then(() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 500))))
+  .then(() => document.fonts.ready).then(() => true)"""
 # Phone width: elements sticking out of the viewport that no scrolling box of their own clips.
 OVERFLOW_JS = r"""() => {
   const vw = document.documentElement.clientWidth;
@@ -256,6 +303,9 @@ def test_page(docname, html_dir, book_url, book_page, shots, pytestconfig, note)
     load_ms = page.evaluate("() => performance.getEntriesByType('navigation')[0].loadEventStart")
     failures += content_failures(info, has_mathjax, html_dir, book_url)
     failures += check_layout(page, local_paths(html_dir))         # at 1400 px
+    failures += check_icons(page.evaluate(ICONS_JS), html_dir)
+    failures += [f"the whole icon font is fetched: {u}" for u in watch.requested
+                 if FULL_ICON_FONTS.search(u)]
     summary = (f"load {load_ms / 1000:.1f} s, math {info['math']}, images {info['images']}, "
                f"widgets {info['widgets']}, links {len(info['links'])}")
     chapter, interactive = re.match(r"book/\d\d_", docname), docname in PAGE_TOC_INTERACTIVE
@@ -292,10 +342,13 @@ def open_page(page, url):
             failures.append(f"MathJax did not load: {str(e).splitlines()[0]}")
     page.evaluate("() => document.fonts.ready.then(() => true)")  # MathJax's web fonts
     if page.locator(WIDGET_VIEW).count():  # the embed script renders widgets after `load`
+        page.evaluate(SHOW_WIDGET_JS, WIDGET_VIEW)
         try:
             page.wait_for_selector(".jupyter-widgets", timeout=WIDGET_TIMEOUT_MS)
         except Exception:  # noqa: BLE001 - reported by content_failures as "none rendered"
             pass
+        page.evaluate("() => window.scrollTo(0, 0)")
+    page.wait_for_function(LOAD_IMAGES_JS, timeout=IMAGES_TIMEOUT_MS)
     return has_mathjax, failures
 
 
@@ -375,6 +428,84 @@ def check_phone_width(page):
         return []
     return ([f"page is {phone['width']} px wide at {PHONE} px; sticking out:"]
             + [f"    {c}" for c in phone["culprits"][:5]])
+
+
+@lru_cache(maxsize=None)
+def icon_subset(html_dir):
+    """{(family, weight): code points} of the icon faces of _static/icons.css, each checked
+    against the characters its font file holds."""
+    from fontTools.ttLib import TTFont
+    css = html_dir / "_static" / "icons.css"
+    faces = {}
+    text = css.read_text() if css.is_file() else ""
+    for face in re.findall(r"@font-face\s*\{([^}]*)\}", text):
+        family = re.search(r'font-family:\s*"([^"]+)"', face)[1]
+        weight = re.search(r"font-weight:\s*(\d+)", face)[1]
+        font = TTFont(css.parent / re.search(r"url\(([^)]+)\)", face)[1])
+        ranges = {int(c, 16) for c in re.findall(r"U\+([0-9A-Fa-f]+)", face)}
+        faces[(family, weight)] = ranges & set(font.getBestCmap())
+    return faces
+
+
+def check_icons(found, html_dir):
+    """Failures of the icons of a page (ICONS_JS): each icon of a family the theme declares
+    (the families of the subset) is in the subset face of its weight, and no Font Awesome face
+    failed to load. (The widget script brings Font Awesome 5 with its own fonts.)"""
+    faces = icon_subset(html_dir)
+    if not faces:
+        return ["no icon subset in _static/icons.css (book/_ext/lightpages.py)"]
+    families = {family for family, _ in faces}
+    failures = [f"icon U+{c:X} ({family} {weight}) is not in the icon subset "
+                "(_static/icons.css, book/_ext/lightpages.py)"
+                for family, weight, c in sorted(map(tuple, found["icons"]))
+                if family in families and c not in faces.get((family, str(weight)), ())]
+    return failures + [f"icon font failed to load: {f}" for f in sorted(set(found["broken"]))]
+
+
+def test_first_load(docname, html_dir, book_url, browser, note):
+    """The bytes a page fetches before the reader scrolls (gzip), at most FIRST_LOAD_LIMIT."""
+    if not (html_dir / f"{docname}.html").is_file():
+        pytest.fail(f"{docname}.html was not built", pytrace=False)
+    context = browser.new_context(viewport=VIEWPORT)  # an empty cache
+    page = context.new_page()
+    watch = Watch(page)
+    sizes = {}                                        # url -> (type, bytes, gzip bytes)
+
+    def measure(response):
+        try:
+            body = response.body()
+        except Exception:  # noqa: BLE001 - no body (a redirect, an aborted request)
+            return
+        sizes[response.url] = (response.request.resource_type, len(body),
+                               len(gzip.compress(body, GZIP_LEVEL)))
+    page.on("response", measure)
+    try:
+        page.goto(f"{book_url}{docname}.html", wait_until="load")
+        page.evaluate(SETTLED_JS)             # the first screen's math typeset, its fonts in
+        page.wait_for_load_state("networkidle")
+        has_widget = page.locator(WIDGET_VIEW).count() > 0
+    finally:
+        context.close()
+    total = sum(z for _, _, z in sizes.values())
+    kinds = {}
+    for kind, _, z in sizes.values():
+        kinds[kind] = kinds.get(kind, 0) + z
+    parts = sorted(kinds.items(), key=lambda kv: -kv[1])
+    note(f"{total / 1e6:.2f} MB gzip at first load, {len(sizes)} files ("
+         + ", ".join(f"{k} {v / 1e6:.2f}" for k, v in parts) + ")")
+    failures = []
+    if total > FIRST_LOAD_LIMIT:
+        largest = sorted(sizes.items(), key=lambda kv: -kv[1][2])[:5]
+        failures.append(f"{total / 1e6:.2f} MB (gzip) at first load, above "
+                        f"{FIRST_LOAD_LIMIT / 1e6:.1f} MB; largest: " + ", ".join(
+                            f"{u.rsplit('/', 1)[-1]} {z / 1e6:.2f} MB"
+                            for u, (_, _, z) in largest))
+    if not has_widget:
+        failures += [f"a widget script on a page without a widget: {u}" for u in sizes
+                     if WIDGET_SCRIPTS.search(u)]
+    failures += [f"the whole icon font is fetched: {u}" for u in sizes
+                 if FULL_ICON_FONTS.search(u)]
+    fail_with(failures + watch.failures(), f"first load of {docname}.html")
 
 
 @pytest.mark.parametrize("query", SEARCH_QUERIES)

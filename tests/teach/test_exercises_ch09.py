@@ -141,3 +141,30 @@ def test_ex6_hints():
     hint("ch9.ex6", [-right[0], right[1]], "wrong sign")
     hint("ch9.ex6", right + 1e-3, "off by")
     hint("ch9.ex6", [1.0, 2.0, 3.0], r"shape \(2,\)")
+
+
+def crank_of_balance():
+    """The zero of the holding torque, the notebook's way: constrained_inverse on
+    four_bar(crank_angle=a), the sign change of a fine sampling, refined linearly."""
+    crank = np.linspace(*ex.CRANK_EX7, 161)
+    tau = np.array([constrained_inverse(*four_bar(crank_angle=a), Z3, Z3,
+                                        [True, False, False])[0][0] for a in crank])
+    k = int(np.flatnonzero(np.diff(np.sign(tau)))[0])
+    return crank[k] - tau[k] * (crank[k + 1] - crank[k]) / (tau[k + 1] - tau[k])
+
+
+def test_ex7_holding_torque_is_liedyns_on_the_branch():
+    for a in np.linspace(0.25, 1.7, 12):
+        tau = constrained_inverse(*four_bar(crank_angle=a), Z3, Z3, [True, False, False])[0][0]
+        assert abs(ex.holding_torque(a) - tau) < 1e-9
+
+
+def test_ex7_right_answer_and_hints():
+    right = crank_of_balance()
+    assert check("ch9.ex7", right)
+    assert check("ch9.ex7", round(right, 2))                 # read off to two decimals
+    assert check("ch9.ex7", np.array([right]))
+    hint("ch9.ex7", np.degrees(right), "degrees")
+    hint("ch9.ex7", 0.65, "largest")
+    hint("ch9.ex7", 2.5, "from 0.2 to 1.8 rad")
+    hint("ch9.ex7", right + 0.1, "off by")

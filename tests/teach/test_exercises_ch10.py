@@ -221,3 +221,34 @@ def dtau_dq2(q, dq, ddq):
 def test_ex8_typical_slips_are_explained(answer, message):
     with pytest.raises(WrongAnswer, match=re.escape(message)):
         check("ch10.ex8", answer)
+
+
+# exercise 9 (read the coupling constant off a plot): the notebook's way, typical slips
+def dtau2_dq2_curve(gravity):
+    q2 = np.linspace(-np.pi, np.pi, 181)
+    Q = np.stack([np.zeros_like(q2), q2], axis=-1)
+    return rnea_partials(planar_arm(2, gravity=gravity), Q, ex.DQ_EX9, np.zeros(2))[0]
+
+
+def test_ex9_the_plot_gives_the_coupling_constant(capsys):
+    D = dtau2_dq2_curve(0.0)
+    kappa = D[:, 1, 1].max() / ex.DQ_EX9[0] ** 2
+    assert abs(kappa - 1.0 * 1.0 * 0.5) < 1e-12                 # m_2 l_1 r_2
+    assert np.max(np.abs(D[:, 0, 1])) < 1e-12                  # d tau_1 / d q_2 = 0 here
+    assert check("ch10.ex9", kappa) is True
+    assert check("ch10.ex9", 0.49) is True                     # read off a plot
+    assert "correct" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("answer, message", [
+    (1.125, "largest value itself"),
+    (0.75, "divided by dq_1"),
+    (-0.5, "smallest value"),
+    (dtau2_dq2_curve(9.81)[:, 1, 1].max() / 2.25, "includes gravity"),
+    (0.0, "d tau_1/d q_2"),
+    (0.6, "off by"),
+    ([0.5, 0.5], "shape (1,)"),
+])
+def test_ex9_typical_slips_are_explained(answer, message):
+    with pytest.raises(WrongAnswer, match=re.escape(message)):
+        check("ch10.ex9", answer)

@@ -1,12 +1,15 @@
 """The catalogue of bad input: every public entry point fails loudly and names what is wrong.
 
 One table, one row per kind of bad input: the call, the exception type it must raise, and a
-regular expression that the message must contain, which names the argument the user wrote (or,
-for a URDF file, the element and attribute). No row may return, hang or raise an exception
-from deep inside numpy or yourdfpy. The table covers models, joints, inertias, states,
-chart singularities, constraints, simulation settings and malformed or hostile URDF files.
+regular expression that the message must contain, which names the argument the user wrote (and
+the joint, for a joint's own methods; for a URDF or MJCF file, the line, element and attribute;
+for a Denavit-Hartenberg table, the row and field). No row may return, hang or raise an
+exception from deep inside numpy, yourdfpy or MuJoCo. The table covers models, joints and
+their methods, inertias, states, chart singularities, constraints, simulation settings,
+malformed or hostile URDF files and the required attributes of URDF, MJCF and DH.
 """
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -24,6 +27,7 @@ from liedyn.derivatives import aba_partials, hybrid_partials, rnea_partials
 from liedyn.hybrid_dynamics import hybrid
 from liedyn.inertia import check_inertia, spatial_inertia
 from liedyn.kinematics import body_jacobian, forward_kinematics, frame_jacobian
+from liedyn.mjcf import MJCFError, load_mjcf
 from liedyn.model import Model
 from liedyn.inverse_dynamics import rnea
 from liedyn.dh import from_dh
@@ -655,8 +659,276 @@ for label, xml, pattern in [
     case(f"URDF {label}", lambda xml=xml: load_urdf(xml), U, pattern)
 
 
+# =============================================================================================
+# joints' own methods, and the readers' required attributes (URDF, MJCF, DH)
+# =============================================================================================
+JOINT_TYPES = [J.Revolute([0, 0, 1]), J.Prismatic([1, 0, 0]), J.Helical([0, 0, 1], 0.1),
+               J.Screw([0, 0, 1, 0, -1, 0]), J.Universal(), J.Planar(), J.Spherical(),
+               J.SphericalZYX(), J.SphericalExp(), J.Free(), J.Fixed()]
+for _joint in JOINT_TYPES:                      # each on a body named after its type
+    Model().add_body(f"on_{type(_joint).__name__}", 0, _joint)
+JOINT_METHODS = {"transform": ("q",), "motion": ("q",), "S": ("q",), "dS": ("q", "dq"),
+                 "d2S": ("q", "a", "b"), "integrate": ("q", "v"), "difference": ("q0", "q1"),
+                 "chart_distance": ("q",), "normalize": ("q", "dq"), "check_q": ("q",)}
+
+
+def joint_arguments(joint, names):
+    """Good arguments ``names`` of a joint method: the neutral configuration, zero rates."""
+    return {a: joint.neutral() if a in ("q", "q0", "q1") else np.zeros(joint.nv)
+            for a in names}
+
+
+def joint_call(joint, method, arg, value):
+    """``joint.method(...)`` with argument ``arg`` replaced by ``value``."""
+    def call():
+        kwargs = joint_arguments(joint, JOINT_METHODS[method])
+        kwargs[arg] = value
+        return getattr(joint, method)(*kwargs.values())
+    return call
+
+
+def spoiled(joint, arg, bad):
+    """The good value of ``arg`` with its last entry ``bad``."""
+    value = joint_arguments(joint, [arg])[arg].copy()
+    value[-1] = bad
+    return value
+
+
+def two_bodies_one_joint():
+    m, joint = Model(), J.Revolute()
+    m.add_body("a", 0, joint)
+    m.add_body("b", 1, joint)
+    return m
+
+
+for joint in JOINT_TYPES[:-1]:                  # a Fixed joint has no coordinate to spoil
+    kind = type(joint).__name__
+    for method, names in JOINT_METHODS.items():
+        for arg in names:
+            for label, bad in (("NaN", np.nan), ("inf", np.inf)):
+                value = spoiled(joint, arg, bad)
+                case(f"{kind}.{method} {arg} {label}", joint_call(joint, method, arg, value),
+                     ValueError, rf"^{kind} joint of body 'on_{kind}': argument '{arg}': "
+                     rf"contains NaN or inf \(expected finite numbers, got {bad} at index "
+                     rf"\({value.size - 1},\)\)$")
+case("Revolute.integrate dt NaN", lambda: J.Revolute().integrate([0.0], [1.0], np.nan),
+     ValueError, r"^Revolute joint: argument 'dt': contains NaN or inf")
+case("Spherical.integrate dt inf", lambda: J.Spherical().integrate(
+    [1.0, 0, 0, 0], np.zeros(3), dt=-np.inf), ValueError, "Spherical joint: argument 'dt'")
+case("Revolute.S q None", lambda: J.Revolute().S(None), TypeError,
+     r"Revolute joint: argument 'q': expected an array of shape \(\.\.\., 1\), got None")
+case("Revolute.transform scalar q", lambda: J.Revolute().transform(0.3), ValueError,
+     r"Revolute joint: argument 'q': expected shape \(\.\.\., 1\), got \(\)")
+case("Universal.dS dq short", lambda: J.Universal().dS(Z2, [1.0]), ValueError,
+     r"Universal joint: argument 'dq': expected shape \(\.\.\., 2\), got \(1,\)")
+case("Planar.d2S b str", lambda: J.Planar().d2S(np.zeros(3), np.zeros(3), "abc"), TypeError,
+     "Planar joint: argument 'b'")
+case("Fixed.transform q of one", lambda: J.Fixed().transform([0.0]), ValueError,
+     r"Fixed joint: argument 'q': expected shape \(\.\.\., 0\), got \(1,\)")
+case("Spherical.transform zero quaternion", lambda: J.Spherical().transform(np.zeros(4)),
+     ValueError, "Spherical joint: argument 'q': quaternion .* unit norm")
+case("Free.integrate quaternion off unit norm", lambda: J.Free().integrate(
+    [0, 0, 0, 2.0, 0, 0, 0], np.zeros(6)), ValueError,
+     r"Free joint: argument 'q \(quaternion part\)': quaternion")
+case("Free.check_q named", lambda: J.Free().check_q(np.zeros(7), "pose"), ValueError,
+     r"Free joint: argument 'pose \(quaternion part\)'")
+case("Revolute.random rng int", lambda: J.Revolute().random(3), TypeError,
+     "Revolute joint: argument 'rng': expected a numpy Generator")
+case("URDF joint named", lambda: load_urdf(urdf()).joints[1].S([np.nan]), ValueError,
+     r"^Revolute joint 'j' of body 'arm': argument 'q': contains NaN")
+case("joint of two bodies", lambda: two_bodies_one_joint().joints[1].S([np.inf]), ValueError,
+     r"^Revolute joint of bodies 'a', 'b': argument 'q'")
+
+
+# --- URDF: every required attribute and element, with its line ------------------------------
+def numbered(*elements):
+    """A robot whose k-th element starts on line k + 1 (the <robot> tag is on line 1)."""
+    return robot_xml(*("\n" + e for e in elements))
+
+
+BASE, ARM = link_xml("base", mass=None), link_xml("arm")
+HINGE = joint_xml("j", "revolute", "base", "arm")
+
+
+def with_visual(geometry, material="", kind="visual"):
+    """A robot whose link 'shape' (line 4) has one <visual> (or <collision>)."""
+    return numbered(BASE, ARM, f'<link name="shape"><{kind}><geometry>{geometry}</geometry>'
+                    f'{material}</{kind}></link>', HINGE,
+                    joint_xml("weld", "fixed", "arm", "shape"))
+
+
+MISSING = "required attribute missing"
+for label, xml, pattern in [
+        ("robot name", numbered(BASE).replace(' name="test"', ""),
+         f"line 1: <robot>, attribute 'name': {MISSING}"),
+        ("link name", numbered(BASE, "<link/>"), f"line 3: <link>, attribute 'name': {MISSING}"),
+        ("link name empty", numbered(BASE, '<link name=""/>'),
+         "line 3: <link>, attribute 'name': required attribute empty"),
+        ("joint name", numbered(BASE, ARM, HINGE.replace(' name="j"', "")),
+         f"line 4: <joint>, attribute 'name': {MISSING}"),
+        ("joint type", numbered(BASE, ARM, HINGE.replace(' type="revolute"', "")),
+         f"line 4: joint 'j', attribute 'type': {MISSING}"),
+        ("joint parent link", numbered(BASE, ARM, HINGE.replace('<parent link="base"/>',
+                                                                "<parent/>")),
+         f"line 4: joint 'j' <parent>, attribute 'link': {MISSING}"),
+        ("joint child link", numbered(BASE, ARM, HINGE.replace('<child link="arm"/>',
+                                                               "<child/>")),
+         f"line 4: joint 'j' <child>, attribute 'link': {MISSING}"),
+        ("joint parent element", numbered(BASE, ARM, HINGE.replace('<parent link="base"/>', "")),
+         "line 4: joint 'j': required element <parent> missing"),
+        ("joint child element", numbered(BASE, ARM, HINGE.replace('<child link="arm"/>', "")),
+         "line 4: joint 'j': required element <child> missing"),
+        ("axis xyz", numbered(BASE, ARM, HINGE.replace('<axis xyz="0 0 1"/>', "<axis/>")),
+         f"line 4: joint 'j' <axis>, attribute 'xyz': {MISSING}"),
+        ("limit effort", numbered(BASE, ARM, HINGE.replace(' effort="10"', "")),
+         f"line 4: joint 'j' <limit>, attribute 'effort': {MISSING}"),
+        ("limit velocity", numbered(BASE, ARM, HINGE.replace(' velocity="2"', "")),
+         f"line 4: joint 'j' <limit>, attribute 'velocity': {MISSING}"),
+        ("revolute without limit", numbered(BASE, ARM, joint_xml("j", "continuous", "base",
+                                                                 "arm").replace(
+                                                                     "continuous", "revolute")),
+         "line 4: joint 'j': required element <limit> missing"),
+        ("prismatic without limit", numbered(BASE, ARM, joint_xml("j", "continuous", "base",
+                                                                  "arm").replace(
+                                                                      "continuous",
+                                                                      "prismatic")),
+         "line 4: joint 'j': required element <limit> missing"),
+        ("mimic joint", numbered(BASE, ARM, joint_xml("j", "revolute", "base", "arm",
+                                                      extra='<mimic multiplier="2"/>')),
+         f"line 4: joint 'j' <mimic>, attribute 'joint': {MISSING}"),
+        ("safety_controller k_velocity", numbered(
+            BASE, ARM, joint_xml("j", "revolute", "base", "arm",
+                                 extra='<safety_controller k_position="1"/>')),
+         f"line 4: joint 'j' <safety_controller>, attribute 'k_velocity': {MISSING}"),
+        ("inertial mass element", numbered(BASE, ARM.replace('<mass value="1.0"/>', ""), HINGE),
+         "line 3: link 'arm' <inertial>: required element <mass> missing"),
+        ("inertial mass value", numbered(BASE, ARM.replace('<mass value="1.0"/>', "<mass/>"),
+                                         HINGE),
+         f"line 3: link 'arm' <mass>, attribute 'value': {MISSING}"),
+        ("inertial inertia element", numbered(BASE, ARM.split("<inertia ")[0]
+                                              + "</inertial></link>", HINGE),
+         "line 3: link 'arm' <inertial>: required element <inertia> missing"),
+        *[(f"inertia {a}", numbered(BASE, ARM.replace(f' {a}="', f' x{a}="'), HINGE),
+           f"line 3: link 'arm' <inertia>, attribute '{a}': {MISSING}")
+          for a in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")],
+        ("visual geometry element", numbered(BASE, '<link name="arm"><visual/></link>', HINGE),
+         "line 3: link 'arm' <visual>: required element <geometry> missing"),
+        ("collision geometry element", numbered(BASE, '<link name="arm"><collision/></link>',
+                                                HINGE),
+         "line 3: link 'arm' <collision>: required element <geometry> missing"),
+        ("geometry empty", with_visual(""),
+         "line 4: link 'shape' <visual> <geometry>: expected one of <box>, <cylinder>, "
+         "<sphere>, <mesh>, got nothing"),
+        ("geometry unknown", with_visual('<capsule radius="1" length="1"/>'),
+         "line 4: link 'shape' <visual> <geometry>: expected one of .* got <capsule>"),
+        ("box size", with_visual("<box/>"),
+         f"line 4: link 'shape' <visual> <box>, attribute 'size': {MISSING}"),
+        ("box size 2 numbers", with_visual('<box size="1 1"/>'),
+         "line 4: link 'shape' <visual> <box>, attribute 'size': expected 3 numbers"),
+        ("cylinder radius", with_visual('<cylinder length="1"/>'),
+         f"line 4: link 'shape' <visual> <cylinder>, attribute 'radius': {MISSING}"),
+        ("cylinder length", with_visual('<cylinder radius="1"/>'),
+         f"line 4: link 'shape' <visual> <cylinder>, attribute 'length': {MISSING}"),
+        ("sphere radius", with_visual("<sphere/>"),
+         f"line 4: link 'shape' <visual> <sphere>, attribute 'radius': {MISSING}"),
+        ("sphere radius negative", with_visual('<sphere radius="-1"/>'),
+         "line 4: link 'shape' <visual> <sphere>, attribute 'radius': expected a number >= 0"),
+        ("mesh filename", with_visual('<mesh scale="1 1 1"/>'),
+         f"line 4: link 'shape' <visual> <mesh>, attribute 'filename': {MISSING}"),
+        ("mesh scale 2 numbers", with_visual('<mesh filename="a.stl" scale="1 1"/>'),
+         "line 4: link 'shape' <visual> <mesh>, attribute 'scale': expected 3 numbers"),
+        ("collision box size", with_visual("<box/>", kind="collision"),
+         f"line 4: link 'shape' <collision> <box>, attribute 'size': {MISSING}"),
+        ("visual material name", with_visual('<sphere radius="1"/>', "<material/>"),
+         f"line 4: link 'shape' <visual> <material>, attribute 'name': {MISSING}"),
+        ("visual color rgba", with_visual('<sphere radius="1"/>',
+                                          '<material name="m"><color/></material>'),
+         f"line 4: link 'shape' <visual> <material> <color>, attribute 'rgba': {MISSING}"),
+        ("color rgba 3 numbers", with_visual('<sphere radius="1"/>',
+                                             '<material name="m"><color rgba="1 0 0"/>'
+                                             '</material>'),
+         "line 4: .* <color>, attribute 'rgba': expected 4 numbers"),
+        ("robot material name", numbered('<material><color rgba="1 0 0 1"/></material>', BASE),
+         f"line 2: <material>, attribute 'name': {MISSING}"),
+        ("undefined link line", numbered(BASE, hinge("j", "base", "ghost")),
+         "line 3: joint 'j': child link 'ghost' is not defined")]:
+    case(f"URDF missing {label}", lambda xml=xml: load_urdf(xml), U, f"^URDF string, {pattern}")
+
+# --- MJCF: MuJoCo's required attributes and the compiled model's numbers ----------------------
+def mjcf(inertial='pos="0 0 0" mass="1" diaginertia="1 1 1"', joint="", geom="", extra=""):
+    """A one-body MJCF file: <body> on line 3, its <joint> on 4, <inertial> on 5, a geom on 6."""
+    return ("<mujoco>\n<worldbody>\n<body name='b'>\n"
+            f"<joint name='j' {joint}/>\n<inertial {inertial}/>\n{geom}\n"
+            f"</body></worldbody>{extra}</mujoco>")
+
+
+def load_mjcf_quietly(xml):
+    """``load_mjcf`` without MuJoCo's notices (warnings) about NaN in a file."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return load_mjcf(xml)
+
+
+COMPILE = "MuJoCo could not compile it"
+for label, xml, pattern in [
+        ("inertial mass", mjcf(inertial='pos="0 0 0" diaginertia="1 1 1"'),
+         rf"line 5: <inertial>, attribute 'mass': {COMPILE} \(XML Error: required attribute "
+         r"missing: 'mass'\)$"),
+        ("inertial pos", mjcf(inertial='mass="1" diaginertia="1 1 1"'),
+         f"line 5: <inertial>, attribute 'pos': {COMPILE} .*required attribute missing"),
+        ("inertial fullinertia short", mjcf(inertial='pos="0 0 0" mass="1" fullinertia="1 1"'),
+         f"line 5: <inertial>, attribute 'fullinertia': {COMPILE} .*not have enough data"),
+        ("body pos word", mjcf().replace("name='b'", "name='b' pos='0 0 x'"),
+         f"line 3: <body>, attribute 'pos': {COMPILE} .*bad format"),
+        ("joint type", mjcf(joint="type='revolute'"),
+         rf"line 4: <joint>: {COMPILE} .*invalid keyword: 'revolute'.*\(MJCF joint types"),
+        ("joint range of a limited joint", mjcf(joint="limited='true'"),
+         rf"line 4: <joint> 'j', attribute 'range': {COMPILE} .*range\[0\] should be smaller"),
+        ("joint axis zero", mjcf(joint="axis='0 0 0'"),
+         f"line 4: <joint> 'j': {COMPILE} .*axis too small"),
+        ("box size", mjcf(geom="<geom name='g' type='box' size='1'/>"),
+         f"line 6: <geom> 'g', attribute 'size': {COMPILE} .*size 1 must be positive"),
+        ("sphere size", mjcf(geom="<geom type='sphere'/>"),
+         f"line 6: <geom>, attribute 'size': {COMPILE} .*size 0 must be positive"),
+        ("capsule size", mjcf(geom="<geom type='capsule' size='0.1'/>"),
+         f"line 6: <geom>, attribute 'size': {COMPILE} .*size 1 must be positive"),
+        ("mesh geom without mesh", mjcf(geom="<geom type='mesh'/>"),
+         f"line 6: <geom>: {COMPILE} .*must have valid meshid"),
+        ("include file", mjcf(extra="<include/>"),
+         f"line 7: <include>, attribute 'file': {COMPILE}"),
+        ("massless moving body", mjcf(inertial='pos="0 0 0" mass="0" diaginertia="0 0 0"'),
+         f"line 3: element 'b': {COMPILE} .*mass and inertia of moving bodies"),
+        ("parse error", "<mujoco>\n<worldbody><body></worldbody></mujoco>",
+         f"line 2: <body>: {COMPILE} .*MISMATCHED_ELEMENT"),
+        ("motor without joint", mjcf(extra="<actuator><motor name='m'/></actuator>"),
+         f"line 7: element 'm': {COMPILE} .*missing transmission target")]:
+    case(f"MJCF {label}", lambda xml=xml: load_mjcf_quietly(xml), MJCFError,
+         f"^MJCF string, {pattern}")
+for label, key, pattern in [
+        ("key qpos size", "qpos='1 2'", f"element 'k': {COMPILE} .*invalid qpos size"),
+        ("key qpos NaN", "qpos='nan'", "<key> 'k', attribute 'qpos': contains NaN or inf"),
+        ("key qvel inf", "qvel='inf'", "<key> 'k', attribute 'qvel': contains NaN or inf")]:
+    case(f"MJCF {label}", lambda key=key: load_mjcf_quietly(
+        mjcf(extra=f"<keyframe><key name='k' {key}/></keyframe>")), MJCFError,
+         f"^MJCF string: {pattern}")
+
+
+# --- Denavit-Hartenberg rows: every required field, by row and field -------------------------
+for field in ("theta", "d", "a", "alpha"):
+    row = {k: v for k, v in DH.items() if k != field}
+    case(f"from_dh row without {field}", lambda row=row: from_dh([DH, row]), ValueError,
+         rf"^rows\[1\]: missing \['{field}'\] field\(s\); expected the keys \('theta', 'd', "
+         r"'a', 'alpha'\) \(required\)")
+    case(f"from_dh row {field} None", lambda field=field: from_dh([dict(DH, **{field: None})]),
+         TypeError, rf"argument 'rows\[0\]\['{field}'\]': expected an array .* got None")
+case("from_dh row without two fields and with an unknown one",
+     lambda: from_dh([dict(a=0.5, alpha=0.0, offset=1.0)]), ValueError,
+     r"^rows\[0\]: missing \['theta', 'd'\], unknown \['offset'\] field\(s\)")
+
+
 def test_catalogue_is_large():
-    assert len(CASES) >= 150, len(CASES)
+    """The errors appendix says "more than seven hundred" rows."""
+    assert len(CASES) > 700, len(CASES)
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
@@ -752,3 +1024,51 @@ def test_the_ready_robots_still_take_what_they_took():
     assert planar_arm(3.0).nbodies == serial_chain(np.int32(2)).nbodies + 1
     assert random_tree(2, np.random.default_rng(1), joint_types=("revolute",),
                        branching=1).nbodies == 2
+
+
+# --- joints' methods: the checks refuse no symbol and no complex step ------------------------
+QUATERNION_DIFFERENCES = {("Spherical", "difference"), ("Free", "difference")}
+"""The methods that take neither sympy symbols nor complex numbers, whatever the checks: the
+logarithm of a quaternion branches on its sign and calls arctan2."""
+SYMBOLIC_LIMITS = QUATERNION_DIFFERENCES | {("SphericalZYX", "chart_distance"),
+                                            ("SphericalExp", "chart_distance")}
+"""... and those that take no sympy symbols: a distance in floating point."""
+
+
+@pytest.mark.parametrize("joint", JOINT_TYPES, ids=[type(j).__name__ for j in JOINT_TYPES])
+def test_joint_methods_take_symbols_and_complex_steps(joint):
+    """Every method of every joint type takes sympy symbols (the result, at numbers, is the
+    float result) and complex input (whose real part gives the float result)."""
+    import sympy
+    rng = np.random.default_rng(3)
+    for method, names in JOINT_METHODS.items():
+        values = {a: joint.random(rng) if a in ("q", "q0", "q1") else rng.normal(size=joint.nv)
+                  for a in names}
+        expected = getattr(joint, method)(*values.values())
+        h = 1e-20 * rng.normal(size=joint.nq)       # a complex step along the configuration
+        steps = {a: v + 1j * h if a in ("q", "q0", "q1") and joint.nq == joint.nv else v + 0j
+                 for a, v in values.items()}
+        if (type(joint).__name__, method) not in QUATERNION_DIFFERENCES:
+            assert_close(getattr(joint, method)(*steps.values()), expected, method, real=True)
+        if (type(joint).__name__, method) in SYMBOLIC_LIMITS:
+            continue
+        symbols = {a: np.array(sympy.symbols(f"{a}_0:{v.size}"), dtype=object)
+                   if v.size else np.zeros(0, dtype=object) for a, v in values.items()}
+        at = {s: x for a in names for s, x in zip(symbols[a], values[a])}
+        result = getattr(joint, method)(*symbols.values())
+        numeric = [None if r is None else np.array(
+            [float(sympy.sympify(e).subs(at)) for e in np.ravel(r)]).reshape(np.shape(r))
+            for r in (result if isinstance(result, tuple) else (result,))]
+        assert_close(tuple(numeric) if isinstance(result, tuple) else numeric[0], expected,
+                     method)
+
+
+def assert_close(result, expected, method, real=False):
+    """``result`` (or its real part) equals the float ``expected`` to 1e-12, part by part for
+    the methods that return pairs (``motion``: ``None`` where the same)."""
+    pairs = zip(result, expected) if isinstance(expected, tuple) else [(result, expected)]
+    for r, e in pairs:
+        assert (r is None) == (e is None), method
+        if e is not None:
+            r = np.real(r) if real else np.asarray(r, dtype=float)
+            np.testing.assert_allclose(r, e, rtol=0, atol=1e-12, err_msg=method)

@@ -495,15 +495,15 @@ BAD = [
     ("missing file", lambda: load_mjcf("/no/such/model.xml"), FileNotFoundError,
      "MJCF file '/no/such/model.xml' does not exist"),
     ("malformed XML", lambda: load_mjcf("<mujoco><worldbody><body></worldbody></mujoco>"),
-     MJCFError, r"MJCF string: MuJoCo could not compile it \(XML parse error .*"
-                "MISMATCHED_ELEMENT"),
+     MJCFError, r"MJCF string, line 1: <body>: MuJoCo could not compile it \(XML parse "
+                "error .*MISMATCHED_ELEMENT"),
     ("not MJCF", lambda: load_mjcf("<foo/>"), MJCFError,
      "Unrecognized XML model type: 'foo'"),
     ("unknown joint type", lambda: load_mjcf(one_joint(joint="type='revolute'")), MJCFError,
-     r"invalid keyword: 'revolute'; Element 'joint', line 3 \(MJCF joint types: "
+     r"MJCF string, line 3: <joint>: .*invalid keyword: 'revolute' \(MJCF joint types: "
      r"\['free', 'ball', 'slide', 'hinge'\]\)"),
     ("bad number", lambda: load_mjcf(one_joint(body="pos='0 0 x'")), MJCFError,
-     "bad format in attribute 'pos'; Element 'body', line 2"),
+     "MJCF string, line 2: <body>, attribute 'pos': .*bad format in attribute 'pos'"),
     ("NaN pos", lambda: load_mjcf(one_joint(body="pos='nan 0 0'")), MJCFError,
      r"MJCF string: body 'b': pos must be finite numbers, got \[nan, 0.0, 0.0\] "
      r"\(MuJoCo's compiled body_pos\)"),
@@ -519,8 +519,8 @@ BAD = [
      "joint 'j': armature must be finite"),
     ("NaN mass", lambda: load_mjcf(one_joint(inertial="pos='0 0 0' mass='nan' "
                                                       "diaginertia='1 1 1'")),
-     MJCFError, "mass and inertia of moving bodies must be larger than mjMINVAL; "
-                "Element name 'b'"),
+     MJCFError, "MJCF string, line 2: element 'b': .*mass and inertia of moving bodies "
+                "must be larger than mjMINVAL"),
     ("NaN inertia", lambda: load_mjcf(WELDED.format("pos='0 0 0' diaginertia='1 nan 1'")),
      MJCFError, r"MJCF string: body 'w': inertia must be finite numbers, got "
                 r"\[1.0, nan, 1.0\]"),

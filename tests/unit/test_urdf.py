@@ -240,15 +240,16 @@ def test_inconsistent_inertia_policy(policy):
 MALFORMED = {
     "not xml": ("<robot name='x'><link name='a'></robot>", "not well-formed XML"),
     "root": ("<model name='x'/>", "root element must be <robot>, got <model>"),
-    "robot name": ("<robot><link name='a'/></robot>", "<robot> has no name"),
-    "link name": (robot_xml("<link/>"), "a <link> element has no name"),
+    "robot name": ("<robot><link name='a'/></robot>",
+                   "line 1: <robot>, attribute 'name': required attribute missing"),
+    "link name": (robot_xml("<link/>"), "<link>, attribute 'name': required attribute missing"),
     "joint name": (
         robot_xml(
             link_xml("a"),
             link_xml("b"),
             '<joint type="fixed"><parent link="a"/>' '<child link="b"/></joint>',
         ),
-        "a <joint> element has no name",
+        "<joint>, attribute 'name': required attribute missing",
     ),
     "joint type": (
         robot_xml(
@@ -256,11 +257,11 @@ MALFORMED = {
             link_xml("b"),
             '<joint name="j1"><parent link="a"/>' '<child link="b"/></joint>',
         ),
-        "joint 'j1' has no type",
+        "joint 'j1', attribute 'type': required attribute missing",
     ),
     "child": (
         robot_xml(link_xml("a"), '<joint name="j1" type="fixed"><parent link="a"/></joint>'),
-        r"joint 'j1' needs <child link=...>",
+        "joint 'j1': required element <child> missing",
     ),
     "unknown type": (
         robot_xml(link_xml("a"), link_xml("b"), joint_xml("hinge1", "hinge", "a", "b")),
@@ -281,7 +282,7 @@ MALFORMED = {
             'iyy="1" iyz="0" izz="1"/></inertial></link>',
             joint_xml("j1", "revolute", "a", "b"),
         ),
-        r"link 'b': <inertial> needs <mass",
+        "link 'b' <inertial>: required element <mass> missing",
     ),
     "inertia attribute": (
         robot_xml(
@@ -290,7 +291,7 @@ MALFORMED = {
             '<inertia ixx="1" iyy="1" izz="1"/></inertial></link>',
             joint_xml("j1", "revolute", "a", "b"),
         ),
-        r"link 'b': <inertia> lacks the attribute\(s\) \['ixy', 'ixz', 'iyz'\]",
+        "link 'b' <inertia>, attribute 'ixy': required attribute missing",
     ),
     "zero axis": (
         robot_xml(

@@ -20,9 +20,9 @@ import numpy as np
 from ._closed_forms import GRAVITY
 from . import WrongAnswer, exercise
 
-__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "GRAVITY", "FOUR_BAR",
-           "FIVE_BAR", "PENDULUM_EX2", "DISK_EX5", "four_bar_configuration",
-           "five_bar_configuration"]
+__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7", "GRAVITY", "FOUR_BAR",
+           "FIVE_BAR", "PENDULUM_EX2", "DISK_EX5", "CRANK_EX7",
+           "four_bar_configuration", "five_bar_configuration", "holding_torque"]
 
 FOUR_BAR = {"lengths": (1.0, 2.0, 1.5, 2.0), "mass": 1.0, "crank_angle": 1.0}
 """``liedyn.robots.four_bar()``: crank ``a``, coupler ``b``, rocker ``c``, ground
@@ -47,6 +47,9 @@ principal inertias ``m r^2 / 4`` about its diameters and ``m r^2 / 2`` about its
 spin axis) on a light planar carrier (``carrier_mass``, ``carrier_izz`` about the
 vertical); a constant spin torque ``torque`` (N m) from rest for ``time`` seconds,
 no steering torque."""
+
+CRANK_EX7 = (0.2, 1.8)
+"""Exercise 7: the crank angles (rad) over which the holding torque is plotted."""
 
 
 # --- closed-form planar linkages (world-frame angles, rods along their body x axes)
@@ -121,6 +124,30 @@ def five_bar_configuration():
     ``five_bar()``)."""
     q1, q3 = FIVE_BAR["locked"]
     return _close("five", [q1, -1.2, q3, 1.1, 2.0], locked=[0, 2])
+
+
+def holding_torque(crank_angle):
+    """The crank torque (N m) that holds :data:`FOUR_BAR` at rest with its crank at
+    ``crank_angle`` (rad), by virtual work: ``t . dU/dq`` with ``t`` the allowed
+    motion with ``dq1 = 1``. For crank angles from 0.25 to 1.7 rad the loop closes
+    on the branch of ``four_bar(crank_angle=...)``.
+
+    >>> round(float(holding_torque(FOUR_BAR["crank_angle"])), 3)
+    7.616
+    """
+    q = _close("four", [crank_angle, -0.5, 1.5], locked=[0])
+    J, grav = _loop("four", q)[1], _mass_and_gravity("four", q)[1]
+    t = np.r_[1.0, np.linalg.solve(J[:, 1:], -J[:, 0])]    # the motion with dq1 = 1
+    return t @ grav
+
+
+def _balance(lo=1.3, hi=1.7):
+    """The crank angle in ``[lo, hi]`` where :func:`holding_torque` changes sign
+    (from positive to negative), by bisection."""
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if holding_torque(mid) > 0 else (lo, mid)
+    return (lo + hi) / 2
 
 
 def _mass_and_gravity(kind, q, g=GRAVITY):
@@ -282,4 +309,25 @@ def ex6(answer):
          "this tau_1 ignores the loop (lambda = 0): the crank then only carries "
          "its own branch. Solve Kim eq. (76) for lambda and use Kim eq. (79)."),
         (lambda a: np.isclose(a[0], -right[0], rtol=1e-8), "wrong sign of tau_1."),
+    ]
+
+
+@exercise("the crank angle of balance", tol=0.02, one_number=True,
+          rule="the zero of the holding torque tau_1(q_1) on [0.2, 1.8] rad",
+          hint="plot tau_1 from constrained_inverse (crank actuated, joints 2 "
+               "and 3 passive, dq = ddq = 0) against the crank angle and read off "
+               "where it crosses zero.")
+def ex7(answer):
+    """The crank angle (rad) at which :data:`FOUR_BAR` rests with no motor torque,
+    read off the plot of the holding torque over :data:`CRANK_EX7`."""
+    right = _balance()
+    lo, hi = CRANK_EX7
+    return right, [
+        (np.degrees(right), "this is the angle in degrees; give it in radians."),
+        (lambda a: 0.5 < a < 0.8,
+         "that is where the holding torque is largest (about 9.5 N m); the linkage "
+         "rests without a motor where tau_1 changes sign."),
+        (lambda a: not lo <= a <= hi,
+         f"the plot runs over crank angles from {lo} to {hi} rad, and the zero of "
+         "tau_1 lies inside it."),
     ]

@@ -20,7 +20,8 @@ from . import WrongAnswer, diagnose, exercise, expect_shape
 
 __all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7", "ex8", "T0", "XI", "P0",
            "EX3_PARENTS", "EX3_JOINTS", "EX3_DOFS", "PENDULUM", "Q_EX4", "DQ_EX4",
-           "DDQ_EX4", "Q_EX5", "DQ_EX5", "TAU_EX5", "ARM_EX6", "ex6_data"]
+           "DDQ_EX4", "Q_EX5", "DQ_EX5", "TAU_EX5", "ARM_EX6", "ex6_data", "ex9",
+           "DQ_EX9"]
 
 T0 = make_transform(exp_so3(np.array([0.3, -0.5, 0.8])), [0.4, -0.2, 1.0])
 """Exercises 1-2: the pose ``T(0)``."""
@@ -60,6 +61,10 @@ ARM_EX6 = {"length": 1.0, "gravity": 9.81, "samples": 30}
 masses."""
 
 _MASSES_EX6 = np.array([1.7, 0.6])
+
+DQ_EX9 = np.array([1.5, 0.0])
+"""Exercise 9: the joint velocities (rad/s) of ``planar_arm(2, gravity=0.0)``, with
+``ddq = 0`` and ``q_1 = 0``."""
 
 
 def _complex_step(f, x0, h=1e-30):
@@ -306,3 +311,39 @@ def ex8(answer):
         ], "dtau/dq_1", hint="M(q) and C(q, dq) contain q_2 only, so dtau/dq_1 = "
            "dG/dq_1 with G = g ((m_1 r_1 + m_2 l_1) cos q_1 + m_2 r_2 cos(q_1 + "
            "q_2), m_2 r_2 cos(q_1 + q_2)).")
+
+
+def _dtau2_dq2(q2, g):
+    """``d tau_2 / d q_2`` of ``planar_arm(2)`` at ``q = (0, q2)``, ``dq = DQ_EX9``,
+    ``ddq = 0``, gravity ``g``, by complex step of the closed form."""
+    def tau2(x):
+        M, C, grav = two_link_arm(np.array([0.0, x]), DQ_EX9, (1.0, 1.0), 1.0, g)
+        return (C @ DQ_EX9 + grav)[1]
+    return _complex_step(tau2, q2)
+
+
+@exercise("the constant", tol=0.02, one_number=True,
+          rule="the largest d tau_2/d q_2 over q_2, divided by dq_1^2",
+          hint="plot entry [1, 1] of rnea_partials(planar_arm(2, gravity=0.0), "
+               "q, dq, 0)[0] over q_2 with q_1 = 0 and dq = (1.5, 0); take its "
+               "largest value and divide it by dq_1^2 = 2.25.")
+def ex9(answer):
+    """The coupling constant of the two-link arm read off the plot of ``d tau_2 / d
+    q_2`` over ``q_2`` (the largest value divided by ``dq_1^2``): one number."""
+    grid = np.linspace(-np.pi, np.pi, 721)
+    peak = max(_dtau2_dq2(x, 0.0) for x in grid)
+    with_gravity = max(_dtau2_dq2(x, ARM_EX6["gravity"]) for x in grid)
+    w2 = DQ_EX9[0] ** 2
+    return peak / w2, [
+        (peak, f"this is the largest value itself; divide it by dq_1^2 = {w2:g}."),
+        (peak / DQ_EX9[0], f"you divided by dq_1; the term is kappa s_2 dq_1^2, so "
+                           f"divide by dq_1^2 = {w2:g}."),
+        (-peak / w2, "this is the smallest value (at q_2 = +-pi); read off the "
+                     "largest."),
+        (lambda a: abs(a - with_gravity / w2) < 0.1,
+         "your plot includes gravity: its torque -g m_2 r_2 sin(q_1 + q_2) changes "
+         "with q_2 too. Use planar_arm(2, gravity=0.0)."),
+        (lambda a: abs(a) < 0.02, "this is d tau_1/d q_2, zero at this state; plot "
+                                  "d tau_2/d q_2, entry [1, 1] of the first matrix "
+                                  "of rnea_partials."),
+    ]
