@@ -302,13 +302,58 @@ def ch4_joint():
     d.axis(J, "a", polar(J, 158, 30))
     d.curve((112, 336), (250, 440), (410, 304))
     d.text((260, 414), "X_i: fixed placement", anchor="middle")
-    d.text((40, 40), "T_{λ(i),i}(q_i) = X_i J_i(q_i)", bold=True)
+    d.text((40, 40), "T_{λ(i),i}(q_i) = X_i Φ_i(q_i)", bold=True)
     d.text((40, 72), "parent body frame → joint frame → child body frame {i}", NOTE)
     d.text((40, 110), "a: the joint axis, out of the page", NOTE)
-    d.lines((500, 395), ["J_i(q_i): the joint motion,", "here a turn by q_i about a"],
+    d.lines((500, 395), ["Φ_i(q_i): the joint motion,", "here a turn by q_i about a"],
             22, size=NOTE, color=BLUE)
     d.lines((560, 50), ["S_i = (a, 0): the twist", "of {i} relative to its",
                         "parent per unit q̇_i, in {i}"], 22, size=NOTE)
+    return d
+
+
+def ch4_body_jacobian():
+    d = Drawing("ch4-body-jacobian", 470)
+    O, q1, q2, l1, l2 = (70, 420), 25, 60, 300, 190
+    E = polar(O, q1, l1)                                       # the elbow, origin of {2}
+    for start, angle, length in ((O, q1, l1 + 16), (E, q1 + q2, l2)):
+        a, b = polar(start, angle + 90, 12), polar(start, angle - 90, 12)
+        e = polar(start, angle, length)
+        d.outline(f"M{_xy(a)} L{_xy(polar(e, angle + 90, 12))} "
+                  f"L{_xy(polar(e, angle - 90, 12))} L{_xy(b)} z")
+    d.ground((O[0], O[1] + 22), 70)
+    d.line((O[0], O[1] + 10), (O[0], O[1] + 22))
+    d.axis(O, "", O)
+    d.axis(E, "", E)
+    d.arc(O, 70, -10, q1 + 20, BLUE)
+    d.text(polar(O, -22, 86), "q̇_1 = 1", SIZE, BLUE, "middle")
+    d.line(E, polar(E, q1, 90), GREY, dash=True)
+    d.arc(E, 48, q1, q1 + q2, GREY)
+    d.text(polar(E, q1 + q2 / 2, 68), "q_2", SIZE, GREY, "middle")
+    mid = polar(polar(O, q1, l1 / 2), q1 - 90, 34)
+    d.text((mid[0], mid[1] + 6), "l_1", SIZE, GREY, "middle")
+    d.frame(E, q1 + q2, "{2}", polar(E, -55, 46), INK, length=170)
+    v = l1 / 2                                                  # l_1, drawn at half scale
+    tip = polar(E, q1 + 90, v)
+    d.line(E, tip, BLUE, arrow=True)
+    d.text(polar(tip, q1 + 90, 22), "l_1 along y_1", SIZE, BLUE, "middle")
+    on_x = polar(E, q1 + q2, v * math.sin(math.radians(q2)))
+    on_y = polar(E, q1 + q2 + 90, v * math.cos(math.radians(q2)))
+    d.line(tip, on_x, BLUE, dash=True)
+    d.line(tip, on_y, BLUE, dash=True)
+    d.text((on_x[0] + 22, on_x[1] + 6), "l_1 sin q_2", NOTE, BLUE)
+    d.text((on_y[0] - 12, on_y[1] - 12), "l_1 cos q_2", NOTE, BLUE, "end")
+    for y, title, rows in (
+            (20, "column of joint 1 (q̇_1 = 1)",
+             ["turns link 2 at unit rate and", "swings the elbow at speed l_1:",
+              "(e_z,  l_1 sin q_2,  l_1 cos q_2,  0)"]),
+            (200, "column of joint 2 (q̇_2 = 1)",
+             ["turns link 2 about the elbow,", "which stays at rest:",
+              "(e_z,  0,  0,  0)"])):
+        d.box(450, y, 340, 148, BLUE)
+        d.text((464, y + 30), title, bold=True)
+        d.lines((464, y + 62), rows, 28, size=NOTE)
+    d.text((450, 400), "J_2: the two columns, in the axes of {2}", NOTE)
     return d
 
 
@@ -814,6 +859,7 @@ TITLE = {"ch1-twists": "Body twist and spatial twist of a moving frame",
          "ch1-wrench": "One wrench seen from two frames",
          "ch4-joint-frames": "The joint transform as a chain of frames",
          "ch4-tree": "A tree of eight bodies, numbered from the ground",
+         "ch4-body-jacobian": "The two columns of the two-link arm's body Jacobian",
          "ch5-free-body": "Free-body diagram of link i",
          "ch5-rnea-passes": "The two passes of the recursive Newton-Euler algorithm",
          "ch6-crba": "The composite-rigid-body algorithm: one column of the mass matrix",
@@ -842,8 +888,9 @@ def alt_texts():
     return {m["name"]: m["alt"].strip() for t in texts for m in DIRECTIVE.finditer(t)}
 
 
-FIGURES = [ch1_twists, ch1_wrench, ch4_joint, ch4_tree, ch5_free_body, ch5_passes,
-           ch6_crba, ch7_articulated, ch8_hybrid_split, ch9_cut_loop,
+FIGURES = [ch1_twists, ch1_wrench, ch4_joint, ch4_tree, ch4_body_jacobian,
+           ch5_free_body, ch5_passes, ch6_crba, ch7_articulated, ch8_hybrid_split,
+           ch9_cut_loop,
            ch10_derivative_chain, two_link_arm, intro_map]
 
 

@@ -149,5 +149,6 @@ def test_build_copies_the_figures():
 
 def test_the_running_example_is_drawn_where_its_examples_start():
     shown = {page for page, target, _, _ in directives() if target == "figures/two-link-arm.svg"}
-    assert shown == {"05_inverse_dynamics.ipynb", "06_equations_of_motion.ipynb",
-                     "07_forward_dynamics.ipynb", "10_derivatives.ipynb"}
+    assert shown == {"04_multibody_models.ipynb", "05_inverse_dynamics.ipynb",
+                     "06_equations_of_motion.ipynb", "07_forward_dynamics.ipynb",
+                     "10_derivatives.ipynb"}

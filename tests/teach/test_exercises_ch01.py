@@ -142,9 +142,27 @@ def test_non_numeric_and_nan_answers():
 
 
 def test_unknown_exercise():
-    with pytest.raises(ValueError, match="chapter 1 has no exercise 7"):
-        check("ch1.ex7", 0.0)
+    with pytest.raises(ValueError, match="chapter 1 has no exercise 9"):
+        check("ch1.ex9", 0.0)
 
 
 def test_rotation_used_by_the_exercises():
     np.testing.assert_allclose(R, rot_z(np.pi / 2), atol=1e-15)
+
+
+def test_ex7_the_best_forward_step_is_the_one_liedyn_gives():
+    """The step of the grid at which the forward difference of liedyn's exp_so3 is most
+    accurate is the checker's answer (computed there from -0.8 sin), and the typical
+    misreadings of the plot are named."""
+    from liedyn.lie import exp_so3
+    a = np.array([0.6, 0.0, 0.8])
+    f = lambda theta: exp_so3(theta * a)[0, 1]
+    errors = [abs((f(1 + h) - f(1.0)) / h + 0.8 * np.cos(1.0)) for h in ch01.STEPS_EX7]
+    best = ch01.STEPS_EX7[int(np.argmin(errors))]
+    assert check("ch1.ex7", best) is True
+    assert check("ch1.ex7", np.sqrt(np.finfo(float).eps)) is True    # read off the crossing
+    for answer, words in [(min(errors), "smallest error"), (1e-13, "round-off"),
+                          (1e-30, "round-off"), (1e-3, "truncation"), (-8.0, "exponent"),
+                          (-1.0, "positive")]:
+        with pytest.raises(WrongAnswer, match=words):
+            check("ch1.ex7", answer)

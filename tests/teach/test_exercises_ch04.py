@@ -44,7 +44,7 @@ def test_right_answers_pass():
     assert check("ch4.ex1", tree_ex1().support(8))
     assert check("ch4.ex2", universal().S(ex.Q_EX2))
     assert check("ch4.ex3", universal().dS(ex.Q_EX2, ex.DQ_EX3))
-    assert check("ch4.ex4", body_jacobian(planar_arm(2, length=ex.L_EX4), ex.Q_EX4, 2))
+    assert check("ch4.ex4", body_jacobian(planar_arm(3, length=ex.L_EX4), ex.Q_EX4, 3))
     assert check("ch4.ex5", tip_ex5())
     m = model_ex6()
     assert check("ch4.ex6", (m.nq, m.nv))
@@ -79,17 +79,24 @@ def test_ex3_hints():
 
 
 def test_ex4_hints():
-    model = planar_arm(2, length=ex.L_EX4)
-    Jb = body_jacobian(model, ex.Q_EX4, 2)
-    J1 = Jb.copy()
-    J1[:, 0] = body_jacobian(model, ex.Q_EX4, 1)[:, 0]
-    J1[:3, 0] = Jb[:3, 0]
-    J1[3:, 0] = [0.0, ex.L_EX4, 0.0]
-    hint("ch4.ex4", J1, "express it in")
+    model = planar_arm(3, length=ex.L_EX4)
+    Jb = body_jacobian(model, ex.Q_EX4, 3)
+    # the slip: e_z x p_{j,3}, the velocity of the origin of {3}, left in the axes of {j}
+    T_world = forward_kinematics(model, ex.Q_EX4).T_world
+    in_own = Jb.copy()
+    for j in (1, 2):
+        p_j3 = (np.linalg.inv(T_world[j]) @ T_world[3])[:3, 3]
+        in_own[3:, j - 1] = np.cross([0.0, 0.0, 1.0], p_j3)
+    hint("ch4.ex4", in_own, "in the axes of {j}")
     from liedyn.lie import Ad
-    Js = Ad(forward_kinematics(model, ex.Q_EX4).T_world[2]) @ Jb
+    Js = Ad(forward_kinematics(model, ex.Q_EX4).T_world[3]) @ Jb
     hint("ch4.ex4", Js, "spatial Jacobian")
     hint("ch4.ex4", np.vstack([Jb[3:], Jb[:3]]), r"\(v, w\) order")
+    q2, q3 = ex.Q_EX4[1:]
+    one_link = Jb.copy()
+    one_link[3:5, 0] = ex.L_EX4 * np.array([np.sin(q2 + q3), np.cos(q2 + q3)])
+    hint("ch4.ex4", one_link, "through both")
+    hint("ch4.ex4", Jb[:, :2], r"shape \(6, 3\)")
 
 
 def test_ex5_hints():
@@ -107,6 +114,25 @@ def test_ex6_hints():
     hint("ch4.ex6", (m.nq + 1, m.nv + 1), "fixed joint")
     hint("ch4.ex6", (m.nv, m.nq), "swapped")
     hint("ch4.ex6", (m.nq, m.nv - 2), "off by")
+
+
+def test_ex8_reads_the_elbow_angle_off_the_determinant():
+    """The determinant of the tip Jacobian's (v_x, v_y) block, computed with liedyn, is
+    largest in magnitude at the checker's angle; the typical misreadings are named."""
+    from liedyn.kinematics import frame_jacobian
+    from liedyn.lie import make_transform
+    angles = np.linspace(1e-3, np.pi - 1e-3, 2001)
+    J_t = frame_jacobian(planar_arm(2), np.stack([np.zeros_like(angles), angles], -1), 2,
+                         make_transform(np.eye(3), [1.0, 0.0, 0.0]))
+    best = angles[np.argmax(np.abs(np.linalg.det(J_t[:, 3:5, :])))]
+    assert check("ch4.ex8", best) is True
+    assert check("ch4.ex8", [best]) is True
+    hint("ch4.ex8", -best, r"\(0, pi\)")
+    hint("ch4.ex8", 90.0, "radians")
+    hint("ch4.ex8", 0.0, "vanishes")
+    hint("ch4.ex8", np.pi, "vanishes")
+    hint("ch4.ex8", 1.0, "largest value")
+    hint("ch4.ex8", 2.0, "off by")
 
 
 # exercise 7 (Implement forward kinematics): the checker of teach.implement

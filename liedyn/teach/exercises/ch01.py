@@ -1,8 +1,9 @@
 """Checkers for the exercises of chapter 1, "Rigid-body motion"
 (``book/01_rigid_body_motion``).
 
-Rotations, adjoints, twists, wrenches and the exponential coordinates, with
-:mod:`liedyn.lie` (chapter 1 builds it).
+Rotations, adjoints, twists, wrenches, the exponential coordinates and the error
+of a finite difference against the complex step, with :mod:`liedyn.lie` (chapter 1
+builds it).
 
 Examples
 --------
@@ -23,9 +24,9 @@ import numpy as np
 from ...dexp import dexp_inv_so3, dexp_so3
 from ...lie import Ad, Ad_inv, ad, ad_star, log_se3, make_transform
 from ._closed_forms import skew
-from . import exercise
+from . import WrongAnswer, exercise
 
-__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ROT_Z_90"]
+__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7", "ROT_Z_90", "STEPS_EX7"]
 
 ROT_Z_90 = np.array([[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
 """The rotation by 90 degrees about z used in exercises 1-4."""
@@ -196,3 +197,47 @@ def ex6(answer):
          "you used the inverse Jacobian: it maps an angular velocity to d(phi)/dt, "
          "not back."),
     ]
+
+
+STEPS_EX7 = 10.0 ** -np.arange(1, 17)
+"""Exercise 7: the steps h = 1e-1, ..., 1e-16 of the finite differences."""
+
+
+def _best_forward_step():
+    """The step of :data:`STEPS_EX7` at which the forward difference of f(theta) =
+    -0.8 sin(theta), the entry [0, 1] of exp(theta [a]) for a = (0.6, 0, 0.8), is
+    nearest to f'(1) = -0.8 cos(1); and that smallest error."""
+    f = lambda theta: -0.8 * np.sin(theta)
+    error = np.abs((f(1 + STEPS_EX7) - f(1.0)) / STEPS_EX7 + 0.8 * np.cos(1.0))
+    return STEPS_EX7[np.argmin(error)], error.min()
+
+
+@exercise("the best step h", one_number=True,
+          checks="the forward difference is most accurate at h = 1e-8, near "
+                 "sqrt(eps) = 1.5e-8 (to a factor 2)")
+def ex7(answer):
+    """The step h of :data:`STEPS_EX7` at which the forward difference of
+    ``exp_so3(theta * a)[0, 1]``, ``a = (0.6, 0, 0.8)``, at theta = 1 is most
+    accurate, read off a plot of its error against h."""
+    best, smallest_error = _best_forward_step()
+    if answer <= 0:
+        if answer == np.log10(best):
+            raise WrongAnswer(f"give the step h itself, 10^{answer:g}, not its "
+                              "exponent.")
+        raise WrongAnswer("a step is a positive number, e.g. 1e-3.")
+    if abs(np.log10(answer / best)) <= np.log10(2):
+        return None
+    if abs(np.log10(answer / smallest_error)) <= np.log10(2):
+        raise WrongAnswer("that is about the smallest error of the forward "
+                          "difference; the question asks for the step h at which "
+                          "it is reached.")
+    if answer < best:
+        raise WrongAnswer(
+            "at steps this small the forward difference loses digits to round-off: "
+            "f(1 + h) and f(1) agree in more and more digits and their difference "
+            "keeps fewer, an error like eps/h. Only the complex step stays exact "
+            "there. Look for the lowest point of the forward difference's curve.")
+    raise WrongAnswer(
+        "at steps this large the forward difference is limited by its truncation "
+        "error, about h |f''|/2, which still falls as h shrinks. Look for the "
+        "lowest point of its curve.")

@@ -1,6 +1,7 @@
 """Checkers for the exercises of :ref:`sec-multibody-models` (chapter 4): the
 support of a body, a universal joint's S and dS, a body Jacobian, forward
-kinematics, nq and nv, the reader's forward kinematics.
+kinematics, nq and nv, the reader's forward kinematics, the elbow angle read off a
+plot of the tip Jacobian's determinant.
 """
 import numpy as np
 
@@ -8,8 +9,8 @@ from .. import implement
 from ._closed_forms import rot
 from . import WrongAnswer, diagnose, exercise
 
-__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7", "PARENTS_EX1", "Q_EX2",
-           "DQ_EX3", "Q_EX4", "L_EX4", "Q_EX5", "L_EX5", "JOINTS_EX6"]
+__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7", "ex8", "PARENTS_EX1",
+           "Q_EX2", "DQ_EX3", "Q_EX4", "L_EX4", "Q_EX5", "L_EX5", "JOINTS_EX6"]
 
 PARENTS_EX1 = (-1, 0, 1, 1, 2, 0, 5, 3, 7)
 """Exercise 1: ``parent[i]`` of bodies ``0..8`` (entry 0 is the ground)."""
@@ -20,9 +21,9 @@ Q_EX2 = np.array([0.3, -0.5])
 DQ_EX3 = np.array([0.7, -1.2])
 """Exercise 3: joint velocity of the universal joint."""
 
-Q_EX4, L_EX4 = np.array([0.4, 1.1]), 1.0
-"""Exercise 4: configuration and link length of the planar 2R arm
-``planar_arm(2, length=1)``."""
+Q_EX4, L_EX4 = np.array([0.4, 1.1, -0.7]), 1.0
+"""Exercise 4: configuration and link length of the planar 3R arm
+``planar_arm(3, length=1)``."""
 
 Q_EX5, L_EX5 = np.array([0.3, 0.4, -0.2]), 0.5
 """Exercise 5: configuration and link length of ``planar_arm(3, length=0.5)``."""
@@ -104,23 +105,39 @@ def ex3(answer):
     ]
 
 
-@exercise("J_2", rule="[Ad_{T_{j,2}^-1} S_j]_j",
-          hint="column j is Ad_{T_{j,2}^-1} S_j.")
+@exercise("J_3", rule="[Ad_{T_{j,3}^-1} S_j]_j",
+          hint="column j is Ad_{T_{j,3}^-1} S_j: joint j's twist carried into {3}.")
 def ex4(answer):
-    """The body Jacobian J_2 (6x2) of ``planar_arm(2, length=1)`` at :data:`Q_EX4`,
-    in {2}."""
-    (q1, q2), L = Q_EX4, L_EX4
-    right = np.zeros((6, 2))
-    right[2] = [1.0, 1.0]
-    right[3:5, 0] = [L * np.sin(q2), L * np.cos(q2)]
-    in_parent, spatial = right.copy(), np.zeros((6, 2))
-    in_parent[3:5, 0] = [0.0, L]
-    spatial[2], spatial[3:5, 1] = [1.0, 1.0], [L * np.sin(q1), -L * np.cos(q1)]
+    """The body Jacobian J_3 (6x3) of ``planar_arm(3, length=1)`` at :data:`Q_EX4`,
+    in {3}."""
+    (q1, q2, q3), L = Q_EX4, L_EX4
+    s, c = np.sin, np.cos
+
+    def jacobian(first, second):
+        J = np.zeros((6, 3))
+        J[2] = 1.0
+        J[3:5, 0], J[3:5, 1] = first, second
+        return J
+
+    right = jacobian(L * np.array([s(q2 + q3) + s(q3), c(q2 + q3) + c(q3)]),
+                     L * np.array([s(q3), c(q3)]))
+    in_own = jacobian(L * np.array([-s(q2), 1 + c(q2)]), [0.0, L])
+    one_link = jacobian(L * np.array([s(q2 + q3), c(q2 + q3)]),
+                        L * np.array([s(q3), c(q3)]))
+    o2 = L * np.array([c(q1), s(q1)])                 # joint origins in the ground
+    o3 = o2 + L * np.array([c(q1 + q2), s(q1 + q2)])
+    spatial = jacobian([0.0, 0.0], [o2[1], -o2[0]])
+    spatial[3:5, 2] = [o3[1], -o3[0]]
     return right, [
-        (in_parent, "the first column is joint 1's twist seen from {1}; express it "
-                    "in {2}: Ad_{T_{1,2}^-1} S_1."),
+        (in_own, "your columns give the velocity of the origin of {3} in the "
+                 "axes of {j}, the joint's own frame; the body Jacobian expresses "
+                 "every column in the axes of {3}: turn each by R_{j,3}^T "
+                 "(Ad_{T_{j,3}^-1} S_j)."),
+        (one_link, "the lever arm of joint 1 reaches the origin of {3} through "
+                   "both links: it is p_13 = L (1 + cos q2, sin q2, 0) in {1}, not "
+                   "one link length."),
         (spatial, "this is the spatial Jacobian (twists in the ground frame). The "
-                  "body Jacobian gives V_2 in {2}: V_2 = J_2 dq."),
+                  "body Jacobian gives V_3 in {3}: V_3 = J_3 dq."),
         (_swap(right), _VW),
     ]
 
@@ -168,3 +185,26 @@ def ex7(answer):
         raise WrongAnswer("give your function, e.g. answer = my_fk, not a "
                           f"{type(answer).__name__}")
     return implement.check_forward_kinematics(answer)
+
+
+@exercise("the elbow angle q_2", tol=0.05, one_number=True,
+          rule="pi/2, where |det| = l_1 l_2 |sin q_2| is largest",
+          hint="the determinant of the (v_x, v_y) block of the tip's Jacobian is "
+               "l_1 l_2 sin q_2.")
+def ex8(answer):
+    """The elbow angle in (0, pi) (rad) at which the determinant of the tip
+    Jacobian's (v_x, v_y) block of ``planar_arm(2)`` is largest in magnitude, read
+    off a plot to about 0.05 rad."""
+    right = np.pi / 2
+    return right, [
+        (lambda a: abs(a + right) < 0.05,
+         "|det| is as large there too, but the question asks for the angle in "
+         "(0, pi)."),
+        (lambda a: abs(a - 90) < 3, "give the angle in radians."),
+        (lambda a: abs(a) < 0.1 or abs(abs(a) - np.pi) < 0.1,
+         "there the determinant vanishes: the arm is stretched out or folded back. "
+         "Look for where its magnitude is largest."),
+        (lambda a: abs(a - 1.0) < 0.02,
+         "1 m^2 is the largest value of the determinant, l_1 l_2; give the elbow "
+         "angle at which it is reached."),
+    ]
