@@ -13,7 +13,7 @@ The layout is the architecture::
     liedyn/                  the dynamics, one module per idea, in chapter order
       lie  dexp                ch. 1    SE(3): exp, log, Ad, ad; Jacobians of exp
       inertia  body            ch. 2-3  generalized inertia, one rigid body
-      joint  joints  model     ch. 4    the joint interface J(q), S(q); the joint
+      joint  joints  model     ch. 4    the joint interface Phi(q), S(q); the joint
                                         types; the tree of bodies
       kinematics               ch. 4    forward kinematics, twists, Jacobians
       inverse_dynamics         ch. 5    rnea: Table 2

@@ -13,7 +13,7 @@ Newton-Euler equations": the Newton-Euler recursions for all ``n`` links at once
 
 so that ``M ddq + C dq + phi = tau``. The notes' ``(v, w)`` order changes no
 formula; their ``C_i``, ``g_{i-1,i}(q_i) = g_{i-1,i}(0) exp(xi_i q_i)``, ``xi_i``,
-``M_i`` are our ``{i}``, ``T_{lambda(i),i} = X_i J_i(q_i)``, ``S_i``, ``I_i`` (Kim
+``M_i`` are our ``{i}``, ``T_{lambda(i),i} = X_i Phi_i(q_i)``, ``S_i``, ``I_i`` (Kim
 (2012), eq. (20)); two stacked symbols carry a minus sign, ``ad_{xi dq} =
 diag(-ad_{xi_i dq_i})`` and ``ad_V^T = diag(-ad_{V_i}^T)``. Only serial chains of
 one-DOF constant-screw joints fit; the ``6n x 6n`` matrices make it a teaching
@@ -35,7 +35,7 @@ __all__ = ["ClosedForm", "closed_form_matrices", "Property4", "property4",
            "property2"]
 
 SCREW_JOINTS = (J.Revolute, J.Prismatic, J.Helical, J.Screw)
-"""The joints with one degree of freedom and ``J(q) = exp(xi q)``, ``xi``
+"""The joints with one degree of freedom and ``Phi(q) = exp(xi q)``, ``xi``
 constant."""
 
 

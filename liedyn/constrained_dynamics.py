@@ -301,7 +301,8 @@ def constrained_inverse(model, constraints, q, dq, ddq, actuated, tau_passive=No
     With ``tau_r = rnea(q, dq, ddq)`` split into actuated (a) and passive (p)
     coordinates, ``A_p^T lambda = tau_pr - tau_p`` (57) and ``tau_a = tau_ar - A_a^T
     lambda`` (58). ``m == n_p``: unique. ``m > n_p`` (redundant actuation): ``lambda
-    = (A_p^T)^+ (tau_pr - tau_p) + N s`` (59), ``s = 0`` for
+    = (A_p^T)^+ (tau_pr - tau_p) + Z s`` (59; ``Z`` a basis of the null space of
+    ``A_p^T``, Kim's ``N``), ``s = 0`` for
     ``objective="min_constraint_force"``, ``s*`` of Kim's eqs. (62)-(64) (the least
     ``|tau_a|``) for ``"min_torque"``. ``m < n_p``: no exact solution,
     ``ValueError`` (use :func:`constrained_hybrid`). The state must satisfy ``A dq =
@@ -356,9 +357,9 @@ def constrained_inverse(model, constraints, q, dq, ddq, actuated, tau_passive=No
             raise ValueError("A_p^T lambda = tau_pr - tau_p has no solution: A_p "
                              "is rank deficient at this configuration")
         if objective == "min_torque":
-            N = _null_space(Ap.T)                                   # m x (m - rank)
-            s = np.linalg.pinv(Aa.T @ N) @ (tau_r[a] - Aa.T @ lam)  # (64)
-            lam = lam + N @ s                                       # (63)
+            Z = _null_space(Ap.T)                                   # m x (m - rank)
+            s = np.linalg.pinv(Aa.T @ Z) @ (tau_r[a] - Aa.T @ lam)  # (64)
+            lam = lam + Z @ s                                       # (63)
     tau = np.array(tau_p, dtype=np.result_type(tau_p, tau_r, lam))
     tau[a] = tau_r[a] - Aa.T @ lam                                      # (58), (60)
     return tau, lam

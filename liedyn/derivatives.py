@@ -46,7 +46,7 @@ def rnea_derivative(model, q, dq, ddq, delta_q=None,
                     delta_X=None, f_ext=None):
     """Directional derivative ``dtau/dp`` of inverse dynamics: Kim (2012), Table 5.
 
-    With ``A = Ad_{T^-1}``, ``dh_i = S_i delta_q_i + Ad_{J_i^-1} delta_X_i`` and
+    With ``A = Ad_{T^-1}``, ``dh_i = S_i delta_q_i + Ad_{Phi_i^-1} delta_X_i`` and
     primes for ``d/dp``: forward, ``V_i' = A V'_lambda - ad_{dh_i} A V_lambda + S_i'
     dq_i + S_i delta_dq_i`` and likewise Kim eq. (41); backward, the derivative of
     Kim eq. (42), ``F_i' = I_i' dV_i + I_i dV_i' - ad*_{V_i'} I_i V_i - ad*_{V_i}
@@ -126,8 +126,8 @@ def _table5_forward(model, fw, q, dq, ddq, delta_q, delta_dq, delta_ddq, dl_X,
         R, p, S, dS = fw.R[i], fw.p[i], fw.S[i], fw.dS[i]
         dh_i = matvec(S, dlq_i)                                          # (89)-(90)
         if dl_X is not None:
-            Ji = joint._transform(qi)
-            dh_i = dh_i + Ad_inv_mul(Ji[..., :3, :3], Ji[..., :3, 3],
+            Phi_i = joint._transform(qi)
+            dh_i = dh_i + Ad_inv_mul(Phi_i[..., :3, :3], Phi_i[..., :3, 3],
                                      dl_X[..., i - 1, :])
         S_p_i = _math.exact(joint._dS(qi, dlq_i), dtype)            # dS_i/dp
         dS_p_i = _math.exact(joint._d2S(qi, dqi, dlq_i) + joint._dS(qi, dqi_p),

@@ -11,8 +11,8 @@ joint: ``T_{i-1,i} = Rx(alpha_{i-1}) Tx(a_{i-1}) Rz(theta_i) Tz(d_i)``, joint
 ``d`` (prismatic).
 
 In liedyn's model (Kim (2012), Section 2.1) body ``i`` hangs from its parent by
-``X_i J_i(q_i)`` with the joint's motion last. For modified DH the body frame is the
-link frame. For standard DH the constant part after the joint, ``C_i = Tz(d_i)
+``X_i Phi_i(q_i)`` with the joint's motion last. For modified DH the body frame is
+the link frame. For standard DH the constant part after the joint, ``C_i = Tz(d_i)
 Tx(a_i) Rx(alpha_i)`` (or ``Tx(a_i) Rx(alpha_i)`` for a prismatic joint), moves
 into the next body's placement, the body frame is the frame right after joint
 ``i``'s motion, and ``model.link_frames[i] = C_i`` is the DH link frame in it (the
@@ -130,9 +130,9 @@ def from_dh(rows, modified=False, gravity=(0.0, 0.0, -9.81), name="dh",
             inertia_check="warn", base=None):
     """A serial arm from a Denavit-Hartenberg table (see the module docstring).
 
-    Kim (2012), Section 2.1: each row gives a placement ``X_i`` and a joint ``J_i``
-    about ``z``; Kim eq. (21) moves a standard-DH link's inertia into its body
-    frame.
+    Kim (2012), Section 2.1: each row gives a placement ``X_i`` and a joint
+    motion ``Phi_i`` about ``z``; Kim eq. (21) moves a standard-DH link's inertia
+    into its body frame.
 
     Parameters
     ----------

@@ -1,10 +1,10 @@
-"""The joint interface: the motion ``J(q)`` of a child frame in its joint frame, and
-its Jacobian; derived in :ref:`sec-multibody-models`. The joint types are in
+"""The joint interface: the motion ``Phi(q)`` of a child frame in its joint frame,
+and its Jacobian; derived in :ref:`sec-multibody-models`. The joint types are in
 :mod:`liedyn.joints`.
 
-Body ``i`` hangs from its parent by ``T_{lambda(i),i}(q_i) = X_i J_i(q_i)``: the
+Body ``i`` hangs from its parent by ``T_{lambda(i),i}(q_i) = X_i Phi_i(q_i)``: the
 model's constant placement ``X_i`` times the joint motion given here. The joint
-Jacobian is ``S_i = [J^-1 dJ/dq^1, ...]`` (body frame), so the relative twist is
+Jacobian is ``S_i = [Phi^-1 dPhi/dq^1, ...]`` (body frame), so the relative twist is
 ``S_i dq_i`` (Kim (2012), eq. (37)); the printed definition below Kim eq. (42) has a
 misplaced inverse (see the errata). ``dS`` is ``dS/dt`` along ``dq`` (Kim's eq.
 (41)). Every joint gives ``nq``, ``nv``, ``transform(q)`` (..., 4, 4), ``S(q)`` and
@@ -234,7 +234,7 @@ class Joint:
         return q
 
     def motion(self, q):
-        """``J(q)`` as rotation (..., 3, 3) and translation (..., 3); either is
+        """``Phi(q)`` as rotation (..., 3, 3) and translation (..., 3); either is
         ``None`` for a joint that never rotates or never translates.
         """
         J = self._transform(q)

@@ -2,7 +2,7 @@
 helical, screw, universal, planar, three spherical charts, free and fixed; derived
 in :ref:`sec-multibody-models`.
 
-Each class gives ``J(q)``, ``S(q)`` and ``dS(q, dq)`` of the interface
+Each class gives ``Phi(q)``, ``S(q)`` and ``dS(q, dq)`` of the interface
 :class:`liedyn.joint.Joint`. :class:`Spherical` and :class:`Free` store a unit
 quaternion ``(w, x, y, z)`` (``nq != nv``), their velocity is the body angular
 velocity or twist (a quasi-velocity, From (2012)) and ``integrate`` is
@@ -43,7 +43,7 @@ class Revolute(Joint):
         return f"Revolute(axis={self.axis.tolist()})"
 
     def transform(self, q):
-        """``J(q) = [[exp([a] q), 0], [0, 1]]``."""
+        """``Phi(q) = [[exp([a] q), 0], [0, 1]]``."""
         q = np.asarray(q)
         return homogeneous(_rotation_about(self.axis, q[..., 0]),
                            np.zeros(q.shape[:-1] + (3,)))
@@ -72,7 +72,7 @@ class Prismatic(Joint):
         return f"Prismatic(axis={self.axis.tolist()})"
 
     def transform(self, q):
-        """``J(q) = [[1, a q], [0, 1]]``."""
+        """``Phi(q) = [[1, a q], [0, 1]]``."""
         q = np.asarray(q)
         return homogeneous(np.broadcast_to(np.eye(3), q.shape[:-1] + (3, 3)),
                            q * self.axis)
@@ -109,14 +109,14 @@ class Helical(Joint):
         return f"Helical(axis={self.axis.tolist()}, pitch={self.pitch})"
 
     def transform(self, q):
-        """``J(q) = [[exp([a] q), pitch q a], [0, 1]]``."""
+        """``Phi(q) = [[exp([a] q), pitch q a], [0, 1]]``."""
         q = np.asarray(q)
         return homogeneous(_rotation_about(self.axis, q[..., 0]),
                            self.pitch * q * self.axis)
 
 
 class Screw(Joint):
-    """Motion ``J(q) = exp(A q)`` along a constant screw ``A`` of the child frame.
+    """Motion ``Phi(q) = exp(A q)`` along a constant screw ``A`` of the child frame.
 
     The product-of-exponentials joint of Lynch and Park (2017) and of the RNEA notes
     (``T_{i-1,i} = M_{i-1,i} exp([A_i] theta_i)``): the body frame may sit anywhere,
@@ -551,7 +551,7 @@ class Free(Joint):
 
 
 class Fixed(Joint):
-    """A weld: no degrees of freedom (``nq = nv = 0``); ``J = 1``.
+    """A weld: no degrees of freedom (``nq = nv = 0``); ``Phi = 1``.
 
     Examples
     --------

@@ -4,7 +4,7 @@ derived in :ref:`sec-multibody-models`.
 The forward recursion of Kim (2012), Table 2 is written once, in
 :func:`forward_pass`, and shared by the dynamics and the Jacobians::
 
-    T_{lambda(i),i} = X_i J_i(q_i)
+    T_{lambda(i),i} = X_i Phi_i(q_i)
     V_i  = Ad_{T^-1} V_{lambda(i)} + S_i dq_i                               (37)
     dV_i = Ad_{T^-1} dV_{lambda(i)} + S_i ddq_i
            + ad_{V_i} S_i dq_i + dS_i dq_i                                  (41)
@@ -44,19 +44,20 @@ class ForwardPass:
 
 
 def joint_transform(joint, X, qi):
-    """``T_{lambda(i),i} = X_i J_i(q_i)`` of one body as ``(R, p)`` (Kim (2012),
+    """``T_{lambda(i),i} = X_i Phi_i(q_i)`` of one body as ``(R, p)`` (Kim (2012),
     Section 2.1): the placement ``X`` (4, 4) times the joint's motion
-    ``joint.motion(qi) = (R_J, p_J)``, whose parts are ``None`` when they are the
-    identity or zero.
+    ``joint.motion(qi) = (R_Phi, p_Phi)``, whose parts are ``None`` when they are
+    the identity or zero.
 
     >>> from liedyn.joints import Prismatic
     >>> R, p = joint_transform(Prismatic([1, 0, 0]), np.eye(4), [0.5])
     >>> p.tolist()
     [0.5, 0.0, 0.0]
     """
-    RJ, pJ = joint._motion(qi)
-    R = X[:3, :3] if RJ is None else X[:3, :3] @ RJ                      # R_X R_J
-    p = X[:3, 3] if pJ is None else rot(X[:3, :3], pJ) + X[:3, 3]    # R_X p_J + p_X
+    R_Phi, p_Phi = joint._motion(qi)
+    # (R, p) = (R_X R_Phi, R_X p_Phi + p_X), a part that is None skipped
+    R = X[:3, :3] if R_Phi is None else X[:3, :3] @ R_Phi
+    p = X[:3, 3] if p_Phi is None else rot(X[:3, :3], p_Phi) + X[:3, 3]
     return R, p
 
 
@@ -90,7 +91,7 @@ def _exact_joint(joint, dtype):
 
 
 def joint_transforms(model, q):
-    """``T_{lambda(i),i} = X_i J_i(q_i)`` as lists ``R``, ``p`` (entry 0 unused),
+    """``T_{lambda(i),i} = X_i Phi_i(q_i)`` as lists ``R``, ``p`` (entry 0 unused),
     for a validated ``q`` (..., nq).
     """
     batch = q.shape[:-1]
@@ -185,7 +186,7 @@ def forward_kinematics(model, q):
     """Poses of all bodies relative to their parents and to the ground.
 
     ``T_{0,i} = T_{0,lambda(i)} T_{lambda(i),i}``, ``T_{lambda(i),i} = X_i
-    J_i(q_i)`` (Kim (2012), Section 2.1).
+    Phi_i(q_i)`` (Kim (2012), Section 2.1).
 
     Parameters
     ----------

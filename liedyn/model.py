@@ -3,9 +3,9 @@
 
 Bodies are numbered ``1..N`` in topological order (``parent[i] < i``), ``0`` is the
 ground (Kim (2012), Section 2.1). Body ``i`` hangs from ``parent[i]`` by
-``T_{lambda(i),i}(q_i) = X_i J_i(q_i)``: the placement ``X_i`` of the joint frame in
-the parent's frame times the joint motion (:mod:`liedyn.joints`); its frame ``{i}``
-is the joint's child frame, in which its inertia ``I_i`` (Kim's eq. (20)) is
+``T_{lambda(i),i}(q_i) = X_i Phi_i(q_i)``: the placement ``X_i`` of the joint frame
+in the parent's frame times the joint motion (:mod:`liedyn.joints`); its frame
+``{i}`` is the joint's child frame, in which its inertia ``I_i`` (Kim's eq. (20)) is
 expressed. :meth:`Model.add_body` builds and validates the tree, which is then
 read-only (an edited ``parent`` could close a cycle); inertias, placements, gravity
 and the armature may be assigned, validated the same way. The armature (rotor

@@ -4,9 +4,10 @@ parameters; derived in :ref:`sec-equations-of-motion`.
 Zhang, Lecture 9 ("M, C and tau_g all depend on I_i linearly ... identification can
 be done using linear least squares"). ``I_i`` (Kim (2012), eq. (20)) is linear in
 ``pi_i = to_parameters(I_i)``, so the body wrench of Kim's eq. (31) is ``I_i dV_i -
-ad*_{V_i} I_i V_i = A(V_i, dV_i) pi_i`` with ``A(V, dV) = K(dV) - ad*_V K(V)`` and
-``K(x) pi = I x``. The backward pass (Kim's eq. (42)), linear too, run on 6 x 10N
-matrices gives ``Y(q, dq, ddq)`` with ``tau = Y pi``, ``pi = (pi_1, ..., pi_N)``.
+ad*_{V_i} I_i V_i = Y_body(V_i, dV_i) pi_i`` with ``Y_body(V, dV) = E(dV) - ad*_V
+E(V)`` and ``E(x) pi = I x``. The backward pass (Kim's eq. (42)), linear too, run on
+6 x 10N matrices gives ``Y(q, dq, ddq)`` with ``tau = Y pi``,
+``pi = (pi_1, ..., pi_N)``.
 """
 import numpy as np
 
@@ -22,17 +23,19 @@ __all__ = ["body_regressor", "joint_torque_regressor", "inertial_parameters"]
 _BASIS = from_parameters(np.eye(10)).astype(int)   # E_k = from_parameters(e_k)
 
 
-def _K(x):
-    """``K(x)`` (..., 6, 10) with ``K(x) pi = from_parameters(pi) x``."""
+def _E(x):
+    """``E(x)`` (..., 6, 10) with ``E(x) pi = from_parameters(pi) x``: column ``k``
+    is ``E_k x`` for the unit inertia ``E_k = from_parameters(e_k)``."""
     return np.swapaxes((_BASIS @ x[..., None, :, None])[..., 0], -1, -2)
 
 
 def body_regressor(V, dV):
-    """The matrix ``A(V, dV)`` (..., 6, 10) of the body wrench in the parameters.
+    """The body regressor ``Y_body(V, dV)`` (..., 6, 10): the body wrench as a
+    matrix of the inertial parameters.
 
     Kim (2012), eq. (31) as a linear function of the inertial parameters, ``I dV -
-    ad*_V I V = A(V, dV) to_parameters(I)``: ``A = K(dV) - ad*_V K(V)`` with ``K(x)
-    pi = I x`` (Zhang, Lecture 9).
+    ad*_V I V = Y_body(V, dV) to_parameters(I)``: ``Y_body = E(dV) - ad*_V E(V)``
+    with ``E(x) pi = I x`` (Zhang, Lecture 9).
 
     Parameters
     ----------
@@ -41,7 +44,7 @@ def body_regressor(V, dV):
 
     Returns
     -------
-    A : (..., 6, 10) array
+    Y_body : (..., 6, 10) array
 
     Examples
     --------
@@ -61,9 +64,9 @@ def body_regressor(V, dV):
 
 def _body_regressor(V, dV):
     V, dV = np.broadcast_arrays(V, dV)
-    KV = _K(V)
-    adsKV = np.stack([ad_star_mul(V, KV[..., :, k]) for k in range(10)], axis=-1)
-    return _K(dV) - adsKV
+    EV = _E(V)
+    adsEV = np.stack([ad_star_mul(V, EV[..., :, k]) for k in range(10)], axis=-1)
+    return _E(dV) - adsEV
 
 
 def inertial_parameters(model):
@@ -87,11 +90,12 @@ def joint_torque_regressor(model, q, dq, ddq):
     (41)) gives ``V_i``, ``dV_i``, independent of the inertias; the backward pass
     (Kim eq. (42)) is linear in them (Zhang, Lecture 9)::
 
-        W_i = [0 ... A(V_i, dV_i) ... 0] + sum_{k in mu(i)} Ad*_{T_{i,k}^-1} W_k
+        W_i = [0 ... Y_body(V_i, dV_i) ... 0]
+              + sum_{k in mu(i)} Ad*_{T_{i,k}^-1} W_k
         Y_i = S_i^T W_i                                  (the rows of joint i)
 
-    with :func:`body_regressor`'s ``A`` in the columns of body ``i``; ``W_i pi =
-    F_i``.
+    with :func:`body_regressor`'s ``Y_body`` in the columns of body ``i``;
+    ``W_i pi = F_i``.
 
     Parameters
     ----------

@@ -193,8 +193,8 @@ def _parent(model, i, slip):
 def _joint(model, q, dq, i, slip=None):
     """``T_{lambda(i),i}``, ``S_i``, ``dS_i dq_i``, ``S_i dq_i`` of body ``i``."""
     joint, qi = model.joints[i], q[model.q_slice[i]]
-    X, J = model.placements[i], joint.transform(qi)
-    T, S = (J @ X if slip == "J X" else X @ J), joint.S(qi)
+    X, Phi = model.placements[i], joint.transform(qi)
+    T, S = (Phi @ X if slip == "Phi X" else X @ Phi), joint.S(qi)
     if dq is None:
         return T, S, None, None
     dqi = dq[model.v_slice[i]]
@@ -251,12 +251,12 @@ def _bias(V, I, slip):
 
 
 def _fk_with(model, q, slip=None):
-    """``T_{0,i} = T_{0,lambda(i)} X_i J_i(q_i)`` with ``slip``."""
+    """``T_{0,i} = T_{0,lambda(i)} X_i Phi_i(q_i)`` with ``slip``."""
     T = [np.eye(4)] + [None] * model.nbodies
     for i in range(1, model.nbodies + 1):
-        X, J = model.placements[i], model.joints[i].transform(q[model.q_slice[i]])
-        rel = {"J X": J @ X, "no X": J, "no J": X,
-               "inverse": np.linalg.inv(X @ J)}.get(slip, X @ J)
+        X, Phi = model.placements[i], model.joints[i].transform(q[model.q_slice[i]])
+        rel = {"Phi X": Phi @ X, "no X": Phi, "no Phi": X,
+               "inverse": np.linalg.inv(X @ Phi)}.get(slip, X @ Phi)
         parent = T[_parent(model, i, slip)]
         T[i] = {"no parent": rel, "parent right": rel @ parent}.get(slip,
                                                                      parent @ rel)
@@ -387,24 +387,24 @@ _GRAVITY = [
 
 SLIPS = {
     "forward kinematics": [
-        ("J X",
-         "Your {q} is T_0{p} J_{i} X_{i}: the placement comes first and the "
-         "joint's motion after it, T_0{i} = T_0{p} X_{i} J_{i}(q_{i})."),
+        ("Phi X",
+         "Your {q} is T_0{p} Phi_{i} X_{i}: the placement comes first and the "
+         "joint's motion after it, T_0{i} = T_0{p} X_{i} Phi_{i}(q_{i})."),
         ("parent right",
-         "Your {q} is X_{i} J_{i} T_0{p}: the parent's pose multiplies from the "
-         "left, T_0{i} = T_0{p} X_{i} J_{i}(q_{i})."),
+         "Your {q} is X_{i} Phi_{i} T_0{p}: the parent's pose multiplies from the "
+         "left, T_0{i} = T_0{p} X_{i} Phi_{i}(q_{i})."),
         ("no X",
          "Your {q} leaves out the placement X_{i} = model.placements[{i}] in "
-         "T_0{i} = T_0{p} X_{i} J_{i}(q_{i})."),
-        ("no J",
-         "Your {q} leaves out the joint's motion J_{i}(q_{i}) = "
-         "model.joints[{i}].transform(q_{i}) in T_0{i} = T_0{p} X_{i} J_{i}."),
+         "T_0{i} = T_0{p} X_{i} Phi_{i}(q_{i})."),
+        ("no Phi",
+         "Your {q} leaves out the joint's motion Phi_{i}(q_{i}) = "
+         "model.joints[{i}].transform(q_{i}) in T_0{i} = T_0{p} X_{i} Phi_{i}."),
         ("inverse",
-         "Your {q} is T_0{p} (X_{i} J_{i})^-1: T_0{i} = T_0{p} X_{i} "
-         "J_{i}(q_{i}) takes X_{i} J_{i} itself, not its inverse."),
+         "Your {q} is T_0{p} (X_{i} Phi_{i})^-1: T_0{i} = T_0{p} X_{i} "
+         "Phi_{i}(q_{i}) takes X_{i} Phi_{i} itself, not its inverse."),
         ("no parent",
-         "Your {q} is X_{i} J_{i} alone, the pose in the parent's frame: T_0{i} "
-         "= T_0{p} X_{i} J_{i}(q_{i}) composes it with the parent's pose."),
+         "Your {q} is X_{i} Phi_{i} alone, the pose in the parent's frame: T_0{i} "
+         "= T_0{p} X_{i} Phi_{i}(q_{i}) composes it with the parent's pose."),
         ("parent i-1",
          "Your {q} composes with the pose of body {i_1} = {i} - 1: the parent of "
          "body {i} is model.parent[{i}] = {p} (a tree is not a chain)."),
@@ -414,9 +414,9 @@ SLIPS = {
          "Your {q} takes the twist and acceleration of body {i_1} = {i} - 1 for "
          "the parent's: the parent of body {i} is model.parent[{i}] = {p} (a "
          "tree is not a chain)."),
-        ("J X",
-         "Your {q} is what T_({p},{i}) = J_{i} X_{i} gives: the placement comes "
-         "first, T_({p},{i}) = X_{i} J_{i}(q_{i})."),
+        ("Phi X",
+         "Your {q} is what T_({p},{i}) = Phi_{i} X_{i} gives: the placement comes "
+         "first, T_({p},{i}) = X_{i} Phi_{i}(q_{i})."),
         ("Ad for Ad_inv",
          "Your {q} moves the parent's twist with Ad_T where A_{i} = Ad_(T^-1), T "
          "= T_({p},{i}), belongs: V_{i} = A_{i} V_{p} + S_{i} dq_{i} "
@@ -567,21 +567,23 @@ SLIPS = {
          "Your {q} leaves the term dS dq out of eta = ad_V S dq + dS dq."),
         ("no B_hat in ddq",
          "Your {q} leaves B_hat_{i} out of ddq_{i} = Psi_{i} (tau_{i} - S_{i}^T "
-         "(I_hat_{i} a_{i} + B_hat_{i})) (Kim's eq. (45))."),
+         "(I_hat_{i} (A_{i} dV_{p} + eta_{i}) + B_hat_{i})) (Kim's eq. (45))."),
         *_GRAVITY,
         ("no eta in a",
-         "Your {q} leaves eta_{i} out of a_{i} = A_{i} dV_{p} + eta_{i} in "
-         "ddq_{i} = Psi_{i} (tau_{i} - S_{i}^T (I_hat_{i} a_{i} + B_hat_{i}))."),
+         "Your {q} leaves eta_{i} out of A_{i} dV_{p} + eta_{i} in ddq_{i} = "
+         "Psi_{i} (tau_{i} - S_{i}^T (I_hat_{i} (A_{i} dV_{p} + eta_{i}) + "
+         "B_hat_{i}))."),
         ("no eta in dV",
-         "Your {q} is what a parent's dV = a + S ddq without its eta gives: eta "
-         "belongs in the dV passed on, as in a = A dV_p + eta (Kim's eq. (41))."),
+         "Your {q} is what a parent's dV = A dV_p + S ddq without its eta gives: "
+         "eta belongs in the dV passed on, dV = A dV_p + S ddq + eta "
+         "(Kim's eq. (41))."),
         ("no S ddq in dV",
-         "Your {q} is what a parent's dV = a without its S ddq gives: the dV "
-         "passed on is a + S ddq (Kim's eq. (41))."),
+         "Your {q} is what a parent's dV = A dV_p + eta without its S ddq gives: "
+         "the dV passed on is A dV_p + S ddq + eta (Kim's eq. (41))."),
         ("I for I_hat in ddq",
          "Your {q} has the body's own I_{i} where I_hat_{i} belongs, in ddq_{i} "
-         "= Psi_{i} (tau_{i} - S_{i}^T (I_hat_{i} a_{i} + B_hat_{i})) "
-         "(Kim's eq. (45))."),
+         "= Psi_{i} (tau_{i} - S_{i}^T (I_hat_{i} (A_{i} dV_{p} + eta_{i}) + "
+         "B_hat_{i})) (Kim's eq. (45))."),
         ("Ad for Ad_inv in a",
          "Your {q} moves the parent's acceleration with Ad_T where A_{i} = "
          "Ad_(T^-1), T = T_({p},{i}), belongs."),
@@ -777,7 +779,7 @@ def _passes(run):
 # --- the exercises ---
 def check_forward_kinematics(student):
     """Check ``student(model, q) -> T``: the N+1 poses ``T_{0,i}`` (4x4, entry 0
-    the identity), ``T_{0,i} = T_{0,lambda(i)} X_i J_i(q_i)`` (Kim (2012), Section
+    the identity), ``T_{0,i} = T_{0,lambda(i)} X_i Phi_i(q_i)`` (Kim (2012), Section
     2.1)."""
     job = "forward kinematics"
 

@@ -27,7 +27,7 @@ RIGHT = {
     "ch1.ex1": AD1,
     "ch1.ex2": np.array([0.0, 0.0, 2.0, 1.0, 0.0, 0.0]),       # w x p = (0, 1, 0), rotated by R^T
     "ch1.ex3": np.array([-1.0, 0.0, 0.0, 0.0, 5.0, 0.0]),      # f_s = R f_g, m_s = p x f_s
-    "ch1.ex4": np.array([0.0, 0.0, np.pi / 2, 0.0, -np.pi / 2, 0.5]),   # v = -w x q + h w
+    "ch1.ex4": np.array([0.0, 0.0, np.pi / 2, 0.0, -np.pi / 2, 0.5]),   # v = -w x r + ell w
     "ch1.ex5": np.array([9.81 / 2, 0.0, 0.0, 0.0, -9.81, 0.0]),  # (-v x f, -w x f)
     "ch1.ex6": dexp_so3([0.3, 0.2, -0.5]) @ np.array([0.3, 0.0, -1.0]),
 }

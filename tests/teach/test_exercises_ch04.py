@@ -144,10 +144,10 @@ def test_ex7_a_right_forward_kinematics_passes_and_a_planted_bug_is_reported(cap
     assert "agrees with liedyn on" in capsys.readouterr().out
     with pytest.raises(WrongAnswer, match=r"body \d+ \(a \w+ joint, parent \d+\): T_0\d+ "
                                           "differs"):
-        check("ch4.ex7", lambda model, q: my_fk(model, q, slip="J X"))   # J X, not X J
-    with pytest.raises(WrongAnswer, match=r"ch4.ex7: .*\n  Your T_0\d+ is T_0\d+ J_\d+ "
+        check("ch4.ex7", lambda model, q: my_fk(model, q, slip="Phi X"))   # Phi X, not X Phi
+    with pytest.raises(WrongAnswer, match=r"ch4.ex7: .*\n  Your T_0\d+ is T_0\d+ Phi_\d+ "
                                           r"X_\d+: the placement comes first"):
-        check("ch4.ex7", lambda model, q: my_fk(model, q, slip="J X"))
+        check("ch4.ex7", lambda model, q: my_fk(model, q, slip="Phi X"))
     with pytest.raises(WrongAnswer, match="called liedyn.kinematics.forward_kinematics"):
         check("ch4.ex7", lambda model, q: list(forward_kinematics(model, q).T_world))
     with pytest.raises(WrongAnswer, match="give your function"):

@@ -43,16 +43,16 @@ def ground(model, slip=None):
 def my_fk(model, q, slip=None):
     T0 = [np.eye(4)] + [None] * model.nbodies
     for i in range(1, model.nbodies + 1):
-        X, J = model.placements[i], model.joints[i].transform(q[model.q_slice[i]])
-        T = X @ J
-        if slip == "J X":
-            T = J @ X
+        X, Phi = model.placements[i], model.joints[i].transform(q[model.q_slice[i]])
+        T = X @ Phi
+        if slip == "Phi X":
+            T = Phi @ X
         elif slip == "no X":
-            T = J
-        elif slip == "no J":
+            T = Phi
+        elif slip == "no Phi":
             T = X
         elif slip == "inverse":
-            T = lie.inverse(X @ J)
+            T = lie.inverse(X @ Phi)
         parent = T0[i - 1 if slip == "parent i-1" else model.parent[i]]
         T0[i] = parent @ T
         if slip == "parent right":
@@ -68,7 +68,7 @@ def my_rnea(model, q, dq, ddq, slip=None, bug_body=None):
     V[0], dV[0] = np.zeros(6), ground(model, slip)
     for i in range(1, N + 1):
         T[i], S[i], dS, dqi = joint_terms(model, q, dq, i)
-        if slip == "J X":
+        if slip == "Phi X":
             j = model.joints[i]
             T[i] = j.transform(q[model.q_slice[i]]) @ model.placements[i]
         A, p = lie.Ad_inv(T[i]), model.parent[i]
@@ -310,18 +310,18 @@ def planted(student, **bug):
 
 SLIPS = {   # per checker: the slips of the implementations above, the words naming it
     "forward kinematics": (implement.check_forward_kinematics, my_fk, "T_0", {
-        "J X": r"is T_0\d+ J_\d+ X_\d+: the placement comes first",
-        "parent right": r"is X_\d+ J_\d+ T_0\d+: the parent's pose multiplies from",
+        "Phi X": r"is T_0\d+ Phi_\d+ X_\d+: the placement comes first",
+        "parent right": r"is X_\d+ Phi_\d+ T_0\d+: the parent's pose multiplies from",
         "no X": r"leaves out the placement X_\d+ = model.placements",
-        "no J": r"leaves out the joint's motion J_\d+\(q_\d+\)",
-        "inverse": r"\(X_\d+ J_\d+\)\^-1: .* not its inverse",
+        "no Phi": r"leaves out the joint's motion Phi_\d+\(q_\d+\)",
+        "inverse": r"\(X_\d+ Phi_\d+\)\^-1: .* not its inverse",
         "no parent": r"alone, the pose in the parent's frame",
         "parent i-1": r"pose of body \d+ = \d+ - 1: the parent of body \d+ is "
                       r"model.parent\[\d+\] = \d+ \(a tree",
     }),
     "rnea": (implement.check_rnea, my_rnea, "d?V_|F_|tau_", {
         "parent i-1": r"takes the twist and acceleration of body \d+ = \d+ - 1 for",
-        "J X": r"T_\(\d+,\d+\) = J_\d+ X_\d+ gives: the placement comes first",
+        "Phi X": r"T_\(\d+,\d+\) = Phi_\d+ X_\d+ gives: the placement comes first",
         "Ad for Ad_inv": r"moves the parent's twist with Ad_T where A_\d+ = Ad_\(T\^-1\)",
         "A^T for A": r"moves the parent's twist with A_\d+\^T where",
         "Ad for Ad_inv in dV": r"acceleration with Ad_T where A_\d+ = Ad_\(T\^-1\)",
@@ -381,9 +381,9 @@ SLIPS = {   # per checker: the slips of the implementations above, the words nam
         "no gravity": r"what a ground at rest gives: .* your dV_0 is 0",
         "gravity sign": r"dV_0 = \(w \| v\) = \(0 \| \+g\)",
         "gravity in w": r"dV_0 = \(w \| v\) = \(-g \| 0\) gives",
-        "no eta in a": r"leaves eta_\d+ out of a_\d+ = A_\d+ dV_\d+ \+ eta_\d+",
-        "no eta in dV": r"what a parent's dV = a \+ S ddq without its eta gives",
-        "no S ddq in dV": r"what a parent's dV = a without its S ddq gives",
+        "no eta in a": r"leaves eta_\d+ out of A_\d+ dV_\d+ \+ eta_\d+ in ddq_\d+",
+        "no eta in dV": r"what a parent's dV = A dV_p \+ S ddq without its eta gives",
+        "no S ddq in dV": r"what a parent's dV = A dV_p \+ eta without its S ddq gives",
         "I for I_hat in ddq": r"has the body's own I_\d+ where I_hat_\d+ belongs",
         "Ad for Ad_inv in a": r"acceleration with Ad_T where A_\d+ = Ad_\(T\^-1\)",
         "A^T for A in a": r"acceleration with A_\d+\^T where A_\d+ = Ad_",
@@ -459,7 +459,7 @@ def test_a_symmetric_wrong_inertia_is_not_called_non_symmetric():
 
 
 @pytest.mark.parametrize("check, student, where", [
-    (implement.check_forward_kinematics, planted(my_fk, slip="J X"), r"body \d+ .*T_0\d"),
+    (implement.check_forward_kinematics, planted(my_fk, slip="Phi X"), r"body \d+ .*T_0\d"),
     (implement.check_rnea, planted(my_rnea, bug_body=3), r"body 3 .*: dV_3 differs"),
     (implement.check_crba, planted(my_crba, slip="untransformed"),
      r"body \d+ .*: Ic_\d+ differs"),

@@ -123,12 +123,12 @@ def ex3(answer):
     ]
 
 
-@exercise("xi", rule="log_se3(T), or v = -w x q + h w in closed form")
+@exercise("xi", rule="log_se3(T), or v = -w x r + ell w in closed form")
 def ex4(answer):
     """The twist ``xi = (w, v)`` with ``exp(xi) = T`` for the screw motion of
     exercise 4.
 
-    ``T``: rotation by 90 degrees about the axis through ``q = (1, 0, 0)`` parallel
+    ``T``: rotation by 90 degrees about the axis through ``r = (1, 0, 0)`` parallel
     to z, with an advance of 0.5 along z, so ``R`` = 90 degrees about z and
     ``p = (1, -1, 0.5)``.
     """
@@ -138,15 +138,15 @@ def ex4(answer):
     return right, [
         (np.r_[w, T[:3, 3]], "v is not the translation p of T: the translation of "
                              "exp(xi) is J_l(w) v, so v = J_l(w)^-1 p (or: v = -w "
-                             "x q + h w for a screw with axis point q and pitch "
-                             "h)."),
+                             "x r + ell w for a screw with axis point r and pitch "
+                             "ell)."),
         (_P @ right, _ORDER),
         (np.r_[np.degrees(w), right[3:]], "the angle must be in radians: |w| = "
                                           "pi/2, not 90."),
         (right * [1, 1, 1, -1, -1, 1], "sign error in v: for a rotation about an "
-                                       "axis through q, v = -w x q = q x w."),
+                                       "axis through r, v = -w x r = r x w."),
         (right * [1, 1, 1, 1, 1, -1], "the advance along the axis is +0.5: the "
-                                      "pitch term h w points along +w."),
+                                      "pitch term ell w points along +w."),
         (-right, "this is the log of T^-1: the motion turns +90 degrees about +z."),
     ]
 

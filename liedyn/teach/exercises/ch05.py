@@ -175,24 +175,24 @@ def ex7(answer):
 
 
 @exercise("the part of tau_2", one_number=True,
-          rule="n_z of -ad*_{V_2} I_2 V_2 = beta s2 dq1 (dq1 + dq2), beta = "
+          rule="n_z of -ad*_{V_2} I_2 V_2 = kappa s2 dq1 (dq1 + dq2), kappa = "
                "m2 l1 r2")
 def ex8(answer):
     """The part of tau_2 (a number) that the velocity-product term of F_2 gives for
     ``planar_arm(2)`` at :data:`STATE_EX8`."""
-    beta, s2 = 1.0 * 1.0 * 0.5, np.sin(STATE_EX8["q2"])
+    kappa, s2 = 1.0 * 1.0 * 0.5, np.sin(STATE_EX8["q2"])
     dq1, dq2 = STATE_EX8["dq"]
-    right = beta * s2 * dq1 * (dq1 + dq2)
+    right = kappa * s2 * dq1 * (dq1 + dq2)
     return right, [
-        (beta * s2 * dq1 ** 2,
-         "this is the whole velocity term of tau_2, beta s2 dq1^2. The "
+        (kappa * s2 * dq1 ** 2,
+         "this is the whole velocity term of tau_2, kappa s2 dq1^2. The "
          "velocity-product term -ad*_{V_2} I_2 V_2 gives only part of it; I_2 dV_2 "
-         "gives the rest, -beta s2 dq1 dq2."),
-        (-beta * s2 * dq1 * dq2,
+         "gives the rest, -kappa s2 dq1 dq2."),
+        (-kappa * s2 * dq1 * dq2,
          "this is the part that I_2 dV_2 gives (the term -l1 s2 dq1 dq2 of dV_2); "
          "the question asks for the part of -ad*_{V_2} I_2 V_2."),
         (-right, "wrong sign: the n_z of -ad*_V (h, p) is v_x p_y - v_y p_x."),
-        (beta * s2 * dq1 * dq2,
+        (kappa * s2 * dq1 * dq2,
          "v_x p_y - v_y p_x with p = m2 (v_x, v_y + r2 w_z) is m2 r2 w_z v_x: the "
          "rate of turn of link 2 is dq1 + dq2, and v_x = l1 s2 dq1."),
     ]

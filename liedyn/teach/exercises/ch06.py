@@ -190,7 +190,7 @@ def ex8(answer):
                                 "frame 2 with A, the wrench comes back with A^T."),
             (lambda a: abs(a[0, 0] - right[0, 0]) > 1e-8,
              "the (w_z, w_z) entry is the moment of inertia about joint 1, M_11 = "
-             "alpha + 2 beta cos q2."),
+             "alpha + 2 kappa cos q2."),
         ], what=f"I^c_1(q2 = {q2:g})",
             hint="I^c_1 = I_1 + A^T I_2 A with the planar matrices of the "
                  "exercise.")
@@ -232,7 +232,7 @@ def ex10(answer):
     return ev[:, 0].min(), [
         (_read_off(ev[:, 0].max()),
          "this is the largest value of the smaller eigenvalue (where M is "
-         "diagonal, delta + beta c2 = 0); the question asks for its smallest "
+         "diagonal, delta + kappa c2 = 0); the question asks for its smallest "
          "value."),
         (_read_off(folded[0]),
          "this is the smaller eigenvalue of the folded arm, q2 = pi; it is smaller "

@@ -185,7 +185,7 @@ def ex7(answer):
     prescribed: the composite inertia of both links."""
     m, l = ARM["mass"], ARM["length"]
     I = inertia(m, [l / 2, 0.0, 0.0], np.diag([0.0, 1.0, 1.0]) * m * l ** 2 / 12)
-    R, p = rot([0.0, 0.0, 1.0], Q_ARM[1]), np.array([l, 0.0, 0.0])    # T_12 = X J
+    R, p = rot([0.0, 0.0, 1.0], Q_ARM[1]), np.array([l, 0.0, 0.0])    # T_12 = X Phi
     A, B = Ad(R.T, -R.T @ p), Ad(R, p)                  # Ad_{T_12^-1}, Ad_{T_12}
     S = np.array([0.0, 0.0, 1.0, 0.0, 0.0, 0.0])[:, None]
     Pi_v = I - I @ S @ np.linalg.inv(S.T @ I @ S) @ S.T @ I     # joint 2 given
