@@ -288,6 +288,49 @@ def ch1_wrench():
     return d
 
 
+# ------------------------------------------------------------------------ chapter 2
+def ch2_inertia():
+    d = Drawing("ch2-generalized-inertia", 470)
+    O, B, c, r = (54, 440), (140, 290), (290, 226), (344, 318)
+    d.body((250, 262), 186, 100, 12)
+    d.frame(O, 0, "{0}", (26, 462), GREY, dash=True, length=52)
+    d.curve((66, 424), (70, 330), (126, 298))
+    d.text((84, 406), "T = (R, p)")
+    d.frame(B, 12, "{B}", (178, 338), length=66)
+    d.arc(B, 34, 110, 215, BLUE)
+    d.text(polar(B, 160, 52), "w", SIZE, BLUE, "middle")
+    d.line(B, polar(B, 62, 96), BLUE, arrow=True)
+    d.text(polar(B, 66, 112), "v", SIZE, BLUE, "middle")
+    d.line(B, c, GREY, dash=True)
+    d.text((212, 242), "c", SIZE, GREY, "middle")
+    d.circle(c, 8, GREEN, fill=GREEN)
+    d.text((c[0] + 14, c[1] - 14), "centre of mass", NOTE, GREEN)
+    d.line(B, r, GREY, dash=True)
+    d.text((262, 298), "r", SIZE, GREY, "middle")
+    d.circle(r, 5, INK, fill=INK)
+    d.text((r[0] - 6, r[1] - 16), "dm", SIZE, INK, "middle")
+    d.line(r, polar(r, -35, 80), BLUE, arrow=True)
+    d.text((r[0] + 30, r[1] + 78), "v + w × r", SIZE, BLUE)
+    d.text((24, 36), "the twist of {B}: V = (w, v), in the axes of {B}", NOTE, BLUE)
+    d.lines((490, 36), ["e = ½ ∫ ‖v + w × r‖² dm", f"{EM}= ½ V^T ℐ V"], 30)
+    x0, y0, w, h = 490, 110, 150, 86
+    blocks = (("∫[r]^T[r] dm", "= I_c + m[c]^T[c]"), ("∫[r] dm", "= m[c]"),
+              ("∫[r]^T dm", "= m[c]^T"), ("m 1", ""))
+    for k, (integral, closed) in enumerate(blocks):
+        x, y = x0 + w * (k % 2), y0 + h * (k // 2)
+        d.box(x, y, w, h, GREEN, r=4)
+        d.text((x + w / 2, y + 36), integral, SIZE, INK, "middle")
+        d.text((x + w / 2, y + 66), closed, NOTE, GREEN, "middle")
+    d.text((x0 - 10, y0 + h + 6), "ℐ =", SIZE, INK, "end")
+    d.lines((490, 312), ["upper left: the rotational inertia",
+                         "about the origin of {B}",
+                         "off the diagonal: zero when {B}",
+                         "sits at the centre of mass c",
+                         "I_c: the rotational inertia about c,",
+                         "in axes parallel to those of {B}"], 24, size=NOTE)
+    return d
+
+
 # ------------------------------------------------------------------------ chapter 4
 def ch4_joint():
     d = Drawing("ch4-joint-frames", 450)
@@ -857,6 +900,9 @@ def intro_map():
 # ------------------------------------------------------------------------ the texts
 TITLE = {"ch1-twists": "Body twist and spatial twist of a moving frame",
          "ch1-wrench": "One wrench seen from two frames",
+         "ch2-generalized-inertia": "The generalized inertia as the kinetic energy of a "
+                                    "body seen from a frame away from its centre of "
+                                    "mass",
          "ch4-joint-frames": "The joint transform as a chain of frames",
          "ch4-tree": "A tree of eight bodies, numbered from the ground",
          "ch4-body-jacobian": "The two columns of the two-link arm's body Jacobian",
@@ -888,7 +934,7 @@ def alt_texts():
     return {m["name"]: m["alt"].strip() for t in texts for m in DIRECTIVE.finditer(t)}
 
 
-FIGURES = [ch1_twists, ch1_wrench, ch4_joint, ch4_tree, ch4_body_jacobian,
+FIGURES = [ch1_twists, ch1_wrench, ch2_inertia, ch4_joint, ch4_tree, ch4_body_jacobian,
            ch5_free_body, ch5_passes, ch6_crba, ch7_articulated, ch8_hybrid_split,
            ch9_cut_loop,
            ch10_derivative_chain, two_link_arm, intro_map]
