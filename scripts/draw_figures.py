@@ -331,6 +331,56 @@ def ch2_inertia():
     return d
 
 
+# ------------------------------------------------------------------------ chapter 3
+def ch3_quasi_velocities():
+    d = Drawing("ch3-quasi-velocities", 450)
+    C, R = (250, 470), 220                                 # the group, drawn as a circle
+    Qb = polar(C, 90, R)
+    d.items.append(f'<path d="M{_xy(polar(C, 160, R))} A{R},{R} 0 0 1 '
+                   f'{_xy(polar(C, 25, R))}" fill="none" stroke="{GREY}" '
+                   f'stroke-width="{STROKE * 3}"/>')
+    d.text(polar(C, 150, R - 70), "the group G", NOTE, GREY, "middle")
+    d.line((50, Qb[1]), (470, Qb[1]), BLUE)
+    d.text((60, Qb[1] - 14), "the chart at Q̄: coordinates φ", NOTE, BLUE)
+    s = 160                                                # |phi|, drawn to scale
+    phi, Q = (Qb[0] + s, Qb[1]), polar(C, 90 - math.degrees(s / R), R)
+    d.line(Qb, (phi[0] - 6, phi[1]), INK, arrow=True)
+    d.text(((Qb[0] + phi[0]) / 2, Qb[1] - 12), "φ", SIZE, INK, "middle")
+    d.line(phi, (phi[0] + 70, phi[1]), BLUE, arrow=True)
+    d.text((phi[0] + 76, phi[1] - 12), "φ̇", SIZE, BLUE, "middle")
+    d.curve((phi[0], phi[1] + 8), (phi[0] + 14, (phi[1] + Q[1]) / 2), polar(Q, 80, 8),
+            GREY, dash=True)
+    d.text((phi[0] + 22, (phi[1] + Q[1]) / 2 + 14), "exp", NOTE, GREY)
+    d.circle(Qb, 6, INK, fill=INK)
+    d.text((Qb[0], Qb[1] + 32), "Q̄ (φ = 0)", SIZE, INK, "middle")
+    d.circle(Q, 6, INK, fill=INK)
+    d.text((Q[0] - 12, Q[1] + 30), "Q = Q̄ e^{φ̂}", SIZE, INK, "end")
+    tangent = 90 - math.degrees(s / R) - 90
+    d.line(Q, polar(Q, tangent, 80), BLUE, arrow=True)
+    d.text((Q[0] - 40, Q[1] + 70), "v = S(φ) φ̇", SIZE, BLUE, "middle")
+    d.lines((24, 36), ["The configuration Q stays on the group. The chart",
+                       "is moved to the current configuration Q̄ at every",
+                       "instant, so the equations are needed at φ = 0 only,",
+                       "where S(0) = 1 and v = φ̇."], 24, size=NOTE)
+    for k, (title, rows, color) in enumerate((
+            ("Lagrange's equations", ["coordinates x and rates ẋ;",
+                                      "every chart of a rotation is",
+                                      "singular somewhere"], GREY),
+            ("Boltzmann-Hamel, From (26)", ["quasi-velocities v = S(x) ẋ:",
+                                            "Lagrange's equations",
+                                            "rewritten in v"], BLUE),
+            ("on the group, at φ = 0", ["M v̇ + C(v) v = τ:",
+                                        "Newton-Euler, Kim's eq. (31),",
+                                        "no singularity"], BLUE))):
+        y = 14 + 152 * k
+        d.box(512, y, 276, 116, color, r=8)
+        d.text((526, y + 26), title, NOTE, INK, bold=True)
+        d.lines((526, y + 52), rows, 21, size=NOTE)
+        if k:
+            d.line((650, y - 34), (650, y - 2), arrow=True)
+    return d
+
+
 # ------------------------------------------------------------------------ chapter 4
 def ch4_joint():
     d = Drawing("ch4-joint-frames", 450)
@@ -903,6 +953,9 @@ TITLE = {"ch1-twists": "Body twist and spatial twist of a moving frame",
          "ch2-generalized-inertia": "The generalized inertia as the kinetic energy of a "
                                     "body seen from a frame away from its centre of "
                                     "mass",
+         "ch3-quasi-velocities": "Quasi-velocities: a chart re-centred on the group at "
+                                 "every instant, and the chain from Lagrange's "
+                                 "equations to Newton-Euler",
          "ch4-joint-frames": "The joint transform as a chain of frames",
          "ch4-tree": "A tree of eight bodies, numbered from the ground",
          "ch4-body-jacobian": "The two columns of the two-link arm's body Jacobian",
@@ -934,7 +987,7 @@ def alt_texts():
     return {m["name"]: m["alt"].strip() for t in texts for m in DIRECTIVE.finditer(t)}
 
 
-FIGURES = [ch1_twists, ch1_wrench, ch2_inertia, ch4_joint, ch4_tree, ch4_body_jacobian,
+FIGURES = [ch1_twists, ch1_wrench, ch2_inertia, ch3_quasi_velocities, ch4_joint, ch4_tree, ch4_body_jacobian,
            ch5_free_body, ch5_passes, ch6_crba, ch7_articulated, ch8_hybrid_split,
            ch9_cut_loop,
            ch10_derivative_chain, two_link_arm, intro_map]
