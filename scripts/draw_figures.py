@@ -855,6 +855,42 @@ def ch10_derivative_chain():
     return d
 
 
+# ------------------------------------------------------------------------ chapter 12
+def ch12_control_loop():
+    d = Drawing("ch12-control-loop", 380)
+    boxes = {"reference": (10, 50, 132, 110), "error": (168, 50, 136, 110),
+             "controller": (332, 30, 308, 150), "robot": (672, 30, 118, 150),
+             "model": (332, 222, 308, 80)}
+    for name, (x, y, w, h) in boxes.items():
+        d.box(x, y, w, h, GREEN if name == "model" else INK, r=8)
+    d.text((76, 82), "reference", NOTE, INK, "middle", bold=True)
+    d.lines((76, 112), ["q_d(t), q̇_d(t),", "q̈_d(t)"], 24, size=NOTE, color=BLUE,
+            anchor="middle")
+    d.text((236, 82), "tracking error", NOTE, INK, "middle", bold=True)
+    d.lines((236, 112), ["e = q − q_d", "ė = q̇ − q̇_d"], 24, anchor="middle")
+    d.text((486, 58), "controller: computed torque", NOTE, INK, "middle", bold=True)
+    d.lines((486, 90), ["a = q̈_d − K_d ė − K_p e", "τ = M(q) a + C(q, q̇) q̇ + N(q)",
+                        "= rnea(q, q̇, a)"], 28, anchor="middle")
+    d.text((731, 58), "robot", NOTE, INK, "middle", bold=True)
+    d.lines((731, 90), ["q̈ =", "aba(q, q̇, τ),", "integrated"], 24, size=NOTE,
+            anchor="middle")
+    d.text((486, 252), "the model", NOTE, GREEN, "middle", bold=True)
+    d.text((486, 280), "M(q), C(q, q̇) q̇ + N(q): one RNEA call", NOTE, GREEN, "middle")
+    d.line((142, 105), (166, 105), BLUE, arrow=True)
+    d.line((304, 105), (330, 105), BLUE, arrow=True)
+    d.line((640, 105), (670, 105), ORANGE, arrow=True)
+    d.text((655, 94), "τ", SIZE, ORANGE, "middle")
+    d.line((486, 222), (486, 182), GREEN, arrow=True)
+    d.items.append(f'<path d="M731,180 L731,340 L236,340 L236,162" fill="none" '
+                   f'{d._stroke(BLUE, False, True)}/>')
+    d.line((600, 340), (600, 304), BLUE, arrow=True)
+    d.circle((600, 340), 4, BLUE, fill=BLUE)
+    d.text((470, 364), "(q, q̇) measured, fed back", NOTE, BLUE, "middle")
+    d.lines((14, 212), ["with an exact model", "the error obeys",
+                        "ë + K_d ė + K_p e = 0,", "whatever the arm"], 24, size=NOTE)
+    return d
+
+
 # ------------------------------------------------------------------------ the running example
 def two_link_arm():
     d = Drawing("two-link-arm", 470)
@@ -969,6 +1005,8 @@ TITLE = {"ch1-twists": "Body twist and spatial twist of a moving frame",
                          "constraint wrench at the cut",
          "ch10-derivative-chain": "Table 5 along one joint coordinate: where -ad_S enters "
                                   "the outward pass and where its transpose comes back",
+         "ch12-control-loop": "The control loop of computed torque: reference, error, "
+                              "controller with the model, robot, feedback",
          "intro-chapter-map": "Map of the chapters",
          "two-link-arm": "The two-link arm of the worked examples"}
 DIRECTIVE = re.compile(r"^:::\{figure\} figures/(?P<name>[\w-]+)\.svg\n"
@@ -990,7 +1028,7 @@ def alt_texts():
 FIGURES = [ch1_twists, ch1_wrench, ch2_inertia, ch3_quasi_velocities, ch4_joint, ch4_tree, ch4_body_jacobian,
            ch5_free_body, ch5_passes, ch6_crba, ch7_articulated, ch8_hybrid_split,
            ch9_cut_loop,
-           ch10_derivative_chain, two_link_arm, intro_map]
+           ch10_derivative_chain, ch12_control_loop, two_link_arm, intro_map]
 
 
 def main():

@@ -105,7 +105,7 @@ def test_chapter_3_is_optional_on_a_first_reading():
 CHECKING = "Checks, sources and timings"      # the last section of every chapter but 11
 SUBJECT_OF_ITS_OWN = {"11_real_robots"}        # engines and timings are its subject
 # chapters whose teaching has not yet been separated from their checks (emptied as they are)
-NOT_YET = {"12_control"}
+NOT_YET = set()
 # code that runs another engine or a clock
 CHECKING_CODE = re.compile(r"\b(import pinocchio|pinocchio\.|pin\.\w|mujoco|roboticstoolbox"
                            r"|rtb\.|modern_robotics|idyntree|timeit|perf_counter"
