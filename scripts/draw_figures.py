@@ -5,8 +5,9 @@ are committed with this script. Every diagram is drawn on a viewBox 800 px wide 
 book's text width) with one stroke width, one palette and text of at least 14 px, and
 carries a <title> and a <desc> for screen readers. Labels are plain text with a small
 markup: ``_x`` or ``_{...}`` is a subscript, ``^x`` or ``^{...}`` a superscript (nested
-groups allowed; a subscript and a superscript in a row are stacked). The files need no
-math renderer and no font beyond the system's sans-serif.
+groups allowed; a subscript and a superscript in a row are stacked); ``\\_`` and ``\\^``
+are the characters themselves. The files need no math renderer and no font beyond the
+system's sans-serif.
 
 The colours mean the same in every diagram: blue for motion (twists, accelerations, the
 outward pass), orange for forces (wrenches, the inward pass), green for inertia and for
@@ -31,6 +32,7 @@ TINT = {INK: "#ffffff", GREY: "#f1f1f1", BLUE: "#eaf1fa", ORANGE: "#fbefe7",
 STROKE = 2
 SIZE, NOTE, MIN_SIZE = 18, 15, 14          # label, note and smallest text size (px)
 EM = "\u2003"                              # a gap that SVG does not collapse
+LITERAL = "\ue000\ue001"                   # stand-ins for an escaped _ and ^
 Run = collections.namedtuple("Run", "text size shift dx")
 
 
@@ -62,7 +64,10 @@ def _group(s, i):
 
 def runs(markup, size, shift=0.0):
     """The label ``markup`` as runs: text, font size, baseline shift (downwards) and
-    horizontal shift."""
+    horizontal shift. A backslash before ``_`` or ``^`` keeps it as a character."""
+    if LITERAL[0] in markup or LITERAL[1] in markup:
+        raise ValueError(f"label {markup!r} holds a private-use character")
+    markup = markup.replace("\\_", LITERAL[0]).replace("\\^", LITERAL[1])
     out, i = [], 0
     while i < len(markup):
         if markup[i] in "_^" and i + 1 < len(markup):
@@ -75,7 +80,8 @@ def runs(markup, size, shift=0.0):
             j = i + 1
             while j < len(markup) and markup[j] not in "_^":
                 j += 1
-            out.append(Run(markup[i:j], size, shift, 0.0))
+            text = markup[i:j].replace(LITERAL[0], "_").replace(LITERAL[1], "^")
+            out.append(Run(text, size, shift, 0.0))
             i = j
     return out
 
@@ -855,6 +861,59 @@ def ch10_derivative_chain():
     return d
 
 
+# ------------------------------------------------------------------------ chapter 11
+URDF_ELEMENTS = (  # (kind, name, attributes) of the chapter's two-joint arm, in file order
+    ("link", "base", "no <inertial>"), ("joint", "shoulder", "revolute: <origin>, <axis>"),
+    ("link", "upper", "<inertial>: origin, mass, inertia"),
+    ("joint", "elbow", "revolute: <origin>, <axis>"),
+    ("link", "fore", "<inertial>: origin, mass, inertia"),
+    ("joint", "tool\\_mount", "fixed: <origin>"),
+    ("link", "tool", "<inertial>: origin, mass, inertia"))
+
+
+def ch11_urdf():
+    d = Drawing("ch11-urdf-to-model", 600)
+    d.text((20, 30), "the URDF file", NOTE, INK, bold=True)
+    d.text((470, 30), "Kim's model (liedyn)", NOTE, INK, bold=True)
+    at = {}
+    for k, (kind, name, attrs) in enumerate(URDF_ELEMENTS):
+        y = 48 + 76 * k
+        color = GREEN if kind == "link" and attrs.startswith("<inertial>") else \
+            BLUE if kind == "joint" and attrs.startswith("revolute") else GREY
+        d.box(20 if kind == "link" else 44, y, 300 if kind == "link" else 276, 60,
+              color, r=6)
+        d.text((32 if kind == "link" else 56, y + 24), f"<{kind} {name}>", NOTE, INK,
+               bold=True)
+        d.text((32 if kind == "link" else 56, y + 48), attrs, NOTE, INK)
+        at[name] = (320, y + 30)
+    d.box(470, 48, 318, 60, GREY, r=6)
+    d.text((484, 72), "body 0: the ground", NOTE, INK, bold=True)
+    d.text((484, 96), "a root link without a joint", NOTE)
+    for y, i, name, joint, link, extra in (
+            (134, 1, "upper", "shoulder", "upper", []),
+            (338, 2, "fore", "elbow", "fore",
+             ["+ Ad^*_{T_{ℓb}} ℐ_{tool} Ad_{T_{ℓb}} (Kim's eq. (21))",
+              "tool frame T_{bℓ}: link\\_frames[\"tool\"]"])):
+        h = 176 if extra else 128
+        d.box(470, y, 318, h, INK, r=6)
+        d.text((484, y + 26), f"body {i}: \"{name}\"", NOTE, INK, bold=True)
+        rows = [(f"X_{i}: the joint's <origin>", BLUE),
+                (f"Φ_{i}(q_{i}): a turn about the <axis>", BLUE),
+                (f"ℐ_{i}: Kim's eq. (22) from <inertial>", GREEN)]
+        rows += [(text, GREEN) for text in extra]
+        for n, (text, color) in enumerate(rows):
+            d.text((484, y + 54 + 26 * n), text, NOTE, color)
+        d.line(at[joint], (468, y + 62), BLUE, arrow=True)
+        d.line(at[link], (468, y + 106), GREEN, arrow=True)
+    d.line(at["base"], (468, 78), GREY, arrow=True)
+    d.line(at["tool"], (468, 470), GREEN, arrow=True, dash=True)
+    d.line(at["tool\\_mount"], (468, 492), GREY, arrow=True, dash=True)
+    d.lines((470, 540), ["a fixed joint makes no body: the welded",
+                         "link's inertia joins its parent's, and",
+                         "its frame is kept"], 21, size=NOTE, color=GREEN)
+    return d
+
+
 # ------------------------------------------------------------------------ chapter 12
 def ch12_control_loop():
     d = Drawing("ch12-control-loop", 380)
@@ -1005,6 +1064,8 @@ TITLE = {"ch1-twists": "Body twist and spatial twist of a moving frame",
                          "constraint wrench at the cut",
          "ch10-derivative-chain": "Table 5 along one joint coordinate: where -ad_S enters "
                                   "the outward pass and where its transpose comes back",
+         "ch11-urdf-to-model": "From the links and joints of a URDF file to the bodies, "
+                               "placements, joint motions and inertias of Kim's model",
          "ch12-control-loop": "The control loop of computed torque: reference, error, "
                               "controller with the model, robot, feedback",
          "intro-chapter-map": "Map of the chapters",
@@ -1028,7 +1089,7 @@ def alt_texts():
 FIGURES = [ch1_twists, ch1_wrench, ch2_inertia, ch3_quasi_velocities, ch4_joint, ch4_tree, ch4_body_jacobian,
            ch5_free_body, ch5_passes, ch6_crba, ch7_articulated, ch8_hybrid_split,
            ch9_cut_loop,
-           ch10_derivative_chain, ch12_control_loop, two_link_arm, intro_map]
+           ch10_derivative_chain, ch11_urdf, ch12_control_loop, two_link_arm, intro_map]
 
 
 def main():

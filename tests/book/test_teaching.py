@@ -171,7 +171,7 @@ def test_what_the_page_folds_is_collapsed_in_jupyter(name):
 # JupyterLab numbers the equations of one notebook and shows an {eq} reference to another
 # notebook's equation as its bare label; such references are written in words ("Kim's eq.
 # (11)", "the Lagrange equations of chapter 3").
-LABELS_NOT_YET = NOT_YET | {"11_real_robots"}
+LABELS_NOT_YET = NOT_YET
 
 
 def labels_and_references(name):

@@ -37,10 +37,7 @@ RAW = [":label:", ":pyobject:", ":class:", "```{", "{eq}`", "{cite", "{numref}`"
 RENDER_TIMEOUT_MS = 300_000
 # chapters whose references to other chapters' equations are not yet in words (emptied as
 # they are; tests/book/test_teaching.py keeps the same list)
-LABELS_NOT_YET = {"01_rigid_body_motion", "02_rigid_body_dynamics",
-                  "03_lagrangian_mechanics", "04_multibody_models", "05_inverse_dynamics",
-                  "06_equations_of_motion", "07_forward_dynamics", "08_hybrid_dynamics",
-                  "11_real_robots", "12_control"}
+LABELS_NOT_YET = set()
 RUN_TIMEOUT_S = 240
 
 # Per rendered markdown cell: its visible text and what MyST made of it.
