@@ -201,12 +201,13 @@ def puma560(armature=True, gravity=(0.0, 0.0, -9.81)):
     Armstrong-Helouvry (1994) as the Robotics Toolbox carries them.
 
     Link 1 is massless with a rotational inertia of 0.35 kg m^2 about its joint axis
-    (its rotor and the column it turns, lumped): a massless link
-    (:func:`liedyn.inertia.check_inertia`). Link 3's principal moments (0.066,
-    0.086, 0.0125) violate the triangle inequality: kept as given, as the Toolbox
-    and Pinocchio keep them. ``armature``: the motors' rotor inertia
+    (the column that link 1 is; its motor's rotor enters as the armature): a
+    massless link (:func:`liedyn.inertia.check_inertia`). Link 3's principal
+    moments (0.066, 0.086, 0.0125) violate the triangle inequality: kept as given,
+    as the Toolbox and Pinocchio keep them. ``armature``: the motors' rotor inertia
     ``Jm G^2`` at the joints (Toolbox ``Jm`` and gear ratios ``G``); friction is not
-    modelled.
+    modelled. The table has ``d_1 = 0``, without the pedestal (0.672 m) of the
+    Python Toolbox's ``Puma560``, whose ``fkine`` is therefore lifted by it.
 
     >>> puma = puma560()
     >>> puma.nv, float(puma.inertias[1][3, 3]), round(float(puma.armature[1]), 3)

@@ -5,8 +5,9 @@ are committed with this script. Every diagram is drawn on a viewBox 800 px wide 
 book's text width) with one stroke width, one palette and text of at least 14 px, and
 carries a <title> and a <desc> for screen readers. Labels are plain text with a small
 markup: ``_x`` or ``_{...}`` is a subscript, ``^x`` or ``^{...}`` a superscript (nested
-groups allowed; a subscript and a superscript in a row are stacked). The files need no
-math renderer and no font beyond the system's sans-serif.
+groups allowed; a subscript and a superscript in a row are stacked); ``\\_`` and ``\\^``
+are the characters themselves. The files need no math renderer and no font beyond the
+system's sans-serif.
 
 The colours mean the same in every diagram: blue for motion (twists, accelerations, the
 outward pass), orange for forces (wrenches, the inward pass), green for inertia and for
@@ -31,6 +32,7 @@ TINT = {INK: "#ffffff", GREY: "#f1f1f1", BLUE: "#eaf1fa", ORANGE: "#fbefe7",
 STROKE = 2
 SIZE, NOTE, MIN_SIZE = 18, 15, 14          # label, note and smallest text size (px)
 EM = "\u2003"                              # a gap that SVG does not collapse
+LITERAL = "\ue000\ue001"                   # stand-ins for an escaped _ and ^
 Run = collections.namedtuple("Run", "text size shift dx")
 
 
@@ -62,7 +64,10 @@ def _group(s, i):
 
 def runs(markup, size, shift=0.0):
     """The label ``markup`` as runs: text, font size, baseline shift (downwards) and
-    horizontal shift."""
+    horizontal shift. A backslash before ``_`` or ``^`` keeps it as a character."""
+    if LITERAL[0] in markup or LITERAL[1] in markup:
+        raise ValueError(f"label {markup!r} holds a private-use character")
+    markup = markup.replace("\\_", LITERAL[0]).replace("\\^", LITERAL[1])
     out, i = [], 0
     while i < len(markup):
         if markup[i] in "_^" and i + 1 < len(markup):
@@ -75,7 +80,8 @@ def runs(markup, size, shift=0.0):
             j = i + 1
             while j < len(markup) and markup[j] not in "_^":
                 j += 1
-            out.append(Run(markup[i:j], size, shift, 0.0))
+            text = markup[i:j].replace(LITERAL[0], "_").replace(LITERAL[1], "^")
+            out.append(Run(text, size, shift, 0.0))
             i = j
     return out
 
@@ -285,6 +291,99 @@ def ch1_wrench():
                         "F_b = Ad^*_{T_{ab}} F_a"], 30)
     d.lines((530, 318), ["a twist goes the other way:", "V_b = Ad_{T_{ba}} V_a",
                          "the same power:", "F_a^T V_a = F_b^T V_b"], 28, size=NOTE)
+    return d
+
+
+# ------------------------------------------------------------------------ chapter 2
+def ch2_inertia():
+    d = Drawing("ch2-generalized-inertia", 470)
+    O, B, c, r = (54, 440), (140, 290), (290, 226), (344, 318)
+    d.body((250, 262), 186, 100, 12)
+    d.frame(O, 0, "{0}", (26, 462), GREY, dash=True, length=52)
+    d.curve((66, 424), (70, 330), (126, 298))
+    d.text((84, 406), "T = (R, p)")
+    d.frame(B, 12, "{B}", (178, 338), length=66)
+    d.arc(B, 34, 110, 215, BLUE)
+    d.text(polar(B, 160, 52), "w", SIZE, BLUE, "middle")
+    d.line(B, polar(B, 62, 96), BLUE, arrow=True)
+    d.text(polar(B, 66, 112), "v", SIZE, BLUE, "middle")
+    d.line(B, c, GREY, dash=True)
+    d.text((212, 242), "c", SIZE, GREY, "middle")
+    d.circle(c, 8, GREEN, fill=GREEN)
+    d.text((c[0] + 14, c[1] - 14), "centre of mass", NOTE, GREEN)
+    d.line(B, r, GREY, dash=True)
+    d.text((262, 298), "r", SIZE, GREY, "middle")
+    d.circle(r, 5, INK, fill=INK)
+    d.text((r[0] - 6, r[1] - 16), "dm", SIZE, INK, "middle")
+    d.line(r, polar(r, -35, 80), BLUE, arrow=True)
+    d.text((r[0] + 30, r[1] + 78), "v + w × r", SIZE, BLUE)
+    d.text((24, 36), "the twist of {B}: V = (w, v), in the axes of {B}", NOTE, BLUE)
+    d.lines((490, 36), ["e = ½ ∫ ‖v + w × r‖² dm", f"{EM}= ½ V^T ℐ V"], 30)
+    x0, y0, w, h = 490, 110, 150, 86
+    blocks = (("∫[r]^T[r] dm", "= I_c + m[c]^T[c]"), ("∫[r] dm", "= m[c]"),
+              ("∫[r]^T dm", "= m[c]^T"), ("m 1", ""))
+    for k, (integral, closed) in enumerate(blocks):
+        x, y = x0 + w * (k % 2), y0 + h * (k // 2)
+        d.box(x, y, w, h, GREEN, r=4)
+        d.text((x + w / 2, y + 36), integral, SIZE, INK, "middle")
+        d.text((x + w / 2, y + 66), closed, NOTE, GREEN, "middle")
+    d.text((x0 - 10, y0 + h + 6), "ℐ =", SIZE, INK, "end")
+    d.lines((490, 312), ["upper left: the rotational inertia",
+                         "about the origin of {B}",
+                         "off the diagonal: zero when {B}",
+                         "sits at the centre of mass c",
+                         "I_c: the rotational inertia about c,",
+                         "in axes parallel to those of {B}"], 24, size=NOTE)
+    return d
+
+
+# ------------------------------------------------------------------------ chapter 3
+def ch3_quasi_velocities():
+    d = Drawing("ch3-quasi-velocities", 450)
+    C, R = (250, 470), 220                                 # the group, drawn as a circle
+    Qb = polar(C, 90, R)
+    d.items.append(f'<path d="M{_xy(polar(C, 160, R))} A{R},{R} 0 0 1 '
+                   f'{_xy(polar(C, 25, R))}" fill="none" stroke="{GREY}" '
+                   f'stroke-width="{STROKE * 3}"/>')
+    d.text(polar(C, 150, R - 70), "the group G", NOTE, GREY, "middle")
+    d.line((50, Qb[1]), (470, Qb[1]), BLUE)
+    d.text((60, Qb[1] - 14), "the chart at Q̄: coordinates φ", NOTE, BLUE)
+    s = 160                                                # |phi|, drawn to scale
+    phi, Q = (Qb[0] + s, Qb[1]), polar(C, 90 - math.degrees(s / R), R)
+    d.line(Qb, (phi[0] - 6, phi[1]), INK, arrow=True)
+    d.text(((Qb[0] + phi[0]) / 2, Qb[1] - 12), "φ", SIZE, INK, "middle")
+    d.line(phi, (phi[0] + 70, phi[1]), BLUE, arrow=True)
+    d.text((phi[0] + 76, phi[1] - 12), "φ̇", SIZE, BLUE, "middle")
+    d.curve((phi[0], phi[1] + 8), (phi[0] + 14, (phi[1] + Q[1]) / 2), polar(Q, 80, 8),
+            GREY, dash=True)
+    d.text((phi[0] + 22, (phi[1] + Q[1]) / 2 + 14), "exp", NOTE, GREY)
+    d.circle(Qb, 6, INK, fill=INK)
+    d.text((Qb[0], Qb[1] + 32), "Q̄ (φ = 0)", SIZE, INK, "middle")
+    d.circle(Q, 6, INK, fill=INK)
+    d.text((Q[0] - 12, Q[1] + 30), "Q = Q̄ e^{φ̂}", SIZE, INK, "end")
+    tangent = 90 - math.degrees(s / R) - 90
+    d.line(Q, polar(Q, tangent, 80), BLUE, arrow=True)
+    d.text((Q[0] - 40, Q[1] + 70), "v = S(φ) φ̇", SIZE, BLUE, "middle")
+    d.lines((24, 36), ["The configuration Q stays on the group. The chart",
+                       "is moved to the current configuration Q̄ at every",
+                       "instant, so the equations are needed at φ = 0 only,",
+                       "where S(0) = 1 and v = φ̇."], 24, size=NOTE)
+    for k, (title, rows, color) in enumerate((
+            ("Lagrange's equations", ["coordinates x and rates ẋ;",
+                                      "every chart of a rotation is",
+                                      "singular somewhere"], GREY),
+            ("Boltzmann-Hamel, From (26)", ["quasi-velocities v = S(x) ẋ:",
+                                            "Lagrange's equations",
+                                            "rewritten in v"], BLUE),
+            ("on the group, at φ = 0", ["M v̇ + C(v) v = τ:",
+                                        "Newton-Euler, Kim's eq. (31),",
+                                        "no singularity"], BLUE))):
+        y = 14 + 152 * k
+        d.box(512, y, 276, 116, color, r=8)
+        d.text((526, y + 26), title, NOTE, INK, bold=True)
+        d.lines((526, y + 52), rows, 21, size=NOTE)
+        if k:
+            d.line((650, y - 34), (650, y - 2), arrow=True)
     return d
 
 
@@ -762,6 +861,95 @@ def ch10_derivative_chain():
     return d
 
 
+# ------------------------------------------------------------------------ chapter 11
+URDF_ELEMENTS = (  # (kind, name, attributes) of the chapter's two-joint arm, in file order
+    ("link", "base", "no <inertial>"), ("joint", "shoulder", "revolute: <origin>, <axis>"),
+    ("link", "upper", "<inertial>: origin, mass, inertia"),
+    ("joint", "elbow", "revolute: <origin>, <axis>"),
+    ("link", "fore", "<inertial>: origin, mass, inertia"),
+    ("joint", "tool\\_mount", "fixed: <origin>"),
+    ("link", "tool", "<inertial>: origin, mass, inertia"))
+
+
+def ch11_urdf():
+    d = Drawing("ch11-urdf-to-model", 600)
+    d.text((20, 30), "the URDF file", NOTE, INK, bold=True)
+    d.text((470, 30), "Kim's model (liedyn)", NOTE, INK, bold=True)
+    at = {}
+    for k, (kind, name, attrs) in enumerate(URDF_ELEMENTS):
+        y = 48 + 76 * k
+        color = GREEN if kind == "link" and attrs.startswith("<inertial>") else \
+            BLUE if kind == "joint" and attrs.startswith("revolute") else GREY
+        d.box(20 if kind == "link" else 44, y, 300 if kind == "link" else 276, 60,
+              color, r=6)
+        d.text((32 if kind == "link" else 56, y + 24), f"<{kind} {name}>", NOTE, INK,
+               bold=True)
+        d.text((32 if kind == "link" else 56, y + 48), attrs, NOTE, INK)
+        at[name] = (320, y + 30)
+    d.box(470, 48, 318, 60, GREY, r=6)
+    d.text((484, 72), "body 0: the ground", NOTE, INK, bold=True)
+    d.text((484, 96), "a root link without a joint", NOTE)
+    for y, i, name, joint, link, extra in (
+            (134, 1, "upper", "shoulder", "upper", []),
+            (338, 2, "fore", "elbow", "fore",
+             ["+ Ad^*_{T_{ℓb}} ℐ_{tool} Ad_{T_{ℓb}} (Kim's eq. (21))",
+              "tool frame T_{bℓ}: link\\_frames[\"tool\"]"])):
+        h = 176 if extra else 128
+        d.box(470, y, 318, h, INK, r=6)
+        d.text((484, y + 26), f"body {i}: \"{name}\"", NOTE, INK, bold=True)
+        rows = [(f"X_{i}: the joint's <origin>", BLUE),
+                (f"Φ_{i}(q_{i}): a turn about the <axis>", BLUE),
+                (f"ℐ_{i}: Kim's eq. (22) from <inertial>", GREEN)]
+        rows += [(text, GREEN) for text in extra]
+        for n, (text, color) in enumerate(rows):
+            d.text((484, y + 54 + 26 * n), text, NOTE, color)
+        d.line(at[joint], (468, y + 62), BLUE, arrow=True)
+        d.line(at[link], (468, y + 106), GREEN, arrow=True)
+    d.line(at["base"], (468, 78), GREY, arrow=True)
+    d.line(at["tool"], (468, 470), GREEN, arrow=True, dash=True)
+    d.line(at["tool\\_mount"], (468, 492), GREY, arrow=True, dash=True)
+    d.lines((470, 540), ["a fixed joint makes no body: the welded",
+                         "link's inertia joins its parent's, and",
+                         "its frame is kept"], 21, size=NOTE, color=GREEN)
+    return d
+
+
+# ------------------------------------------------------------------------ chapter 12
+def ch12_control_loop():
+    d = Drawing("ch12-control-loop", 380)
+    boxes = {"reference": (10, 50, 132, 110), "error": (168, 50, 136, 110),
+             "controller": (332, 30, 308, 150), "robot": (672, 30, 118, 150),
+             "model": (332, 222, 308, 80)}
+    for name, (x, y, w, h) in boxes.items():
+        d.box(x, y, w, h, GREEN if name == "model" else INK, r=8)
+    d.text((76, 82), "reference", NOTE, INK, "middle", bold=True)
+    d.lines((76, 112), ["q_d(t), q̇_d(t),", "q̈_d(t)"], 24, size=NOTE, color=BLUE,
+            anchor="middle")
+    d.text((236, 82), "tracking error", NOTE, INK, "middle", bold=True)
+    d.lines((236, 112), ["e = q − q_d", "ė = q̇ − q̇_d"], 24, anchor="middle")
+    d.text((486, 58), "controller: computed torque", NOTE, INK, "middle", bold=True)
+    d.lines((486, 90), ["a = q̈_d − K_d ė − K_p e", "τ = M(q) a + C(q, q̇) q̇ + N(q)",
+                        "= rnea(q, q̇, a)"], 28, anchor="middle")
+    d.text((731, 58), "robot", NOTE, INK, "middle", bold=True)
+    d.lines((731, 90), ["q̈ =", "aba(q, q̇, τ),", "integrated"], 24, size=NOTE,
+            anchor="middle")
+    d.text((486, 252), "the model", NOTE, GREEN, "middle", bold=True)
+    d.text((486, 280), "M(q), C(q, q̇) q̇ + N(q): one RNEA call", NOTE, GREEN, "middle")
+    d.line((142, 105), (166, 105), BLUE, arrow=True)
+    d.line((304, 105), (330, 105), BLUE, arrow=True)
+    d.line((640, 105), (670, 105), ORANGE, arrow=True)
+    d.text((655, 94), "τ", SIZE, ORANGE, "middle")
+    d.line((486, 222), (486, 182), GREEN, arrow=True)
+    d.items.append(f'<path d="M731,180 L731,340 L236,340 L236,162" fill="none" '
+                   f'{d._stroke(BLUE, False, True)}/>')
+    d.line((600, 340), (600, 304), BLUE, arrow=True)
+    d.circle((600, 340), 4, BLUE, fill=BLUE)
+    d.text((470, 364), "(q, q̇) measured, fed back", NOTE, BLUE, "middle")
+    d.lines((14, 212), ["with an exact model", "the error obeys",
+                        "ë + K_d ė + K_p e = 0,", "whatever the arm"], 24, size=NOTE)
+    return d
+
+
 # ------------------------------------------------------------------------ the running example
 def two_link_arm():
     d = Drawing("two-link-arm", 470)
@@ -857,6 +1045,12 @@ def intro_map():
 # ------------------------------------------------------------------------ the texts
 TITLE = {"ch1-twists": "Body twist and spatial twist of a moving frame",
          "ch1-wrench": "One wrench seen from two frames",
+         "ch2-generalized-inertia": "The generalized inertia as the kinetic energy of a "
+                                    "body seen from a frame away from its centre of "
+                                    "mass",
+         "ch3-quasi-velocities": "Quasi-velocities: a chart re-centred on the group at "
+                                 "every instant, and the chain from Lagrange's "
+                                 "equations to Newton-Euler",
          "ch4-joint-frames": "The joint transform as a chain of frames",
          "ch4-tree": "A tree of eight bodies, numbered from the ground",
          "ch4-body-jacobian": "The two columns of the two-link arm's body Jacobian",
@@ -870,6 +1064,10 @@ TITLE = {"ch1-twists": "Body twist and spatial twist of a moving frame",
                          "constraint wrench at the cut",
          "ch10-derivative-chain": "Table 5 along one joint coordinate: where -ad_S enters "
                                   "the outward pass and where its transpose comes back",
+         "ch11-urdf-to-model": "From the links and joints of a URDF file to the bodies, "
+                               "placements, joint motions and inertias of Kim's model",
+         "ch12-control-loop": "The control loop of computed torque: reference, error, "
+                              "controller with the model, robot, feedback",
          "intro-chapter-map": "Map of the chapters",
          "two-link-arm": "The two-link arm of the worked examples"}
 DIRECTIVE = re.compile(r"^:::\{figure\} figures/(?P<name>[\w-]+)\.svg\n"
@@ -888,10 +1086,10 @@ def alt_texts():
     return {m["name"]: m["alt"].strip() for t in texts for m in DIRECTIVE.finditer(t)}
 
 
-FIGURES = [ch1_twists, ch1_wrench, ch4_joint, ch4_tree, ch4_body_jacobian,
+FIGURES = [ch1_twists, ch1_wrench, ch2_inertia, ch3_quasi_velocities, ch4_joint, ch4_tree, ch4_body_jacobian,
            ch5_free_body, ch5_passes, ch6_crba, ch7_articulated, ch8_hybrid_split,
            ch9_cut_loop,
-           ch10_derivative_chain, two_link_arm, intro_map]
+           ch10_derivative_chain, ch11_urdf, ch12_control_loop, two_link_arm, intro_map]
 
 
 def main():

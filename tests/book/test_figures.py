@@ -17,12 +17,13 @@ import fnmatch
 import json
 import re
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import numpy as np
 import pytest
 import yaml
 
-from common import ROOT, load_script
+from common import ROOT, chapters, load_script
 FIGURES = ROOT / "book" / "figures"
 SVGS = sorted(FIGURES.glob("*.svg"))
 NS = {"svg": "http://www.w3.org/2000/svg"}
@@ -60,7 +61,14 @@ def svg(path):
 
 
 def test_there_are_the_diagrams():
-    assert len(SVGS) >= 8, [p.name for p in SVGS]
+    assert len(SVGS) >= 14, [p.name for p in SVGS]
+
+
+def test_every_chapter_shows_a_diagram():
+    shown = {page for page, target, _, _ in directives() if target.endswith(".svg")}
+    bare = [name for name in (Path(d).name for d in chapters())
+            if f"{name}.ipynb" not in shown]
+    assert not bare, f"chapters without a diagram: {bare}"
 
 
 @pytest.mark.parametrize("path", SVGS, ids=lambda p: p.name)

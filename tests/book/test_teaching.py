@@ -104,8 +104,6 @@ def test_chapter_3_is_optional_on_a_first_reading():
 # --- teach first, check after --------------------------------------------------------
 CHECKING = "Checks, sources and timings"      # the last section of every chapter but 11
 SUBJECT_OF_ITS_OWN = {"11_real_robots"}        # engines and timings are its subject
-# chapters whose teaching has not yet been separated from their checks (emptied as they are)
-NOT_YET = {"02_rigid_body_dynamics", "03_lagrangian_mechanics", "12_control"}
 # code that runs another engine or a clock
 CHECKING_CODE = re.compile(r"\b(import pinocchio|pinocchio\.|pin\.\w|mujoco|roboticstoolbox"
                            r"|rtb\.|modern_robotics|idyntree|timeit|perf_counter"
@@ -127,8 +125,6 @@ def teaching_cells(name):
 
 @pytest.mark.parametrize("name", TEACHING)
 def test_the_teaching_comes_before_the_checks(name):
-    if name in NOT_YET:
-        pytest.xfail(f"{name}: not yet restructured")
     cells, found = teaching_cells(name)
     assert found, f"{name}: no section '## {CHECKING}'"
     engines = [m.group(0) for c in cells if c["cell_type"] == "code"
@@ -171,8 +167,6 @@ def test_what_the_page_folds_is_collapsed_in_jupyter(name):
 # JupyterLab numbers the equations of one notebook and shows an {eq} reference to another
 # notebook's equation as its bare label; such references are written in words ("Kim's eq.
 # (11)", "the Lagrange equations of chapter 3").
-LABELS_NOT_YET = NOT_YET | {"11_real_robots"}
-
 
 def labels_and_references(name):
     text = "\n".join(chapter_cells(name, "markdown"))
@@ -182,8 +176,6 @@ def labels_and_references(name):
 
 @pytest.mark.parametrize("name", [Path(d).name for d in chapters()])
 def test_no_reference_to_an_equation_of_another_chapter(name):
-    if name in LABELS_NOT_YET:
-        pytest.xfail(f"{name}: not yet rewritten")
     defined, referenced = labels_and_references(name)
     foreign = sorted(set(referenced) - defined)
     assert not foreign, f"{name}: {{eq}} to equations of other chapters: {foreign}"

@@ -35,12 +35,6 @@ RUN = ("book/01_rigid_body_motion", "book/07_forward_dynamics")
 RAW = [":label:", ":pyobject:", ":class:", "```{", "{eq}`", "{cite", "{numref}`", "{ref}`",
        "{doc}`", "{prf:", "{exercise}", "{solution}", "{math}", "{index}", "{figure}", ":::"]
 RENDER_TIMEOUT_MS = 300_000
-# chapters whose references to other chapters' equations are not yet in words (emptied as
-# they are; tests/book/test_teaching.py keeps the same list)
-LABELS_NOT_YET = {"01_rigid_body_motion", "02_rigid_body_dynamics",
-                  "03_lagrangian_mechanics", "04_multibody_models", "05_inverse_dynamics",
-                  "06_equations_of_motion", "07_forward_dynamics", "08_hybrid_dynamics",
-                  "11_real_robots", "12_control"}
 RUN_TIMEOUT_S = 240
 
 # Per rendered markdown cell: its visible text and what MyST made of it.
@@ -85,8 +79,6 @@ def test_chapter(chapter, lab, lab_page, pytestconfig, note):
     want = expected(Path(pytestconfig.getoption("book_dir")).resolve().parent / notebook)
     try:
         open_notebook(page, notebook, want)
-        if Path(chapter).name in LABELS_NOT_YET:
-            want["book_labels"] = set()
         failures = check_rendering(page.evaluate(CELLS_JS), want)
         failures += check_collapsed(page.evaluate(COLLAPSED_JS), want)
         if chapter in RUN:

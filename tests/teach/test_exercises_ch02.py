@@ -69,3 +69,24 @@ def test_ex5_ex6_hints():
     hint("ch2.ex6", 4.0 / 8.0, "sigma")
     hint("ch2.ex6", np.sqrt(1.0 / 8.0), "multiply by Omega")
     hint("ch2.ex6", [1.0], r"shape \(\)")
+
+
+# exercise 8 (plot I_xx of a frame sliding along the cylinder's axis): the height read off
+# liedyn's curve
+def test_ex8_the_height_read_off_liedyns_curve_passes():
+    I = cylinder()
+    heights = np.linspace(-0.5, 1.0, 1501)
+    T = np.broadcast_to(np.eye(4), (len(heights), 4, 4)).copy()
+    T[:, 2, 3] = heights
+    I_xx = inertia.transform_inertia(I, T)[:, 0, 0]
+    assert check("ch2.ex8", heights[np.argmin(I_xx)])
+    assert check("ch2.ex8", heights[np.argmin(I_xx)] + 0.008)      # read off a plot
+    assert check("ch2.ex8", [heights[np.argmin(I_xx)]])          # one number in an array
+
+
+def test_ex8_hints():
+    hint("ch2.ex8", -0.25, "T_sa")
+    hint("ch2.ex8", 2.0 * (3 * 0.01 + 0.25) / 12, "least inertia itself")
+    hint("ch2.ex8", 0.0, "bottom face")
+    hint("ch2.ex8", 0.5, "top face")
+    hint("ch2.ex8", 0.4, "off by")

@@ -60,3 +60,24 @@ def test_ex5_hints():
 def test_ex6_hints():
     hint("ch3.ex6", 90.0, "radians")
     hint("ch3.ex6", 0.0, "independent")
+
+
+# exercise 8 (plot the smallest singular value of S on SO(3)): the angle read off
+# liedyn's curve
+def test_ex8_the_angle_read_off_liedyns_curve_passes():
+    alphas = np.linspace(0.0, 3 * np.pi, 3001)[1:]
+    smallest = [np.linalg.svd(body.velocity_map(a * ex.AXIS_EX8, "SO3"),
+                              compute_uv=False).min() for a in alphas]
+    first = alphas[np.argmin(smallest)]
+    assert abs(np.linalg.norm(ex.AXIS_EX8) - 1) < 1e-15
+    assert check("ch3.ex8", first)
+    assert check("ch3.ex8", first - 0.04)                       # read off a plot
+    assert check("ch3.ex8", np.array([first]))
+
+
+def test_ex8_hints():
+    hint("ch3.ex8", np.pi, "regular")
+    hint("ch3.ex8", 360.0, "radians")
+    hint("ch3.ex8", 4 * np.pi, "first zero")
+    hint("ch3.ex8", 0.0, "identity")
+    hint("ch3.ex8", 5.0, "off by")

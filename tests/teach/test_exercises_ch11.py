@@ -110,3 +110,30 @@ def test_trajectory_stays_within_the_panda_limits():
     q, dq, _ = ex.trajectory(np.linspace(0.0, ex.TRAJECTORY["period"], 201))
     assert np.all(q > arm.q_lower) and np.all(q < arm.q_upper)
     assert np.all(np.abs(dq) < arm.velocity_limit)
+
+
+# exercise 8 (plot |tau_j| / tau_max,j against the payload mass, read off where the
+# first joint reaches its limit): the mass read off liedyn's curves
+def test_ex8_the_mass_read_off_liedyns_curves_passes():
+    arm = ex.panda_arm()
+    z = np.zeros(arm.nv)
+    masses = np.linspace(0.0, 20.0, 2001)
+    unit = payload_wrench(arm) / ex.PAYLOAD_EX4["mass"]           # the wrench of 1 kg
+    tau = rnea(arm, ex.Q_EX4, z, z) + masses[:, None] * (
+        rnea(arm, ex.Q_EX4, z, z, unit) - rnea(arm, ex.Q_EX4, z, z))
+    ratio = np.abs(tau) / arm.effort_limit
+    first = masses[np.argmax(ratio.max(axis=1) >= 1.0)]
+    assert np.argmax(ratio[np.argmax(ratio.max(axis=1) >= 1.0)]) == 1   # the shoulder
+    assert check("ch11.ex8", first)
+    assert check("ch11.ex8", first + 0.15)                       # read off a plot
+
+
+def test_ex8_hints():
+    arm = ex.panda_arm()
+    z = np.zeros(arm.nv)
+    unit = payload_wrench(arm) / ex.PAYLOAD_EX4["mass"]
+    share = np.abs(rnea(arm, ex.Q_EX4, z, z, unit) - rnea(arm, ex.Q_EX4, z, z))
+    hint("ch11.ex8", np.min(arm.effort_limit / share), "payload alone")
+    hint("ch11.ex8", 16.56, "another joint")
+    hint("ch11.ex8", 3.0, "rates")
+    hint("ch11.ex8", 12.0, "off by")

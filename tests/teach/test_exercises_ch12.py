@@ -128,3 +128,29 @@ def test_ex6_hints():
     e = ex.ERROR0
     hint("ch12.ex6", e["e0"] * np.exp(-e["omega"] * ex.T_EX6), "double root")
     hint("ch12.ex6", e["e0"], "off by")
+
+
+# exercise 8 (plot PD's rest offset against the gain, read off the slope): the slope of
+# liedyn's curve, found by simulating to rest rather than by Newton's method
+def test_ex8_the_slope_read_off_liedyns_curve_passes():
+    model = pendulum_of(ex)
+    gains = np.geomspace(*ex.GAINS_EX8, 3)
+    offsets = []
+    for k in gains:
+        law = lambda t, q, dq, k=k: -k * (q - ex.Q_SET) - 3.5 * np.sqrt(k) * dq
+        run = control.simulate_closed_loop(model, law, ex.Q_SET, np.zeros(2),
+                                           0.05 / np.sqrt(k), duration=60 / np.sqrt(k))
+        offset = np.abs(run.q[-1] - ex.Q_SET).max()
+        assert np.abs(run.dq[-1]).max() < 1e-4 * offset * np.sqrt(k)   # at rest
+        offsets.append(offset)
+    slope = np.polyfit(np.log(gains), np.log(offsets), 1)[0]
+    assert check("ch12.ex8", slope)
+    assert check("ch12.ex8", slope + 0.03)                      # read off a plot
+
+
+def test_ex8_hints():
+    hint("ch12.ex8", 1.0, "negative")
+    hint("ch12.ex8", -2.0, "not 1/k\\^2")
+    hint("ch12.ex8", -0.5, "sqrt")
+    hint("ch12.ex8", 0.0, "does change")
+    hint("ch12.ex8", -1.3, "off by")

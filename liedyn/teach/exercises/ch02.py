@@ -1,13 +1,15 @@
 """Checkers for the exercises of :ref:`sec-rigid-body-dynamics` (chapter 2): the
-inertia, kinetic energy and Newton-Euler wrench of a cylinder, Euler's equations.
+inertia, kinetic energy and Newton-Euler wrench of a cylinder, Euler's equations,
+the frame on the cylinder's axis where its inertia is least (read off a plot).
+Exercise 7 asks for an explanation in words and has no checker.
 """
 import numpy as np
 
 from ._closed_forms import Ad, inertia, rot, skew
 from . import exercise
 
-__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "CYLINDER", "V_EX2", "T_EX3",
-           "V_EX4", "DV_EX4", "J_EX5", "OMEGA_EX6"]
+__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex8", "CYLINDER", "V_EX2",
+           "T_EX3", "V_EX4", "DV_EX4", "J_EX5", "OMEGA_EX6"]
 
 CYLINDER = {"mass": 2.0, "radius": 0.1, "length": 0.5}
 """Exercise 1: a solid cylinder along z; body frame at the centre of its bottom
@@ -143,4 +145,27 @@ def ex6(answer):
                      "d^2/dt^2 w1 = sigma^2 w1; take its square root."),
         (sigma / OMEGA_EX6, "the rate scales with the spin rate: multiply by "
                             "Omega."),
+    ]
+
+
+@exercise("the height s", tol=0.01, one_number=True,
+          rule="l/2, the centre of mass (the parallel-axis theorem)",
+          hint="plot entry (1, 1) of Ad*_{T_as} I_a Ad_{T_as} against s and look "
+               "for its least value.")
+def ex8(answer):
+    """The height ``s`` (m) on the cylinder's axis at which the rotational inertia
+    about the x axis of a frame there is least, read off a plot to about 0.01 m."""
+    m, r, l = CYLINDER["mass"], CYLINDER["radius"], CYLINDER["length"]
+    least = m * (3 * r ** 2 + l ** 2) / 12
+    return l / 2, [
+        (-l / 2, "that is where the least inertia lies when the frame is moved "
+                 "by T_sa = T_as^-1: {S} sits at +s on the axis, T_as = (1, (0, "
+                 "0, s))."),
+        (lambda a: abs(a - least) < 1e-3,
+         "that is the least inertia itself (kg m^2); give the height s where it "
+         "is reached."),
+        (0.0, "at the bottom face the inertia is I_c,xx + m (l/2)^2, larger than "
+              "at the centre of mass."),
+        (l, "at the top face the inertia is as large as at the bottom face; the "
+            "least lies between."),
     ]

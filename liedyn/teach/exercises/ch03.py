@@ -1,13 +1,15 @@
 """Checkers for the exercises of :ref:`sec-lagrangian` (chapter 3): a spherical
-pendulum, From's velocity map and Coriolis matrices on SO(3), SE(2) and SE(3).
+pendulum, From's velocity map and Coriolis matrices on SO(3), SE(2) and SE(3), and
+the angle at which the velocity map of SO(3) is singular (read off a plot).
+Exercise 7 asks for an explanation in words and has no checker.
 """
 import numpy as np
 
 from ._closed_forms import skew
 from . import exercise
 
-__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "PENDULUM", "PHI_EX2",
-           "BODY_EX3", "V_EX3", "J_EX4", "W_EX4", "I_EX5", "V_EX5"]
+__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex8", "PENDULUM", "PHI_EX2",
+           "BODY_EX3", "V_EX3", "J_EX4", "W_EX4", "I_EX5", "V_EX5", "AXIS_EX8"]
 
 PENDULUM = {"mass": 1.0, "length": 2.0, "theta": np.pi / 3}
 """Exercise 1: a spherical pendulum at polar angle theta (from the downward
@@ -33,19 +35,19 @@ PHI_EX2 = np.array([0.0, 0.0, np.pi / 2])
 """Exercise 2: local exponential coordinates on SO(3)."""
 
 
-@exercise("S(phi)", rule="1 - (1 - cos t)/t^2 [phi] + (t - sin t)/t^3 [phi]^2",
-          hint="")
+@exercise("S(phi)", rule="1 - (1 - cos a)/a^2 [phi] + (a - sin a)/a^3 [phi]^2, "
+          "a = |phi|", hint="")
 def ex2(answer):
     """From's velocity map ``S(phi)`` (the right Jacobian) at :data:`PHI_EX2`."""
-    t, W = np.linalg.norm(PHI_EX2), skew(PHI_EX2)
-    right = np.eye(3) - (1 - np.cos(t)) / t**2 * W + (t - np.sin(t)) / t**3 * W @ W
+    a, W = np.linalg.norm(PHI_EX2), skew(PHI_EX2)
+    right = np.eye(3) - (1 - np.cos(a)) / a**2 * W + (a - np.sin(a)) / a**3 * W @ W
     return right, [
         (right.T, "this is the left Jacobian (spatial velocity). From's S maps "
                   "dphi to the body velocity: S = 1 - ad/2 + ad^2/6 - ... (right "
                   "Jacobian)."),
         (np.eye(3) - W / 2, "the series truncated after two terms is only right "
-                            "near phi = 0; sum it: S = 1 - (1 - cos t)/t^2 [phi] + "
-                            "(t - sin t)/t^3 [phi]^2."),
+                            "near phi = 0; sum it: S = 1 - (1 - cos a)/a^2 [phi] + "
+                            "(a - sin a)/a^3 [phi]^2 with a = |phi|."),
     ]
 
 
@@ -123,3 +125,26 @@ def ex6(answer):
                    "from angle rates to w has det = cos(pitch).")
     return np.pi / 2, [(90.0, "give the angle in radians."), (0.0, independent),
                        (np.pi, independent)]
+
+
+AXIS_EX8 = np.array([2.0, -1.0, 2.0]) / 3.0
+"""Exercise 8: a unit axis; the velocity map is plotted along ``phi = alpha *
+AXIS_EX8``."""
+
+
+@exercise("the angle alpha", tol=0.05, one_number=True,
+          rule="2 pi, where sin(alpha/2) / (alpha/2) first vanishes",
+          hint="the smallest singular value of S(alpha a) is |sin(alpha/2)| / "
+               "(alpha/2); look for its first zero.")
+def ex8(answer):
+    """The first angle ``alpha > 0`` (rad) at which From's velocity map of SO(3) is
+    singular along ``phi = alpha * AXIS_EX8``, read off a plot to about 0.05 rad."""
+    return 2 * np.pi, [
+        (np.pi, "at pi the map is regular (its smallest singular value is 2/pi); "
+                "the logarithm of SO(3) has its trouble there, not S."),
+        (360.0, "give the angle in radians."),
+        (4 * np.pi, "S is singular at 4 pi too, but it is singular before: look "
+                    "for the first zero."),
+        (lambda a: abs(a) < 0.05, "at alpha = 0, S is the identity, as regular as "
+                                  "it gets; look for alpha > 0."),
+    ]

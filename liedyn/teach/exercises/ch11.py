@@ -3,7 +3,9 @@
 The robots come from example-robot-data through :func:`liedyn.urdf.load_robot`.
 Masses are read from the URDF text with the standard library's XML parser, torques
 are gradients of the potential energy by complex step through the forward
-kinematics (``tau_g = dU/dq``): no checker reuses ``rnea``.
+kinematics (``tau_g = dU/dq``): no checker reuses ``rnea``. Exercise 7 asks for an
+explanation in words and has no checker; exercise 8 asks for a number read off a
+plot.
 """
 import functools
 import warnings
@@ -13,7 +15,7 @@ import numpy as np
 
 from . import exercise
 
-__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "FINGERS", "panda_arm",
+__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex8", "FINGERS", "panda_arm",
            "TRAJECTORY", "trajectory", "Q_EX3", "Q_EX4", "PAYLOAD_EX4", "Q_EX5",
            "T_EX6"]
 
@@ -240,4 +242,35 @@ def ex6(answer):
         (-right, "wrong sign: the motors' power is dq . tau, with tau from rnea."),
         (K[1] - K[0], "this is the change of kinetic energy only: the motors also "
                       "lift the arm; keep gravity in the model's rnea."),
+    ]
+
+
+@exercise("the payload mass", tol=0.2, one_number=True,
+          rule="the least m > 0 with |tau_j(m)| = tau_max,j for some joint j, "
+               "tau(m) = tau(0) + m tau_1",
+          hint="the holding torques are affine in m: tau(m) = tau(0) + m tau_1; "
+               "find where the first |tau_j(m)| / tau_max,j reaches 1.")
+def ex8(answer):
+    """The payload mass (kg) at :data:`Q_EX4` and the point of :data:`PAYLOAD_EX4`
+    at which the first joint of :func:`panda_arm` reaches its effort limit, read off
+    a plot to about 0.2 kg."""
+    limit = panda_arm().effort_limit
+    tau_0 = _torques(Q_EX4)
+    tau_1 = _torques(Q_EX4, dict(PAYLOAD_EX4, mass=1.0)) - tau_0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        roots = np.concatenate([(limit - tau_0) / tau_1, (-limit - tau_0) / tau_1])
+        alone = np.min(limit / np.abs(tau_1))
+    crossings = np.sort(roots[np.isfinite(roots) & (roots > 0)])
+    right = crossings[0]
+    return right, [
+        (lambda a: abs(a - alone) < 0.1,
+         "that is where the payload alone would reach a joint's limit; the joint "
+         "also holds the arm's own weight: tau(m) = tau(0) + m tau_1."),
+        (lambda a: np.min(np.abs(crossings[1:] - a)) < 0.1,
+         "another joint reaches its limit there, but a first one reaches it "
+         "earlier: look at every joint's curve."),
+        (lambda a: abs(a - 3.0) < 1e-9,
+         "3 kg is the payload its maker rates the Panda for; the question asks "
+         "where the holding torques of this pose reach the effort limits of the "
+         "URDF file."),
     ]

@@ -1,6 +1,8 @@
 """Checkers for the exercises of :ref:`sec-control` (chapter 12): the double
 pendulum of chapter 7 in closed form (``M``, the Christoffel ``C``, gravity, the tip
-Jacobian), independent of :mod:`liedyn.control`.
+Jacobian), independent of :mod:`liedyn.control`; the slope of PD's rest offset
+against the gain (read off a plot). Exercise 7 asks for an explanation in words and
+has no checker.
 
 Examples
 --------
@@ -16,8 +18,9 @@ from ._closed_forms import double_pendulum
 from . import exercise
 from .ch07 import GRAVITY, PENDULUM
 
-__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "GRAVITY", "PENDULUM", "Q",
-           "DQ", "REFERENCE", "KP", "KD", "LAM", "Q_SET", "ERROR0", "T_EX6"]
+__all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex8", "GRAVITY", "PENDULUM",
+           "Q", "DQ", "REFERENCE", "KP", "KD", "LAM", "Q_SET", "ERROR0", "T_EX6",
+           "GAINS_EX8"]
 
 Q = np.array([0.4, 0.9])
 DQ = np.array([0.8, -0.6])
@@ -104,8 +107,8 @@ def ex2(answer):
 
 
 @exercise("dM/dt - 2C", rule="C^T - C (skew-symmetric) with the Christoffel C",
-          hint="the (1, 2) entry is beta sin(q2) (2 dq1 + dq2) with beta = m2 l1 "
-               "l2, as in the notes' planar arm.")
+          hint="the (1, 2) entry is kappa sin(q2) (2 dq1 + dq2) with kappa = m2 "
+               "l1 l2 (the notes' beta), as for the two-link arm.")
 def ex3(answer):
     """``dM/dt - 2C`` at ``(Q, DQ)`` with the Christoffel ``C`` (a 2x2 matrix)."""
     _, C, _, dM = _terms(Q, DQ)
@@ -159,4 +162,28 @@ def ex6(answer):
         (e0 * np.exp(-w * t), "e0 exp(-omega t) solves a first-order equation; dde "
                               "+ 2 omega de + omega^2 e = 0 has the double root "
                               "-omega: e = (c1 + c2 t) exp(-omega t)."),
+    ]
+
+
+GAINS_EX8 = (1e3, 1e5)
+"""Exercise 8: the range of the gain ``k`` (N m/rad), ``Kp = k 1``."""
+
+
+@exercise("the slope", tol=0.05, one_number=True,
+          rule="-1: the offset falls as 1/k, since k (q - q_set) = -N(q)",
+          hint="at rest k (q - q_set) + N(q) = 0; for a stiff spring q - q_set is "
+               "about -N(q_set) / k.")
+def ex8(answer):
+    """The slope of the log-log plot of PD's rest offset (no gravity compensation)
+    against the gain ``k`` over :data:`GAINS_EX8`, read off to about 0.05."""
+    return -1.0, [
+        (1.0, "the offset falls as the gain grows: the slope of the log-log line "
+              "is negative."),
+        (-2.0, "the offset is proportional to 1/k, not 1/k^2: the spring force k "
+               "(q - q_set) balances the weight N(q), which hardly changes."),
+        (lambda a: abs(a + 0.5) < 0.05,
+         "a slope of -1/2 would make the offset fall as 1/sqrt(k); the spring "
+         "force k (q - q_set) balances N(q), so the offset falls as 1/k."),
+        (0.0, "the offset does change with the gain: plot it against k on "
+              "log-log axes."),
     ]
