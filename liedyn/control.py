@@ -91,7 +91,7 @@ def tracking_error(model, q, dq, q_d, dq_d):
 
 
 def computed_torque(model, q, dq, q_d, dq_d, ddq_d, Kp, Kd):
-    """Computed torque: ``tau = M(q) (ddq_d - Kd de - Kp e) + C(q, dq) dq + N(q)``.
+    """Computed torque: ``tau = M(q) (ddq_d - Kd de - Kp e) + C(q, dq) dq + g(q)``.
 
     Murray, Li and Sastry, Ch. 4, "Control Algorithm" (1) without constraints; one
     inverse-dynamics call ``rnea(q, dq, ddq_d - Kd de - Kp e)`` (Kim (2012), Table
@@ -140,10 +140,10 @@ def computed_torque_lyapunov(model, q, dq, q_d, dq_d, Kp):
 
 
 def pd_gravity(model, q, dq, q_d, Kp, Kd):
-    """PD control with gravity compensation: ``tau = -Kp e - Kd dq + N(q)``.
+    """PD control with gravity compensation: ``tau = -Kp e - Kd dq + g(q)``.
 
     Takegaki and Arimoto (1981); Murray, Li and Sastry, Ch. 4 (PD control).
-    Regulates to a constant set point ``q_d``; ``N(q) = gravity_torque(q)`` (Zhang,
+    Regulates to a constant set point ``q_d``; ``g(q) = gravity_torque(q)`` (Zhang,
     Lecture 9).
 
     Parameters
@@ -194,12 +194,12 @@ def _reference_velocity(model, q, dq, q_d, dq_d, ddq_d, Lam):
 
 
 def passivity_based(model, q, dq, q_d, dq_d, ddq_d, Lam, Kd):
-    """Slotine and Li's controller: ``tau = M ddq_r + C(q, dq) dq_r + N - Kd s``.
+    """Slotine and Li's controller: ``tau = M ddq_r + C(q, dq) dq_r + g(q) - Kd s``.
 
     Slotine and Li (1987): with ``dq_r = dq_d - Lam e`` and ``s = dq - dq_r = de +
     Lam e`` the closed loop is ``M ds + (C + Kd) s = 0``, passive for a
     Christoffel-consistent ``C`` (:func:`liedyn.crba.coriolis_matrix`; Murray, Li
-    and Sastry, Ch. 4, Property 1). ``M ddq_r + N`` is ``rnea(q, 0, ddq_r)`` (Kim
+    and Sastry, Ch. 4, Property 1). ``M ddq_r + g(q)`` is ``rnea(q, 0, ddq_r)`` (Kim
     (2012), Table 2).
 
     Parameters

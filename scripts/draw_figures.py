@@ -928,13 +928,13 @@ def ch12_control_loop():
     d.text((236, 82), "tracking error", NOTE, INK, "middle", bold=True)
     d.lines((236, 112), ["e = q − q_d", "ė = q̇ − q̇_d"], 24, anchor="middle")
     d.text((486, 58), "controller: computed torque", NOTE, INK, "middle", bold=True)
-    d.lines((486, 90), ["a = q̈_d − K_d ė − K_p e", "τ = M(q) a + C(q, q̇) q̇ + N(q)",
+    d.lines((486, 90), ["a = q̈_d − K_d ė − K_p e", "τ = M(q) a + C(q, q̇) q̇ + g(q)",
                         "= rnea(q, q̇, a)"], 28, anchor="middle")
     d.text((731, 58), "robot", NOTE, INK, "middle", bold=True)
     d.lines((731, 90), ["q̈ =", "aba(q, q̇, τ),", "integrated"], 24, size=NOTE,
             anchor="middle")
     d.text((486, 252), "the model", NOTE, GREEN, "middle", bold=True)
-    d.text((486, 280), "M(q), C(q, q̇) q̇ + N(q): one RNEA call", NOTE, GREEN, "middle")
+    d.text((486, 280), "M(q), C(q, q̇) q̇ + g(q): one RNEA call", NOTE, GREEN, "middle")
     d.line((142, 105), (166, 105), BLUE, arrow=True)
     d.line((304, 105), (330, 105), BLUE, arrow=True)
     d.line((640, 105), (670, 105), ORANGE, arrow=True)

@@ -25,7 +25,7 @@ def tip_jacobian(m, q):
 
 
 def rest_without_compensation(m, h=1e-6):
-    """Newton on Kp (q - q_set) + N(q) = 0 with liedyn's gravity torque, central differences."""
+    """Newton on Kp (q - q_set) + g(q) = 0 with liedyn's gravity torque, central differences."""
     q = ex.Q_SET.copy()
     for _ in range(30):
         r = ex.KP * (q - ex.Q_SET) + gravity_torque(m, q)

@@ -69,21 +69,21 @@ def ex1(answer):
     e, de = Q - r["q_d"], DQ - r["dq_d"]
     u = r["ddq_d"] - KD * de - KP * e
     missing = ("a term of the bias is missing: the law cancels both C(q, dq) dq "
-               "and the gravity torque N(q); rnea(q, dq, a) gives M a + C dq + N "
-               "at once.")
+               "and the gravity torque g(q); rnea(q, dq, a) gives "
+               "M a + C dq + g(q) at once.")
     return M @ u + C @ DQ + N, [
         (M @ (r["ddq_d"] + KD * de + KP * e) + C @ DQ + N,
          "the sign of the feedback: with e = q - q_d the commanded acceleration is "
          "ddq_d - Kd de - Kp e."),
         (M @ u + N, missing), (M @ u + C @ DQ, missing),
-        (M @ u, "M a alone does not cancel the dynamics: add C(q, dq) dq + N(q)."),
+        (M @ u, "M a alone does not cancel the dynamics: add C(q, dq) dq + g(q)."),
     ]
 
 
 def _rest_without_compensation():
     q = Q_SET.copy()
     (m1, m2), (l1, l2) = PENDULUM["masses"], PENDULUM["lengths"]
-    for _ in range(50):                    # Newton on Kp (q - q_set) + N(q) = 0
+    for _ in range(50):                    # Newton on Kp (q - q_set) + g(q) = 0
         N = _terms(q, np.zeros(2))[2]
         c1, c12 = np.cos(q[0]), np.cos(q[0] + q[1])
         k = m2 * l2 * c12
@@ -93,16 +93,16 @@ def _rest_without_compensation():
 
 
 @exercise("the final configuration", tol=1e-4,
-          rule="the solution of Kp (q - q_set) + N(q) = 0",
-          hint="solve Kp (q - q_set) + N(q) = 0 (e.g. by Newton's method), or "
+          rule="the solution of Kp (q - q_set) + g(q) = 0",
+          hint="solve Kp (q - q_set) + g(q) = 0 (e.g. by Newton's method), or "
                "simulate for a few seconds and read off q.")
 def ex2(answer):
     """Where ``tau = -Kp (q - Q_SET) - Kd dq`` (no gravity compensation) stops
     it."""
     return _rest_without_compensation(), [
-        (Q_SET, "that is where PD + gravity compensation stops. Without N(q), the "
+        (Q_SET, "that is where PD + gravity compensation stops. Without g(q), the "
                 "pendulum comes to rest where the spring Kp (q - q_set) balances "
-                "gravity: Kp (q - q_set) + N(q) = 0."),
+                "gravity: Kp (q - q_set) + g(q) = 0."),
     ]
 
 
@@ -120,9 +120,9 @@ def ex3(answer):
     ]
 
 
-@exercise("tau", rule="M ddq_r + C(q, dq) dq_r + N - Kd s",
+@exercise("tau", rule="M ddq_r + C(q, dq) dq_r + g(q) - Kd s",
           hint="dq_r = dq_d - Lam e, ddq_r = ddq_d - Lam de, s = dq - dq_r; tau = "
-               "M ddq_r + C(q, dq) dq_r + N - Kd s.")
+               "M ddq_r + C(q, dq) dq_r + g(q) - Kd s.")
 def ex4(answer):
     """Slotine and Li's torques at ``(Q, DQ)`` for :data:`REFERENCE` (LAM, KD)."""
     r = REFERENCE
@@ -170,9 +170,9 @@ GAINS_EX8 = (1e3, 1e5)
 
 
 @exercise("the slope", tol=0.05, one_number=True,
-          rule="-1: the offset falls as 1/k, since k (q - q_set) = -N(q)",
-          hint="at rest k (q - q_set) + N(q) = 0; for a stiff spring q - q_set is "
-               "about -N(q_set) / k.")
+          rule="-1: the offset falls as 1/k, since k (q - q_set) = -g(q)",
+          hint="at rest k (q - q_set) + g(q) = 0; for a stiff spring q - q_set is "
+               "about -g(q_set) / k.")
 def ex8(answer):
     """The slope of the log-log plot of PD's rest offset (no gravity compensation)
     against the gain ``k`` over :data:`GAINS_EX8`, read off to about 0.05."""
@@ -180,10 +180,10 @@ def ex8(answer):
         (1.0, "the offset falls as the gain grows: the slope of the log-log line "
               "is negative."),
         (-2.0, "the offset is proportional to 1/k, not 1/k^2: the spring force k "
-               "(q - q_set) balances the weight N(q), which hardly changes."),
+               "(q - q_set) balances the weight g(q), which hardly changes."),
         (lambda a: abs(a + 0.5) < 0.05,
          "a slope of -1/2 would make the offset fall as 1/sqrt(k); the spring "
-         "force k (q - q_set) balances N(q), so the offset falls as 1/k."),
+         "force k (q - q_set) balances g(q), so the offset falls as 1/k."),
         (0.0, "the offset does change with the gain: plot it against k on "
               "log-log axes."),
     ]
