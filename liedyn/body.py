@@ -270,11 +270,11 @@ def group(name):
 
 
 def helical_group(pitch):
-    """From's helical group: screw motion ``V = (0, 0, 1, 0, 0, h) v`` along z.
+    """From's helical group: screw motion ``V = (0, 0, 1, 0, 0, pitch) v`` along z.
 
     From (2012), Section 4.6 and Table 1 (row ``H``): abelian, so ``C = 0``.
-    ``pitch`` ``h`` is the translation per radian; ``v`` is the rotation rate
-    ``w_z``.
+    ``pitch`` (the book's ``ell``) is the translation per radian; ``v`` is the
+    rotation rate ``w_z``.
 
     >>> helical_group(0.5).H[:, 0]
     array([0. , 0. , 1. , 0. , 0. , 0.5])
