@@ -1,4 +1,4 @@
-"""How the per-state kernels of :mod:`liedyn.engine.kernels` get compiled.
+"""How the kernels of :mod:`liedyn.engine.kernels` get compiled.
 
 Decorated with :func:`kernel` they stay ordinary Python functions (a plain call runs
 them on numbers, which chapter 11 uses to count their operations), and numba
@@ -14,9 +14,10 @@ explicit signatures, ``register_jitable``, ``overload`` and its cache folder
 (``numba.config.CACHE_DIR``, the setting of ``NUMBA_CACHE_DIR``).
 
 numba's on-disk cache checks only the file of the compiled function, a driver, not
-the kernels it inlines from other files: the drivers' machine code is cached in a
-folder named by a digest of every source it depends on (:data:`CACHE_DIR`), so that
-an edited kernel is compiled again instead of running stale code.
+the kernels it inlines from other files nor the modules it reads constants from:
+the drivers' machine code is cached in a folder named by a digest of every source
+it depends on (:data:`CACHE_DIR`), so that an edited kernel or tolerance is
+compiled again instead of running stale code.
 """
 import contextlib
 import hashlib
@@ -27,7 +28,7 @@ import warnings
 
 import numpy as np
 
-from .. import dexp, joint, lie
+from .. import dexp, joint, joints, lie
 
 try:
     import numba
@@ -70,14 +71,20 @@ def sources_digest(paths):
     return h.hexdigest()[:16]
 
 
+SOURCES = (lie, dexp, joint, joints)
+"""The modules outside the engine that the drivers read from: the series of the
+exponential (:mod:`liedyn.lie`, :mod:`liedyn.dexp`) and the tolerances
+(:mod:`liedyn.joint`, :mod:`liedyn.joints`)."""
+
+
 def _cache_dir():
-    """``<__pycache__ of the engine>/numba-<digest of its sources, lie.py,
-    dexp.py and joint.py (the tolerances)>`` (in the temporary folder if that is
-    not writable); other digests' folders there are removed."""
+    """``<__pycache__ of the engine>/numba-<digest of its sources and of
+    SOURCES>`` (in the temporary folder if that is not writable); other digests'
+    folders there are removed."""
     here = os.path.dirname(os.path.abspath(__file__))
     sources = sorted(os.path.join(here, f) for f in os.listdir(here)
                      if f.endswith(".py"))
-    sources += [lie.__file__, dexp.__file__, joint.__file__]
+    sources += [module.__file__ for module in SOURCES]
     base = os.path.join(here, "__pycache__")
     if not os.access(here, os.W_OK) or (os.path.isdir(base)
                                         and not os.access(base, os.W_OK)):
@@ -111,14 +118,16 @@ class Driver:
     """A driver (the loop over a flattened batch), compiled for one tuple of
     argument types at a time.
 
-    ``run(*args)`` compiles the driver for the types of ``args`` the first time it
-    sees them (or loads that machine code from numba's disk cache) and calls it;
-    the dispatch gives it only C-contiguous writable float64 or complex128 arrays.
-    ``fast(*args)`` is the float64 machine code alone, for the single-state path
-    of the public functions: being compiled for an explicit signature, it raises
-    ``TypeError`` for arguments of any other type (a list, a strided or read-only
-    array, another dtype) instead of compiling them, and so does ``fast`` before
-    the float64 code exists; the public function then takes its general path.
+    ``compiled(args)`` is the machine code for the types of ``args``: compiled the
+    first time it sees them (or loaded from numba's disk cache); ``run(*args)``
+    calls it. The dispatch gives a driver only C-contiguous writable float64 or
+    complex128 arrays. ``fast(*args)`` is the float64 machine code alone, for the
+    common case of the public functions: being compiled for an explicit signature,
+    it raises ``TypeError`` for arguments of any other type (a list, a strided or
+    read-only array, another dtype or number of dimensions) instead of compiling
+    them, and so does ``fast`` before the float64 code exists; the public function
+    then takes its general path. The machine code releases the GIL
+    (``nogil=True``): threads run it side by side.
 
     ``error_model="numpy"`` makes a division by zero give inf/nan (as numpy does)
     instead of raising; the drivers report non-finite results and the public
@@ -137,7 +146,7 @@ class Driver:
     def _not_yet(*args):
         raise TypeError("the float64 driver is not compiled yet")
 
-    def run(self, *args):
+    def compiled(self, args):
         types = tuple(numba.typeof(a) for a in args)
         driver = self.by_types.get(types)
         if driver is None:
@@ -151,7 +160,10 @@ class Driver:
             self.by_types[types] = driver
             if types[2].dtype == numba.float64:           # q: a float64 state
                 self.fast = driver
-        return driver(*args)
+        return driver
+
+    def run(self, *args):
+        return self.compiled(args)(*args)
 
     @property
     def signatures(self):

@@ -23,8 +23,10 @@
 import contextlib
 import functools
 import os
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -33,7 +35,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from liedyn.engine import dispatch as _exec, jit as _jit
-from liedyn.engine import drivers as K
+from liedyn.engine import drivers as K, kernels, spatial
 from liedyn import joints as J
 from liedyn._checks import ChartSingularityError, NonFiniteResultError
 from liedyn.forward_dynamics import aba, aba_pass, inverse_mass_matrix
@@ -71,16 +73,21 @@ def test_operators_equal_their_6x6_matrices():
     A = rng.normal(size=(6, 6))
     I = A @ A.T
     Rt, pt = tuple(map(tuple, R)), tuple(p)
-    assert np.allclose(flat(K.Ad_inv_mul(Rt, pt, pair(V))), Ad(inverse(T)) @ V, atol=1e-13)
-    assert np.allclose(flat(K.Ad_star_inv_mul(Rt, pt, pair(V))), Ad_star(inverse(T)) @ V,
+    S = spatial
+    assert np.allclose(flat(S.Ad_inv_mul(Rt, pt, pair(V))), Ad(inverse(T)) @ V, atol=1e-13)
+    assert np.allclose(flat(S.Ad_star_inv_mul(Rt, pt, pair(V))), Ad_star(inverse(T)) @ V,
                        atol=1e-13)
-    assert np.allclose(flat(K.ad_mul(pair(V), pair(X))), ad(V) @ X, atol=1e-13)
-    assert np.allclose(flat(K.ad_star_mul(pair(V), pair(X))), ad_star(V) @ X, atol=1e-13)
-    assert np.allclose(flat(K.inertia_mul(blocks(I), pair(V))), I @ V, atol=1e-13)
+    assert np.allclose(flat(S.ad_mul(pair(V), pair(X))), ad(V) @ X, atol=1e-13)
+    assert np.allclose(flat(S.ad_star_mul(pair(V), pair(X))), ad_star(V) @ X, atol=1e-13)
+    assert np.allclose(flat(S.inertia_mul(blocks(I), pair(V))), I @ V, atol=1e-13)
     C = Ad_star(inverse(T)) @ I @ Ad(inverse(T))
-    W = np.zeros((1, 6, 6))
-    K.store_inertia(W, 0, K.congruence(Rt, pt, blocks(I)))
-    assert np.allclose(W[0], C, atol=1e-12)
+    A, B, D = S.congruence(Rt, pt, blocks(I))              # [[A, B], [B^T, D]]
+    assert np.allclose(np.block([[np.array(A), np.array(B)], [np.array(B).T, np.array(D)]]),
+                       C, atol=1e-12)
+    w = np.zeros((1, 40 * S.LANES))               # a row of a chunk, through its slots
+    S.store_inertia(w, 0, 3, 5, S.congruence(Rt, pt, blocks(I)))
+    assert S.load_inertia(w, 0, 3, 5) == S.congruence(Rt, pt, blocks(I))  # stored, read
+    assert w[0, S.at(3, 5)] == A[0][0] and w[0, S.at(3 + 26, 5)] == D[2][2]
 
 
 
@@ -204,13 +211,16 @@ def test_massless_leaf_still_raises():
 
 
 def kernel_inverse(D, tols):
-    """``K.invert`` of the (n, n) block ``D`` as plain Python, with the pivots'
-    tolerances ``tols``."""
-    n = len(D)
-    work, Psi = np.zeros((n, 6)), np.zeros((n, 6))
-    work[:, :n] = D
-    K.invert(work, 0, n, Psi, tuple(tols) + (0.0,) * (6 - n))
-    return Psi[:, :n]
+    """``kernels.invert`` of the (n, n) block ``D`` as plain Python, with the pivots'
+    tolerances ``tols``: the block in the rows of a chunk of one state."""
+    n, S = len(D), spatial
+    d = np.zeros((n, S.BLOCK_SLOTS * S.LANES))
+    for r in range(n):
+        d[r, S.at(S.TOL, 0)] = tols[r]
+        for c in range(n):
+            d[r, S.at(S.D + c, 0)] = D[r][c]
+    kernels.invert(0, n, d, 1)
+    return np.array([[d[r, S.at(S.PSI + c, 0)] for c in range(n)] for r in range(n)])
 
 
 def test_each_pivot_is_refused_not_above_its_bound():
@@ -221,9 +231,9 @@ def test_each_pivot_is_refused_not_above_its_bound():
     from liedyn.joint import PIVOT_TOL
     traces = (2 * 3.0, 2 * 5.0)
     turning, sliding = ((0.0, 0.0, 1.0), (0.0, 0.0, 0.0)), ((0.0,) * 3, (2.0, 0.0, 0.0))
-    assert K.pivot_tol(turning, traces, 0.0) == PIVOT_TOL * 6.0
-    assert K.pivot_tol(sliding, traces, 0.0) == PIVOT_TOL * 40.0
-    assert K.pivot_tol(turning, traces, 1e3) == PIVOT_TOL * 1006.0   # the armature
+    assert kernels.pivot_tol(turning, traces, 0.0) == PIVOT_TOL * 6.0
+    assert kernels.pivot_tol(sliding, traces, 0.0) == PIVOT_TOL * 40.0
+    assert kernels.pivot_tol(turning, traces, 1e3) == PIVOT_TOL * 1006.0   # the armature
     tols = [PIVOT_TOL * 6.0, PIVOT_TOL * 40.0]
     D = np.array([[2.0, 1.0], [1.0, 3.0]])
     assert np.allclose(kernel_inverse(D, tols), np.linalg.inv(D))
@@ -477,10 +487,10 @@ def test_forward_partials_refuse_a_singular_mass_matrix():
     a positive definite one is inverted. The kernel as plain Python; compiled, it
     is a step of aba_partials_loop."""
     w = [np.zeros((2, 2)) for _ in range(4)]
-    assert not K.forward_partials(np.diag([1.0, 0.0]), np.eye(2), np.eye(2), *w)
+    assert not kernels.forward_partials(np.diag([1.0, 0.0]), np.eye(2), np.eye(2), *w)
     M = np.array([[2.0, 1.0], [1.0, 2.0]])
     Dq, Dv, Minv = np.eye(2), 2 * np.eye(2), M.copy()
-    assert K.forward_partials(Minv, Dq, Dv, *w)
+    assert kernels.forward_partials(Minv, Dq, Dv, *w)
     assert np.allclose(Minv, np.linalg.inv(M)) and np.allclose(Dq, -np.linalg.inv(M))
     assert np.allclose(Dv, -2 * np.linalg.inv(M))
 
@@ -628,14 +638,35 @@ print("reference")
 # ---------------------------------------------------------------------------------------------
 # numba's cache: a folder per content of the engine's sources
 # ---------------------------------------------------------------------------------------------
+def modules_the_compiled_code_reads():
+    """The modules of liedyn outside the engine that the compiled modules import (their
+    constants and series end up in the machine code); dispatch.py runs in Python."""
+    engine = Path(_jit.__file__).parent
+    names = set()
+    for f in engine.glob("*.py"):
+        if f.name in ("dispatch.py", "__init__.py"):
+            continue
+        text = f.read_text()
+        names |= set(re.findall(r"^from \.\.(\w+) import", text, re.M))
+        for group in re.findall(r"^from \.\. import ([\w, ]+)", text, re.M):
+            names |= {n.strip() for n in group.split(",")}
+    return names
+
+
 @pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
 def test_compiled_drivers_are_cached_in_the_folder_of_their_sources():
-    """numba checks only the driver's own file; an edited kernel (inlined from
-    kernels.py) must not reuse the machine code of the old one."""
+    """numba checks only the driver's own file; an edited kernel (from kernels.py) or
+    tolerance (from joint.py or joints.py) must not reuse the machine code of the old
+    one: the folder's digest covers the engine and every module its compiled code
+    reads from."""
     import liedyn
     engine = os.path.dirname(_jit.__file__)
+    read = modules_the_compiled_code_reads()
+    assert {"joint", "joints", "lie", "dexp"} <= read             # tolerances, series
+    assert {m.__name__.split(".")[-1] for m in _jit.SOURCES} >= read
     sources = sorted(os.path.join(engine, f) for f in os.listdir(engine) if f.endswith(".py"))
-    sources += [liedyn.lie.__file__, liedyn.dexp.__file__, liedyn.joint.__file__]
+    sources += [m.__file__ for m in _jit.SOURCES]
+    assert all(getattr(liedyn, name).__file__ in sources for name in read)
     assert os.path.basename(_jit.CACHE_DIR) == "numba-" + _jit.sources_digest(sources)
     model = serial_chain(2)
     rnea(model, np.zeros(2), np.zeros(2), np.zeros(2))            # compiled, cached
