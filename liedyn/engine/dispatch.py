@@ -307,8 +307,9 @@ def run(driver, model, states, outputs, f_ext=None, extra=(), wrenches=True,
 
     One state of float64 vectors is the common case and goes straight to the
     compiled code: numba's test of the argument types (C-contiguous, writable,
-    float64) refuses anything else with a ``TypeError``
-    (:class:`liedyn.engine.jit.Driver`), and the general path converts it.
+    float64) refuses anything else with a ``TypeError`` (a ``ValueError`` for an
+    empty list) (:class:`liedyn.engine.jit.Driver`), and the general path converts
+    it.
     """
     flat = model.__dict__.get("_flat")
     if flat is not None and _KERNELS[0]:
@@ -319,7 +320,7 @@ def run(driver, model, states, outputs, f_ext=None, extra=(), wrenches=True,
         try:
             status = driver.fast(topo, body0 if body is None else body, *states,
                                  *fe, *extra, *out, STATE if f_ext is None else ALL)
-        except (TypeError, AttributeError):      # not numba's types: converted below
+        except (TypeError, ValueError):    # not numba's types: converted below
             pass
         else:
             return None if status else out

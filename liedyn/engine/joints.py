@@ -7,10 +7,10 @@ The columns of ``S_i`` that do not depend on ``q`` (:func:`joint_axis`) are writ
 into the coordinate rows once per call (:func:`liedyn.engine.drivers.prepare`);
 :func:`joint_motion` writes the others, chunk by chunk.
 """
-from .jit import cos, kernel, normalise_quaternion, sin
+from .jit import SINCOS_REACH, cos, kernel, normalise_quaternion, sin, sincos
 from .spatial import (
     at,     DQ, DSDQ, FIXED, FREE, HELICAL, JOINT, LANES, NV, P, PAR, PLANAR, PRISMATIC, QI, Q,
-    R, REVOLUTE, S, SCREW, V, SPHERICAL, SPHERICAL_EXP, SPHERICAL_ZYX, UNIVERSAL, VI,
+    R, REVOLUTE, S, SCREW, SIN, COS, V, SPHERICAL, SPHERICAL_EXP, SPHERICAL_ZYX, UNIVERSAL, VI,
     axes, cross, exp_chart, exp_chart_rate, load3, matmul, placement,
     quaternion_rotation, rot, rot_T, rotation_about, store3, store6, store_rotation,
     unit_twist, vadd, vscale)
@@ -57,11 +57,31 @@ def screw_motion(a, u, kk, t, RX, pX):
 
 
 @kernel
-def zyx_rotation(qz, qy, qx):
-    """``R = Rz(qz) Ry(qy) Rx(qx)`` of the Euler-angle joint."""
-    return matmul(matmul(rotation_about((0.0, 0.0, 1.0), sin(qz), cos(qz)),
-                         rotation_about((0.0, 1.0, 0.0), sin(qy), cos(qy))),
-                  rotation_about((1.0, 0.0, 0.0), sin(qx), cos(qx)))
+def zyx_rotation(sz, cz, sy, cy, sx, cx):
+    """``R = Rz(qz) Ry(qy) Rx(qx)`` of the Euler-angle joint, from the sines and
+    cosines of its angles."""
+    return matmul(matmul(rotation_about((0.0, 0.0, 1.0), sz, cz),
+                         rotation_about((0.0, 1.0, 0.0), sy, cy)),
+                  rotation_about((1.0, 0.0, 0.0), sx, cx))
+
+
+@kernel
+def joint_angles(w, i, j0, n, L):
+    """``sin`` and ``cos`` of the ``n`` angles ``q_i[j0 .. j0 + n - 1]`` of joint
+    ``i`` into the slots ``SIN``, ``COS``, for the ``L`` states of a chunk:
+    :func:`~liedyn.engine.jit.sincos`, compiled into packed vector instructions,
+    and :func:`~liedyn.engine.jit.sin`, :func:`~liedyn.engine.jit.cos` for an angle
+    that it does not reach."""
+    for j in range(n):
+        for l in range(L):
+            s, c = sincos(w[i, at(Q + j0 + j, l)])
+            w[i, at(SIN + j, l)] = s
+            w[i, at(COS + j, l)] = c
+        for l in range(L):
+            t = w[i, at(Q + j0 + j, l)]
+            if not abs(t.real) < SINCOS_REACH:
+                w[i, at(SIN + j, l)] = sin(t)
+                w[i, at(COS + j, l)] = cos(t)
 
 
 @kernel
@@ -77,9 +97,10 @@ def joint_motion(topo, body, i, w, c, rates, L):
     a, b = axes(body, i)
     zero = w[0, at(V, 0)]                            # the ground's twist: zero
     if code == REVOLUTE:
+        joint_angles(w, i, 0, 1, L)
         for l in range(L):
-            t = w[i, at(Q, l)]
-            store_rotation(w, i, R, l, matmul(RX, rotation_about(a, sin(t), cos(t))))
+            store_rotation(w, i, R, l, matmul(RX, rotation_about(
+                a, w[i, at(SIN, l)], w[i, at(COS, l)])))
             store3(w, i, P, l, pX)
     elif code == PRISMATIC:
         for l in range(L):
@@ -87,10 +108,11 @@ def joint_motion(topo, body, i, w, c, rates, L):
             store3(w, i, P, l, vadd(rot(RX, vscale(w[i, at(Q, l)], b)), pX))
     elif code == HELICAL:
         h = body[i, PAR + 7]
+        joint_angles(w, i, 0, 1, L)
         for l in range(L):
-            t = w[i, at(Q, l)]
-            store_rotation(w, i, R, l, matmul(RX, rotation_about(a, sin(t), cos(t))))
-            store3(w, i, P, l, vadd(rot(RX, vscale(h * t, a)), pX))
+            store_rotation(w, i, R, l, matmul(RX, rotation_about(
+                a, w[i, at(SIN, l)], w[i, at(COS, l)])))
+            store3(w, i, P, l, vadd(rot(RX, vscale(h * w[i, at(Q, l)], a)), pX))
     elif code == SCREW:
         kk = body[i, PAR + 6]
         for l in range(L):
@@ -98,12 +120,12 @@ def joint_motion(topo, body, i, w, c, rates, L):
             store_rotation(w, i, R, l, Ri)
             store3(w, i, P, l, pi)
     elif code == UNIVERSAL:                      # R = exp([a1] q1) exp([a2] q2)
+        joint_angles(w, i, 0, 2, L)
         for l in range(L):
-            t1, t2 = w[i, at(Q, l)], w[i, at(Q + 1, l)]
-            R2 = rotation_about(b, sin(t2), cos(t2))
+            R2 = rotation_about(b, w[i, at(SIN + 1, l)], w[i, at(COS + 1, l)])
             a1 = rot_T(R2, a)
-            store_rotation(w, i, R, l,
-                           matmul(RX, matmul(rotation_about(a, sin(t1), cos(t1)), R2)))
+            store_rotation(w, i, R, l, matmul(RX, matmul(rotation_about(
+                a, w[i, at(SIN, l)], w[i, at(COS, l)]), R2)))
             store3(w, i, P, l, pX)
             store3(c, v, S, l, a1)
             store3(c, v, S + 3, l, (zero, zero, zero))
@@ -112,9 +134,9 @@ def joint_motion(topo, body, i, w, c, rates, L):
                 store6(w, i, DSDQ, l, (vscale(-dq1 * dq2, cross(b, a1)),
                                        (zero, zero, zero)))
     elif code == PLANAR:                                 # q = (x, y, theta)
+        joint_angles(w, i, 2, 1, L)
         for l in range(L):
-            th = w[i, at(Q + 2, l)]
-            s, co = sin(th), cos(th)
+            s, co = w[i, at(SIN, l)], w[i, at(COS, l)]
             store_rotation(w, i, R, l, matmul(RX, ((co, -s, zero), (s, co, zero),
                                                    (zero, zero, zero + 1))))
             store3(w, i, P, l, vadd(rot(RX, (w[i, at(Q, l)],
@@ -139,12 +161,13 @@ def joint_motion(topo, body, i, w, c, rates, L):
             else:
                 store3(w, i, P, l, pX)
     elif code == SPHERICAL_ZYX:                          # R = Rz(q0) Ry(q1) Rx(q2)
+        joint_angles(w, i, 0, 3, L)
         for l in range(L):
-            qz, qy, qx = (w[i, at(Q, l)], w[i, at(Q + 1, l)],
-                          w[i, at(Q + 2, l)])
-            store_rotation(w, i, R, l, matmul(RX, zyx_rotation(qz, qy, qx)))
+            sb, cb = w[i, at(SIN + 1, l)], w[i, at(COS + 1, l)]
+            sc, cc = w[i, at(SIN + 2, l)], w[i, at(COS + 2, l)]
+            store_rotation(w, i, R, l, matmul(RX, zyx_rotation(
+                w[i, at(SIN, l)], w[i, at(COS, l)], sb, cb, sc, cc)))
             store3(w, i, P, l, pX)
-            sb, cb, sc, cc = sin(qy), cos(qy), sin(qx), cos(qx)
             o = (zero, zero, zero)
             store6(c, v, S, l, ((-sb, sc * cb, cc * cb), o))
             store6(c, v + 1, S, l, ((zero, cc, -sc), o))

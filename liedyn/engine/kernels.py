@@ -441,7 +441,7 @@ def hybrid_chunk(topo, body, prescribed, w, c, d, L):
 
 
 # --- the partials of inverse dynamics in the ground frame (chapter 10) -------------------
-@kernel
+@kernel(inline=True)
 def coriolis_mul(I, V, h, X):
     """``B(V) X = -I ad_V X - ad*_X h - ad*_V I X`` with ``h = I V``: the change of
     ``I dV - ad*_V I V`` when ``V`` gains ``X`` and ``dV`` gains ``ad_X V``

@@ -39,24 +39,37 @@ LANES = 16
 """The most states of a chunk: the states of a batch go through the kernels this
 many at a time; a fixed number, so that the compiler knows how far apart the
 components of a slot lie (and that the states are independent)."""
-# The slots of a body's row ``w[i]``; the slots after FP hold what one algorithm
-# needs (ABA and CRBA, or the partials in the ground frame), not both.
-Q = 0            # q_i (up to 7 numbers)
-R, P = 7, 16     # T_{lambda(i),i} = (R, p)
-V, DV = 19, 25   # V_i, dV_i (adjacent: a parent's are copied at once)
-ETA = 31         # eta_i = ad_{V_i} S_i dq_i + dS_i dq_i
-DSDQ = 37        # dS_i dq_i (zero where S_i does not depend on q)
-SDQ, SDDQ = 43, 49       # S_i dq_i, S_i ddq_i
-F, FP = 55, 61   # F_i (F_i^ext first), Ad*_{T^-1} F_i: its term in the parent's F
-BODY_SLOTS = 67
-IH, BH = 67, 94          # ABA: I_hat_i (27: the blocks A, B, C), B_hat_i
-PI, BETA = 100, 127      # Pi_i, beta_i, then moved into the parent's frame
-IAB = 133                # I_hat_i a_i + B_hat_i
-ABA_SLOTS = 139
-R0, P0 = 67, 76          # the partials: T_{0,i}
-V0, A0, F0 = 79, 85, 91  # V_i, dV_i, F_i in the ground frame
-IC0, BC = 97, 124        # the composites of I_i and of B(V_i) over the subtree
-PARTIALS_SLOTS = 160
+# The slots of a body's row ``w[i]``, each after the one before; the slots after
+# BODY_SLOTS hold what one algorithm needs (ABA and CRBA, or the partials in the
+# ground frame), not both.
+Q = 0                    # q_i (up to 7 numbers)
+R = Q + 7                # T_{lambda(i),i} = (R, p)
+P = R + 9
+V = P + 3                # V_i, dV_i (adjacent: a parent's are copied at once)
+DV = V + 6
+ETA = DV + 6             # eta_i = ad_{V_i} S_i dq_i + dS_i dq_i
+DSDQ = ETA + 6           # dS_i dq_i (zero where S_i does not depend on q)
+SDQ = DSDQ + 6           # S_i dq_i
+SDDQ = SDQ + 6           # S_i ddq_i
+F = SDDQ + 6             # F_i (F_i^ext first)
+FP = F + 6               # Ad*_{T^-1} F_i: its term in the parent's F
+SIN = FP + 6             # sin and cos of the joint's angles (up to 3)
+COS = SIN + 3
+BODY_SLOTS = COS + 3
+IH = BODY_SLOTS          # ABA: I_hat_i (27: the blocks A, B, C), B_hat_i
+BH = IH + 27
+PI = BH + 6              # Pi_i, beta_i, then moved into the parent's frame
+BETA = PI + 27
+IAB = BETA + 6           # I_hat_i a_i + B_hat_i
+ABA_SLOTS = IAB + 6
+R0 = BODY_SLOTS          # the partials: T_{0,i}
+P0 = R0 + 9
+V0 = P0 + 3              # V_i, dV_i, F_i in the ground frame
+A0 = V0 + 6
+F0 = A0 + 6
+IC0 = F0 + 6             # the composite of I_i over the subtree, then of B(V_i)
+BC = IC0 + 27            # (6 columns; adjacent: a child's are added at once)
+PARTIALS_SLOTS = BC + 36
 # The slots of a coordinate's row ``c[k]`` (a velocity coordinate of joint i)
 S = 0                    # column k of S_i
 DQ, DDQ, TAU = 6, 7, 8   # dq_k, ddq_k, tau_k
@@ -324,7 +337,7 @@ def rotate_symmetric(R, A):
     return ((a, b, c), (b, d, e), (c, e, f))
 
 
-@kernel
+@kernel(inline=True)
 def congruence(R, p, I):
     """``Ad*_{T^-1} I Ad_{T^-1}``: an inertia of the child frame, in the parent's
     (Kim (2012), eq. (21); the articulated inertias of Kim (2012), eq. (49) move
@@ -433,7 +446,12 @@ def store_columns(w, i, X, l, C):
 @kernel
 def copy_slots(w, i, X, k, Y, n, L):
     """Row ``i``'s ``n`` numbers from slot ``X`` := row ``k``'s from slot ``Y``, for
-    every state of the chunk (a parent's twist handed to its child)."""
+    the ``L`` states of the chunk (a parent's twist handed to its child). A full
+    chunk in one loop over the slots' numbers, which lie one after the other."""
+    if L == LANES:
+        for m in range(n * LANES):
+            w[i, at(X, m)] = w[k, at(Y, m)]
+        return
     for j in range(n):
         for l in range(L):
             w[i, at(X + j, l)] = w[k, at(Y + j, l)]
@@ -442,7 +460,11 @@ def copy_slots(w, i, X, k, Y, n, L):
 @kernel
 def add_slots(w, i, X, k, Y, n, L):
     """Row ``i``'s ``n`` numbers from slot ``X`` += row ``k``'s from slot ``Y``, for
-    every state of the chunk (a child's term added to its parent's sum)."""
+    the ``L`` states of the chunk (a child's term added to its parent's sum)."""
+    if L == LANES:
+        for m in range(n * LANES):
+            w[i, at(X, m)] = w[i, at(X, m)] + w[k, at(Y, m)]
+        return
     for j in range(n):
         for l in range(L):
             w[i, at(X + j, l)] = w[i, at(X + j, l)] + w[k, at(Y + j, l)]
