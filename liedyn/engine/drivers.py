@@ -24,9 +24,9 @@ from .kernels import (aba_chunk, crba_chunk, forward_partials, ground_frame_pass
                       hybrid_chunk, rnea_chunk, rnea_partials_chunk)
 from .spatial import (
     at,     A0, ABA_SLOTS, BLOCK_SLOTS, BODY_SLOTS, CHARTS, COORDINATE_SLOTS, DDQ, DQ, DSDQ,
-    DV, F, FREE, JOINT, LANES, NQ, NV, P0, PARTIALS_BLOCK_SLOTS, PARTIALS_SLOTS, Q,
+    DV, FEXT, FREE, JOINT, LANES, NQ, NV, P0, PARTIALS_BLOCK_SLOTS, PARTIALS_SLOTS, Q,
     QI, QUATERNIONS, R0, S, SPHERICAL, SPHERICAL_EXP, SPHERICAL_ZYX, TAU,
-    VARYING_S, V, V0, VI, store6)
+    PARENT, VARYING_S, V, V0, VI, store6)
 
 CHECK_OFF, CHECK_STATE, CHECK_ALL = 0, 1, 2
 
@@ -198,13 +198,16 @@ def gather_q(topo, q, b0, B, w, L):
 @kernel
 def gather_wrenches(f_ext, b0, B, w, L):
     """States ``b0 .. b0 + L - 1`` of ``f_ext`` ((B N, 6) or (N, 6)) into the
-    slots ``F`` of the bodies' rows."""
+    slots ``FEXT`` of the bodies' rows; nothing for a chunk after the first if it
+    holds one state for all (no chunk changes those slots)."""
     N = w.shape[0] - 1
     one = f_ext.shape[0] == N
+    if one and b0 > 0:
+        return
     for i in range(1, N + 1):
         for j in range(6):
             for l in range(L):
-                w[i, at(F + j, l)] = f_ext[source(b0, l, B, one) * N + i - 1, j]
+                w[i, at(FEXT + j, l)] = f_ext[source(b0, l, B, one) * N + i - 1, j]
 
 
 @kernel
@@ -229,21 +232,34 @@ def scatter(c, X, b0, B, out, L):
 
 
 @kernel
-def scatter_matrix(m, b0, B, out, L):
-    """The chunk's (nv, nv) matrices, entry ``(r, k)`` in row ``r nv + k`` of ``m``,
-    into states ``b0 ..`` of ``out`` (``B nv`` rows; the chunk's, before ``B``)."""
-    nv = out.shape[1]
-    for r in range(nv):
-        for k in range(nv):
-            for l in range(min(L, B - b0)):
-                out[(b0 + l) * nv + r, k] = m[r * nv + k, l]
+def related(topo):
+    """``related[r, k]``: coordinates ``r`` and ``k`` belong to bodies on one path
+    to the ground (the same body, or one the other's ancestor), the entries of
+    ``M`` and of the partials of ``tau`` that the kernels write; the others are
+    zero (bodies on different branches)."""
+    N, nv = topo.shape[0] - 1, topo[0, VI]
+    out = np.zeros((nv, nv), np.bool_)
+    for i in range(1, N + 1):
+        j = i
+        while j > 0:                       # i and its ancestors j, both ways
+            for r in range(topo[i, VI], topo[i, VI] + topo[i, NV]):
+                for k in range(topo[j, VI], topo[j, VI] + topo[j, NV]):
+                    out[r, k] = True
+                    out[k, r] = True
+            j = topo[j, PARENT]
+    return out
 
 
 @kernel
-def zero_rows(m, L):
-    for r in range(m.shape[0]):
-        for l in range(L):
-            m[r, l] = 0
+def scatter_matrix(m, rel, b0, B, out, L):
+    """The chunk's (nv, nv) matrices, entry ``(r, k)`` in row ``r nv + k`` of ``m``
+    where ``rel[r, k]`` (:func:`related`), zero elsewhere, into states ``b0 ..`` of
+    ``out`` (``B nv`` rows; the chunk's, before ``B``)."""
+    nv = out.shape[1]
+    for l in range(min(L, B - b0)):
+        for r in range(nv):
+            for k in range(nv):
+                out[(b0 + l) * nv + r, k] = m[r * nv + k, l] if rel[r, k] else 0
 
 
 # --- the drivers ----------------------------------------------------------------------
@@ -272,12 +288,12 @@ def _crba(topo, body, q, M, check):
     L = min(B, LANES)
     w, c, d = workspace(topo, ABA_SLOTS, 0, M)
     m = np.empty((nv * nv, LANES), M.dtype)
+    rel = related(topo)
     prepare(topo, body, w, c, L)
     for b0 in range(0, B, max(L, 1)):
         gather_q(topo, q, b0, B, w, L)
-        zero_rows(m, L)
         crba_chunk(topo, body, w, c, m, L)
-        scatter_matrix(m, b0, B, M, L)
+        scatter_matrix(m, rel, b0, B, M, L)
     return 0 if not check or all_finite(M) else 2
 
 
@@ -335,6 +351,7 @@ def _rnea_partials(topo, body, q, dq, ddq, f_ext, dtau_dq, dtau_dv, M, check):
     m = np.empty((3, nv * nv, LANES), M.dtype)
     mq, mv, mM = m[0], m[1], m[2]
     inside = np.zeros(N + 1, np.bool_)
+    rel = related(topo)
     prepare(topo, body, w, c, L)
     for b0 in range(0, B, max(L, 1)):
         gather_q(topo, q, b0, B, w, L)
@@ -343,13 +360,10 @@ def _rnea_partials(topo, body, q, dq, ddq, f_ext, dtau_dq, dtau_dv, M, check):
         gather(c, DDQ, ddq, b0, B, L)
         rnea_chunk(topo, body, w, c, L)
         ground_frame_pass(topo, body, w, c, L)
-        zero_rows(mq, L)
-        zero_rows(mv, L)
-        zero_rows(mM, L)
         rnea_partials_chunk(topo, body, w, c, d, inside, mq, mv, mM, L)
-        scatter_matrix(mq, b0, B, dtau_dq, L)
-        scatter_matrix(mv, b0, B, dtau_dv, L)
-        scatter_matrix(mM, b0, B, M, L)
+        scatter_matrix(mq, rel, b0, B, dtau_dq, L)
+        scatter_matrix(mv, rel, b0, B, dtau_dv, L)
+        scatter_matrix(mM, rel, b0, B, M, L)
     if check and not (all_finite(dtau_dq) and all_finite(dtau_dv)
                       and all_finite(M)):
         return 2
@@ -376,6 +390,7 @@ def _aba_partials(topo, body, q, dq, tau, f_ext, dddq_dq, dddq_dv, Minv, check):
     mq, mv, mM = m[0], m[1], m[2]
     one = np.empty((7, nv, nv), Minv.dtype)        # one state's matrices
     inside = np.zeros(N + 1, np.bool_)
+    rel = related(topo)
     prepare(topo, body, w, c, L)
     for b0 in range(0, B, max(L, 1)):
         gather_q(topo, q, b0, B, w, L)
@@ -385,17 +400,15 @@ def _aba_partials(topo, body, q, dq, tau, f_ext, dddq_dq, dddq_dv, Minv, check):
         aba_chunk(topo, body, w, c, d, L)                    # ddq into the slots DDQ
         rnea_chunk(topo, body, w, c, L)                      # tau at it, then Table 5
         ground_frame_pass(topo, body, w, c, L)
-        zero_rows(mq, L)
-        zero_rows(mv, L)
-        zero_rows(mM, L)
         rnea_partials_chunk(topo, body, w, c, d, inside, mq, mv, mM, L)
         Mb, Aq, Av = one[0], one[1], one[2]
         for l in range(min(L, B - b0)):
             for r in range(nv):
                 for k in range(nv):
-                    Mb[r, k] = mM[r * nv + k, l]
-                    Aq[r, k] = mq[r * nv + k, l]
-                    Av[r, k] = mv[r * nv + k, l]
+                    x = rel[r, k]
+                    Mb[r, k] = mM[r * nv + k, l] if x else 0
+                    Aq[r, k] = mq[r * nv + k, l] if x else 0
+                    Av[r, k] = mv[r * nv + k, l] if x else 0
             if not forward_partials(Mb, Aq, Av, one[3], one[4], one[5], one[6]):
                 return 1
             s = (b0 + l) * nv

@@ -39,7 +39,7 @@ from .jit import kernel, sqrt
 from .joints import joint_motion
 from .spatial import (
     at,     A0, AJ, AK, ARM, BC, BETA, BH, BK, D, DA0Q, DA0V, DDQ, DQ, DSDQ, DV, DV0Q, ETA,
-    F, F0, FACTOR, FP, GQ, GV, IAB, IC0, IH, LANES, NV, P0, PARENT, PI, PSI, PSIU,
+    F, F0, FACTOR, FEXT, FP, GQ, GV, IAB, IC0, IH, LANES, NV, P0, PARENT, PI, PSI, PSIU,
     R0, RECIP, S, S0, SDDQ, SDQ, TAU, TOL, U, UK, UPSI, V, V0, VI, XI, Ad_inv_mul,
     Ad_mul, Ad_star_inv_mul, ad_mul, ad_star_mul, add_slots, block_traces,
     body_inertia, columns_mul, columns_T_mul, congruence, copy_slots, dot,
@@ -71,7 +71,7 @@ def joint_sum(w, i, X, c, v, n, Y, L):
 @kernel
 def rnea_chunk(topo, body, w, c, L):
     """Kim (2012), Table 2: inverse dynamics of the ``L`` states of a chunk (``q``,
-    ``dq``, ``ddq`` and ``F^ext`` in the slots ``Q``, ``DQ``, ``DDQ``, ``F``;
+    ``dq``, ``ddq`` and ``F^ext`` in the slots ``Q``, ``DQ``, ``DDQ``, ``FEXT``;
     ``tau`` into the slots ``TAU``).
 
     ``V_i = Ad_{T^-1} V_{lambda(i)} + S_i dq_i`` (37);
@@ -87,7 +87,7 @@ def rnea_chunk(topo, body, w, c, L):
         joint_motion(topo, body, i, w, c, True, L)
         joint_sum(w, i, SDQ, c, v, n, DQ, L)
         joint_sum(w, i, SDDQ, c, v, n, DDQ, L)
-        copy_slots(w, i, V, lam, V, 12, L)         # V_lambda(i), dV_lambda(i)
+        copy_slots(w, i, V, lam, V, 12)         # V_lambda(i), dV_lambda(i)
         I = body_inertia(body, i)
         for l in range(L):
             Ri, pi = load_transform(w, i, l)
@@ -100,7 +100,7 @@ def rnea_chunk(topo, body, w, c, L):
             store6(w, i, DV, l, dVi)
             store6(w, i, F, l,
                    ssub(ssub(inertia_mul(I, dVi), ad_star_mul(Vi, inertia_mul(I, Vi))),
-                        load6(w, i, F, l)))                                   # (42)
+                        load6(w, i, FEXT, l)))                                # (42)
     for i in range(N, 0, -1):                    # F_i is complete: children came first
         lam, v, n = topo[i, PARENT], topo[i, VI], topo[i, NV]
         for r in range(n):
@@ -112,7 +112,7 @@ def rnea_chunk(topo, body, w, c, L):
             for l in range(L):
                 Ri, pi = load_transform(w, i, l)
                 store6(w, i, FP, l, Ad_star_inv_mul(Ri, pi, load6(w, i, F, l)))
-            add_slots(w, lam, F, i, FP, 6, L)
+            add_slots(w, lam, F, i, FP, 6)
 
 
 # --- the composite-rigid-body algorithm ----------------------------------------------
@@ -139,7 +139,7 @@ def crba_chunk(topo, body, w, c, M, L):
             for l in range(L):
                 Ri, pi = load_transform(w, i, l)
                 store_inertia(w, i, PI, l, congruence(Ri, pi, load_inertia(w, i, IH, l)))
-            add_slots(w, lam, IH, i, PI, 27, L)
+            add_slots(w, lam, IH, i, PI, 27)
     for i in range(1, N + 1):
         v, n = topo[i, VI], topo[i, NV]
         for r in range(n):
@@ -182,7 +182,7 @@ def velocity_pass(topo, body, w, c, L):
         lam, v, n = topo[i, PARENT], topo[i, VI], topo[i, NV]
         joint_motion(topo, body, i, w, c, True, L)
         joint_sum(w, i, SDQ, c, v, n, DQ, L)
-        copy_slots(w, i, V, lam, V, 6, L)
+        copy_slots(w, i, V, lam, V, 6)
         I = body_inertia(body, i)
         for l in range(L):
             Ri, pi = load_transform(w, i, l)
@@ -192,7 +192,7 @@ def velocity_pass(topo, body, w, c, L):
             store6(w, i, ETA, l, sadd(ad_mul(Vi, Sdq), load6(w, i, DSDQ, l)))
             store_inertia(w, i, IH, l, I)
             mV = ad_star_mul(Vi, inertia_mul(I, Vi))
-            store6(w, i, BH, l, ssub((vneg(mV[0]), vneg(mV[1])), load6(w, i, F, l)))
+            store6(w, i, BH, l, ssub((vneg(mV[0]), vneg(mV[1])), load6(w, i, FEXT, l)))
 
 
 @kernel
@@ -296,8 +296,8 @@ def articulate(i, v, n, w, c, d, L):
                                                sscale(p, load6(c, v + cc, U, l))))
                 d[v + r, at(PSIU, l)] = (d[v + r, at(PSIU, l)]
                                               + p * c[v + cc, at(UK, l)])
-    copy_slots(w, i, PI, i, IH, 27, L)             # Pi = I_hat - sum U (U Psi)^T,
-    copy_slots(w, i, BETA, i, IAB, 6, L)           # beta = I_hat eta + B_hat + ...
+    copy_slots(w, i, PI, i, IH, 27)             # Pi = I_hat - sum U (U Psi)^T,
+    copy_slots(w, i, BETA, i, IAB, 6)           # beta = I_hat eta + B_hat + ...
     for r in range(n):
         for l in range(L):
             Ur = load6(c, v + r, U, l)
@@ -315,14 +315,14 @@ def push_to_parent(i, lam, w, L):
         Ri, pi = load_transform(w, i, l)
         store_inertia(w, i, PI, l, congruence(Ri, pi, load_inertia(w, i, PI, l)))
         store6(w, i, BETA, l, Ad_star_inv_mul(Ri, pi, load6(w, i, BETA, l)))
-    add_slots(w, lam, IH, i, PI, 33, L)          # I_hat and B_hat, Pi and beta
+    add_slots(w, lam, IH, i, PI, 33)          # I_hat and B_hat, Pi and beta
 
 
 @kernel
 def bias_acceleration(i, lam, w, L):
     """``a_i = Ad_{T^-1} dV_{lambda(i)} + eta_i``, the acceleration of body ``i``
     without its joint's, into the slot ``DV``, and ``I_hat_i a_i + B_hat_i``."""
-    copy_slots(w, i, DV, lam, DV, 6, L)
+    copy_slots(w, i, DV, lam, DV, 6)
     for l in range(L):
         Ri, pi = load_transform(w, i, l)
         a = sadd(Ad_inv_mul(Ri, pi, load6(w, i, DV, l)), load6(w, i, ETA, l))
@@ -362,7 +362,7 @@ def add_joint_acceleration(i, v, n, w, c, L):
 def aba_chunk(topo, body, w, c, d, L):
     """Kim (2012), Table 3 (corrected, see :mod:`liedyn.forward_dynamics`): forward
     dynamics of the ``L`` states of a chunk (``q``, ``dq``, ``tau``, ``F^ext`` in
-    the slots ``Q``, ``DQ``, ``TAU``, ``F``; ``ddq`` into the slots ``DDQ``).
+    the slots ``Q``, ``DQ``, ``TAU``, ``FEXT``; ``ddq`` into the slots ``DDQ``).
 
     Backward: ``I_hat_i = I_i + sum Ad*_{T^-1} Pi_k Ad_{T^-1}``,
     ``B_hat_i = -ad*_{V_i} I_i V_i - F_i^ext + sum Ad*_{T^-1} beta_k``
@@ -465,7 +465,7 @@ def ground_frame_pass(topo, body, w, c, L):
     zero = w[0, at(V, 0)]
     for i in range(1, N + 1):
         lam, v, n = topo[i, PARENT], topo[i, VI], topo[i, NV]
-        copy_slots(w, i, R0, lam, R0, 12, L)                  # T_{0,lambda(i)}
+        copy_slots(w, i, R0, lam, R0, 12)                  # T_{0,lambda(i)}
         I = body_inertia(body, i)
         for l in range(L):
             Rl, pl = load_rotation(w, i, R0, l), load3(w, i, P0, l)
@@ -499,7 +499,7 @@ def ground_frame_pass(topo, body, w, c, L):
                 store6(c, v + r, AK, l, inertia_mul(load_inertia(w, i, IC0, l), s))
                 store6(c, v + r, BK, l, columns_T_mul(load_columns(w, i, BC, l), s))
         if lam > 0:
-            add_slots(w, lam, IC0, i, IC0, 63, L)        # I^c and B^c: plain sums
+            add_slots(w, lam, IC0, i, IC0, 63)        # I^c and B^c: plain sums
 
 
 @kernel

@@ -51,7 +51,8 @@ ETA = DV + 6             # eta_i = ad_{V_i} S_i dq_i + dS_i dq_i
 DSDQ = ETA + 6           # dS_i dq_i (zero where S_i does not depend on q)
 SDQ = DSDQ + 6           # S_i dq_i
 SDDQ = SDQ + 6           # S_i ddq_i
-F = SDDQ + 6             # F_i (F_i^ext first)
+FEXT = SDDQ + 6          # F_i^ext
+F = FEXT + 6             # F_i
 FP = F + 6               # Ad*_{T^-1} F_i: its term in the parent's F
 SIN = FP + 6             # sin and cos of the joint's angles (up to 3)
 COS = SIN + 3
@@ -444,30 +445,22 @@ def store_columns(w, i, X, l, C):
 
 # --- whole slots, every state of a chunk ----------------------------------------
 @kernel
-def copy_slots(w, i, X, k, Y, n, L):
+def copy_slots(w, i, X, k, Y, n):
     """Row ``i``'s ``n`` numbers from slot ``X`` := row ``k``'s from slot ``Y``, for
-    the ``L`` states of the chunk (a parent's twist handed to its child). A full
-    chunk in one loop over the slots' numbers, which lie one after the other."""
-    if L == LANES:
-        for m in range(n * LANES):
-            w[i, at(X, m)] = w[k, at(Y, m)]
-        return
-    for j in range(n):
-        for l in range(L):
-            w[i, at(X + j, l)] = w[k, at(Y + j, l)]
+    every state of the chunk (a parent's twist handed to its child): one loop over
+    the slots' numbers, which lie one after the other (of the states past the
+    chunk's ``L`` too, which no result reads)."""
+    for m in range(n * LANES):
+        w[i, at(X, m)] = w[k, at(Y, m)]
 
 
 @kernel
-def add_slots(w, i, X, k, Y, n, L):
+def add_slots(w, i, X, k, Y, n):
     """Row ``i``'s ``n`` numbers from slot ``X`` += row ``k``'s from slot ``Y``, for
-    the ``L`` states of the chunk (a child's term added to its parent's sum)."""
-    if L == LANES:
-        for m in range(n * LANES):
-            w[i, at(X, m)] = w[i, at(X, m)] + w[k, at(Y, m)]
-        return
-    for j in range(n):
-        for l in range(L):
-            w[i, at(X + j, l)] = w[i, at(X + j, l)] + w[k, at(Y + j, l)]
+    every state of the chunk (a child's term added to its parent's sum), as
+    :func:`copy_slots`."""
+    for m in range(n * LANES):
+        w[i, at(X, m)] = w[i, at(X, m)] + w[k, at(Y, m)]
 
 
 # --- the flattened model's numbers (the same for every state) -------------------
