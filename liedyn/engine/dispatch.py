@@ -295,13 +295,26 @@ def _compiled_inputs(arrays, tails):
 
 
 # --- the one way through the engine ---------------------------------------------------
+VECTOR, VECTORS, MATRICES = ("v",), ("v", "v"), ("vv", "vv", "vv")
+"""The outputs of the drivers: a vector of ``nv`` (..., nv), two, or three (nv, nv)
+matrices (..., nv, nv)."""
+
+
+def _empty(outputs, nv, batch=1, dtype=float):
+    """The output arrays of ``batch`` states, as the drivers take them."""
+    if outputs is VECTOR:
+        return (np.empty(batch * nv, dtype),)
+    return tuple(np.empty((batch * nv,) if o == "v" else (batch * nv, nv), dtype)
+                 for o in outputs)
+
+
 def run(driver, model, states, outputs, f_ext=None, extra=(), wrenches=True,
         body=None):
     """``driver`` (:mod:`liedyn.engine.drivers`) on the state arrays ``states``
     (``q`` first, then vectors of ``nv``), with ``f_ext`` if the driver takes
     wrenches and the arrays ``extra`` (one for the whole batch) after them; returns
-    its ``outputs`` (``"v"``: (..., nv) each, ``"vv"``: (..., nv, nv)) as a list, or
-    ``None`` (no compiled engine, a model or an input it cannot run, a refusal of
+    its ``outputs`` (:data:`VECTOR`, :data:`VECTORS`, :data:`MATRICES`) as a tuple,
+    or ``None`` (no compiled engine, a model or an input it cannot run, a refusal of
     the checks). ``body`` replaces the flattened model's ``body`` (e.g. without
     gravity).
 
@@ -312,14 +325,13 @@ def run(driver, model, states, outputs, f_ext=None, extra=(), wrenches=True,
     it.
     """
     flat = model.__dict__.get("_flat")
-    if flat is not None and _KERNELS[0]:
-        topo, body0, zeros = flat
-        fe = (zeros if f_ext is None else f_ext,) if wrenches else ()
-        nv = topo[0, VI]
-        out = [np.empty(nv) if o == "v" else np.empty((nv, nv)) for o in outputs]
+    check = STATE if f_ext is None else ALL
+    if flat is not None and body is None:
+        out = _empty(outputs, model.nv)
+        args = flat[:2] + states + ((flat[2] if f_ext is None else f_ext,)
+                                    if wrenches else ()) + extra + out + (check,)
         try:
-            status = driver.fast(topo, body0 if body is None else body, *states,
-                                 *fe, *extra, *out, STATE if f_ext is None else ALL)
+            status = driver.fast(*args)
         except (TypeError, ValueError):    # not numba's types: converted below
             pass
         else:
@@ -338,34 +350,34 @@ def run(driver, model, states, outputs, f_ext=None, extra=(), wrenches=True,
     if prepared is None:
         return None
     batch, arrays = prepared
-    B, dt = math.prod(batch), arrays[0].dtype
-    out = [np.empty((B * nv,) if o == "v" else (B * nv, nv), dt) for o in outputs]
+    B = math.prod(batch)
+    out = _empty(outputs, nv, B, arrays[0].dtype)
     args = (topo, body0 if body is None else body, *arrays, *extra, *out)
     lengths = [0, 0, nq] + [nv] * (len(states) - 1) + [N] * wrenches
     lengths += [0] * len(extra) + [nv] * len(out)
-    if _in_threads(driver, model, B, args, lengths, STATE if f_ext is None else ALL):
+    if _in_threads(driver, model, B, args, lengths, check):
         return None
-    return [x.reshape(batch + ((nv,) if o == "v" else (nv, nv)))
-            for x, o in zip(out, outputs)]
+    return tuple(x.reshape(batch + ((nv,) if o == "v" else (nv, nv)))
+                 for x, o in zip(out, outputs))
 
 
 def rnea(model, q, dq, ddq, f_ext=None):
     """``tau`` by the compiled kernels (Kim (2012), Table 2), or ``None``."""
-    out = run(K.rnea_loop, model, (q, dq, ddq), ("v",), f_ext)
+    out = run(K.rnea_loop, model, (q, dq, ddq), VECTOR, f_ext)
     return None if out is None else out[0]
 
 
 def mass_matrix(model, q):
     """``M(q)`` by the compiled kernels (composite-rigid-body algorithm), or
     ``None``."""
-    out = run(K.crba_loop, model, (q,), ("vv",), wrenches=False)
+    out = run(K.crba_loop, model, (q,), MATRICES[:1], wrenches=False)
     return None if out is None else out[0]
 
 
 def aba(model, q, dq, tau, f_ext=None):
     """``ddq`` by the compiled kernels (Kim (2012), Table 3), or ``None``; the
     drivers also refuse chart singularities (:meth:`Model.check_chart`)."""
-    out = run(K.aba_loop, model, (q, dq, tau), ("v",), f_ext)
+    out = run(K.aba_loop, model, (q, dq, tau), VECTOR, f_ext)
     return None if out is None else out[0]
 
 
@@ -377,9 +389,9 @@ def hybrid(model, q, dq, ddq, tau, prescribed, f_ext=None):
     if not (type(prescribed) is np.ndarray and prescribed.dtype == bool):
         prescribed = _checks.booleans("prescribed", prescribed, model.nbodies,
                                       "one per joint")
-    out = run(K.hybrid_loop, model, (q, dq, ddq, tau), ("v", "v"), f_ext,
+    out = run(K.hybrid_loop, model, (q, dq, ddq, tau), VECTORS, f_ext,
               (np.ascontiguousarray(prescribed),))
-    return None if out is None else tuple(out)
+    return out
 
 
 def inverse_mass_matrix(model, q):
@@ -399,7 +411,7 @@ def inverse_mass_matrix(model, q):
     weightless = flat[1].copy()
     weightless[0, :6] = 0.0                             # dV_0 = 0: no gravity
     E = np.broadcast_to(np.eye(nv, dtype=dt), (B, nv, nv))
-    out = run(K.aba_loop, model, (q, np.zeros(nv, dt), E.reshape(-1, nv)), ("v",),
+    out = run(K.aba_loop, model, (q, np.zeros(nv, dt), E.reshape(-1, nv)), VECTOR,
               body=weightless)
     if out is None:
         return None
@@ -412,8 +424,8 @@ def rnea_partials(model, q, dq, ddq, f_ext=None):
     frame (:func:`liedyn.engine.kernels.rnea_partials_chunk`), and ``M``; or
     ``None`` (and for joints whose ``S`` depends on ``q``: Table 5 on numpy
     arrays then runs, whose expressions chapter 10 prints)."""
-    out = run(K.rnea_partials_loop, model, (q, dq, ddq), ("vv",) * 3, f_ext)
-    return None if out is None else tuple(out)
+    out = run(K.rnea_partials_loop, model, (q, dq, ddq), MATRICES, f_ext)
+    return out
 
 
 def aba_partials(model, q, dq, tau, f_ext=None):
@@ -421,5 +433,5 @@ def aba_partials(model, q, dq, tau, f_ext=None):
     ``ddq`` by ABA (Kim (2012), Table 3), the Table 5 partials of ``tau`` and ``M``
     at it (:func:`rnea_partials`), then per state ``M^-1`` by a Cholesky
     factorisation and ``d ddq/dx = -M^-1 dtau/dx``, all in one compiled call."""
-    out = run(K.aba_partials_loop, model, (q, dq, tau), ("vv",) * 3, f_ext)
-    return None if out is None else tuple(out)
+    out = run(K.aba_partials_loop, model, (q, dq, tau), MATRICES, f_ext)
+    return out

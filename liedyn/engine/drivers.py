@@ -131,7 +131,7 @@ def states(topo, out):
 
 
 # --- a chunk's workspaces -----------------------------------------------------------
-@kernel
+@kernel(allocates=True)
 def workspace(topo, body_slots, block_slots, like):
     """The workspaces of a chunk (:mod:`liedyn.engine.kernels`), of the dtype of
     ``like``: ``w`` with ``body_slots`` slots per body, ``c`` with the coordinates'
@@ -231,7 +231,7 @@ def scatter(c, X, b0, B, out, L):
             out[(b0 + l) * nv + k] = c[k, at(X, l)]
 
 
-@kernel
+@kernel(allocates=True)
 def related(topo):
     """``related[r, k]``: coordinates ``r`` and ``k`` belong to bodies on one path
     to the ground (the same body, or one the other's ancestor), the entries of

@@ -47,16 +47,25 @@ __all__ = ["ENABLED", "CACHE_DIR", "kernel", "compiled", "Driver", "sin", "cos",
            "exp_coefficients", "sources_digest"]
 
 
-def kernel(f=None, *, inline=False):
-    """Mark a per-state kernel: plain Python when called directly, compiled inside a
-    driver. ``@kernel(inline=True)``: numba inlines it into its callers (for a step
-    of a recursion that gets the workspaces, whose arrays a call would otherwise
-    pass and count references to once per body)."""
+def kernel(f=None, *, inline=False, allocates=False):
+    """Mark a kernel: plain Python when called directly, compiled inside a driver.
+
+    ``@kernel(inline=True)``: numba inlines it into its callers before compiling them
+    (for an operator too large for LLVM to inline into a loop over the states, which
+    a call inside it would keep from being vectorised). A kernel is compiled without
+    numba's reference counts (its option ``_nrt=False``): it never allocates and
+    only reads and writes the arrays it gets, whose owners outlive the call, and the
+    counts would cost an atomic operation per array and call, a fixed cost of every
+    call that single states feel; ``allocates=True`` for one that creates arrays.
+    """
     if f is None:
-        return lambda g: kernel(g, inline=inline)
+        return lambda g: kernel(g, inline=inline, allocates=allocates)
     if numba is None:
         return f
-    return register_jitable(inline="always")(f) if inline else register_jitable(f)
+    options = {} if allocates else {"_nrt": False}
+    if inline:
+        options["inline"] = "always"
+    return register_jitable(**options)(f) if options else register_jitable(f)
 
 
 _OPTIONS = {"error_model": "numpy", "nogil": True, "fastmath": {"contract"},

@@ -682,3 +682,132 @@ def test_the_digest_follows_every_source(tmp_path):
     b.write_text("y = 3\n")
     assert _jit.sources_digest([a, b]) != before
     assert _jit.sources_digest([a]) != _jit.sources_digest([b])
+
+
+# ---------------------------------------------------------------------------------------------
+# chunks of states and threads
+# ---------------------------------------------------------------------------------------------
+LANES = spatial.LANES
+BATCHES = [1, LANES - 1, LANES, LANES + 1, 3 * LANES + 5]
+
+
+@contextlib.contextmanager
+def threads(n, every_batch=False):
+    """``n`` threads; ``every_batch``: also for batches too small to gain from them
+    (the engine's threshold of work per thread set to one state)."""
+    before, work = _exec.get_num_threads(), _exec._WORK_PER_THREAD
+    _exec.set_num_threads(n)
+    if every_batch:
+        _exec._WORK_PER_THREAD = 1
+    try:
+        yield
+    finally:
+        _exec.set_num_threads(before)
+        _exec._WORK_PER_THREAD = work
+
+
+def every_algorithm(model, q, dq, x, f_ext):
+    """The results of every algorithm the engine runs (the partials for constant S)."""
+    tau = rnea(model, q, dq, x, f_ext)
+    out = [tau, aba(model, q, dq, x, f_ext), mass_matrix(model, q),
+           *hybrid(model, q, dq, x, x, every_other_joint(model), f_ext),
+           inverse_mass_matrix(model, q)]
+    if _exec.flat_model(model)[0][0, spatial.JOINT] & spatial.VARYING_S == 0:
+        out += [*rnea_partials(model, q, dq, x, f_ext), *aba_partials(model, q, dq, x, f_ext)]
+    return out
+
+
+@pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
+@pytest.mark.parametrize("joints", ["every", "constant S"])
+@pytest.mark.parametrize("n_threads", [1, 2])
+def test_batches_across_chunk_boundaries_equal_single_states(joints, n_threads):
+    """A batch goes through the kernels a chunk of LANES states at a time (the last one
+    filled up with copies of the batch's last state), and in shares on several threads:
+    batches of 1, LANES - 1, LANES, LANES + 1 and 3 LANES + 5 states, on one thread and
+    on two (every batch split), give each state what a call on that state alone gives,
+    for every algorithm; the states of a chunk are computed by the same instructions
+    but sum in the order of their own call, so to a stated tolerance."""
+    kinds = None if joints == "every" else CONSTANT_S_JOINTS
+    for seed, B in enumerate(BATCHES):
+        model, q, dq, x, f_ext = random_state(seed + 40, kinds, batch=(B,))
+        with threads(n_threads, every_batch=True):
+            batched = every_algorithm(model, q, dq, x, f_ext)
+        for k in range(B):
+            single = every_algorithm(model, q[k], dq[k], x[k], f_ext[k])
+            for a, b in zip(batched, single):
+                assert relerr(a[k], b) <= 1e-12, (B, k)
+
+
+@pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
+def test_a_batch_shared_among_threads_is_split_at_the_state_and_shared_inputs_kept():
+    """Inputs that hold one state for the whole batch (q, f_ext here) reach every share
+    whole; the others are split by states."""
+    model, q, dq, x, f_ext = random_state(7, batch=(37,))
+    with threads(3, every_batch=True):
+        tau = rnea(model, q[0], dq, x, f_ext[0])
+    for k in (0, 18, 36):
+        assert relerr(tau[k], rnea(model, q[0], dq[k], x[k], f_ext[0])) <= 1e-12
+
+
+def test_the_number_of_threads_is_set_checked_and_restored():
+    default = _exec.get_num_threads()
+    assert default >= 1
+    try:
+        assert _exec.set_num_threads(1) == 1 and _exec.get_num_threads() == 1
+        assert _exec._threads_for(10**6, 40) == 1            # one core: every batch
+        _exec.set_num_threads(4)
+        assert _exec._threads_for(1, 40) == 1                  # one state: no threads
+        assert _exec._threads_for(10**6, 40) == 4
+        for bad in (0, -2, 1.5, True, "2"):
+            with pytest.raises(ValueError, match="argument 'n'"):
+                _exec.set_num_threads(bad)
+        assert _exec.get_num_threads() == 4                   # a refusal changes nothing
+    finally:
+        assert _exec.set_num_threads(None) == default
+
+
+@pytest.mark.parametrize("value, expected", [("3", "3"), ("1", "1"), ("0", "ValueError"),
+                                             ("two", "ValueError")])
+def test_liedyn_num_threads_sets_the_default(value, expected):
+    script = """
+import liedyn as ld
+try:
+    print(ld.get_num_threads())
+except ValueError as error:
+    assert "LIEDYN_NUM_THREADS" in str(error), error
+    print("ValueError")
+"""
+    env = dict(os.environ, LIEDYN_NUM_THREADS=value)
+    run = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                         text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == expected
+
+
+@pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
+def test_the_loops_over_states_compile_to_packed_multiply_adds():
+    """The hot loops run over the states of a chunk, and the compiled driver holds
+    packed fused multiply-adds on vector registers (``vfmadd...pd`` on ``ymm`` or
+    ``zmm``: 4 or 8 states per instruction), compiled afresh (numba cannot show cached
+    machine code) for this machine's CPU. Skipped on a CPU without FMA."""
+    import llvmlite.binding as llvm
+    if not llvm.get_host_cpu_features().get("fma", False):
+        pytest.skip("the CPU has no fused multiply-add")
+    script = """
+import re, tempfile
+import numpy as np
+from liedyn.engine import drivers, jit
+jit.CACHE_DIR = tempfile.mkdtemp()               # compile, do not load
+import liedyn as ld
+model = ld.robots.serial_chain(3)
+ld.rnea(model, np.zeros(3), np.zeros(3), np.zeros(3))
+asm = drivers.rnea_loop.fast.inspect_asm(drivers.rnea_loop.fast.signatures[0])
+packed = re.findall(r"vfmadd\\w*pd\\s[^\\n]*%[yz]mm", asm)
+scalar = re.findall(r"vfmadd\\w*sd\\s", asm)
+print(len(packed), len(scalar))
+"""
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=600)
+    assert run.returncode == 0, run.stderr
+    packed, scalar = map(int, run.stdout.split())
+    assert packed >= 50, (packed, scalar)
