@@ -131,7 +131,7 @@ def _flatten(model):
     return topo, body, np.zeros((N, 6))
 
 
-# --- threads ------------------------------------------------------------------------
+# --- threads ----------------------------------------------------------------------
 def _default_threads():
     """``LIEDYN_NUM_THREADS`` if set, else every core this process may use."""
     value = os.environ.get("LIEDYN_NUM_THREADS", "").strip()
@@ -241,7 +241,7 @@ def _in_threads(driver, model, B, args, lengths, check):
     return max(status)
 
 
-# --- preparing the input ------------------------------------------------------------
+# --- preparing the input ----------------------------------------------------------
 _F64 = np.dtype(np.float64)
 STATE, ALL = K.CHECK_STATE, K.CHECK_ALL     # the drivers' checks (f_ext or not)
 _COMPILED_DTYPES = (_F64, np.dtype(np.complex128))
@@ -294,7 +294,7 @@ def _compiled_inputs(arrays, tails):
     return _as_batches(arrays, tails, dtype)
 
 
-# --- the one way through the engine ---------------------------------------------------
+# --- the one way through the engine -----------------------------------------------
 VECTOR, VECTORS, MATRICES = ("v",), ("v", "v"), ("vv", "vv", "vv")
 """The outputs of the drivers: a vector of ``nv`` (..., nv), two, or three (nv, nv)
 matrices (..., nv, nv)."""
@@ -407,7 +407,7 @@ def inverse_mass_matrix(model, q):
     batch, (q,) = inputs
     nv, dt = model.nv, q.dtype
     B = math.prod(batch)
-    q = np.repeat(q.reshape(B, model.nq), nv, axis=0)     # each state, per column
+    q = np.repeat(q.reshape(B, model.nq), nv, axis=0)   # each state, per column
     weightless = flat[1].copy()
     weightless[0, :6] = 0.0                             # dV_0 = 0: no gravity
     E = np.broadcast_to(np.eye(nv, dtype=dt), (B, nv, nv))

@@ -1,10 +1,12 @@
 """The drivers: a batch of states, chunk by chunk, through the kernels of
-:mod:`liedyn.engine.kernels`, compiled by numba (:func:`liedyn.engine.jit.compiled`),
-with the input checks and the finite-result test inside.
+:mod:`liedyn.engine.kernels`, compiled by numba
+(:func:`liedyn.engine.jit.compiled`), with the input checks and the finite-result
+test inside.
 
 A driver gets one state, or ``B`` states flattened into one axis: ``q`` of length
-``nq`` or ``B nq``, ``dq`` of length ``nv`` or ``B nv``, ``f_ext`` of ``N`` or ``B N``
-rows (one state's length: shared by the batch), the outputs of ``B nv`` rows. It
+``nq`` or ``B nq``, ``dq`` of length ``nv`` or ``B nv``, ``f_ext`` of ``N`` or
+``B N`` rows (one state's length: shared by the batch), the outputs of ``B nv``
+rows. It
 allocates the workspaces of one chunk of :data:`~liedyn.engine.spatial.LANES`
 states (:func:`workspace`) and, chunk after chunk, copies the chunk's states into
 their rows (:func:`gather`), runs the kernel and copies the results out
@@ -23,15 +25,15 @@ from .joints import joint_axis
 from .kernels import (aba_chunk, crba_chunk, forward_partials, ground_frame_pass,
                       hybrid_chunk, rnea_chunk, rnea_partials_chunk)
 from .spatial import (
-    at,     A0, ABA_SLOTS, BLOCK_SLOTS, BODY_SLOTS, CHARTS, COORDINATE_SLOTS, DDQ, DQ, DSDQ,
-    DV, FEXT, FREE, JOINT, LANES, NQ, NV, P0, PARTIALS_BLOCK_SLOTS, PARTIALS_SLOTS, Q,
-    QI, QUATERNIONS, R0, S, SPHERICAL, SPHERICAL_EXP, SPHERICAL_ZYX, TAU,
-    PARENT, VARYING_S, V, V0, VI, store6)
+    A0, ABA_SLOTS, BLOCK_SLOTS, BODY_SLOTS, CHARTS, COORDINATE_SLOTS, DDQ, DQ,
+    DSDQ, DV, FEXT, FREE, JOINT, LANES, NQ, NV, PARENT, PARTIALS_BLOCK_SLOTS,
+    PARTIALS_SLOTS, Q, QI, QUATERNIONS, R0, S, SPHERICAL, SPHERICAL_EXP,
+    SPHERICAL_ZYX, TAU, V, V0, VARYING_S, VI, at, store6)
 
 CHECK_OFF, CHECK_STATE, CHECK_ALL = 0, 1, 2
 
 
-# --- the input checks -----------------------------------------------------------------
+# --- the input checks -------------------------------------------------------------
 @kernel
 def all_finite(x):
     """True unless some entry of the C-contiguous float or complex array ``x`` is
@@ -130,7 +132,7 @@ def states(topo, out):
     return out.shape[0] // nv if nv > 0 else 0
 
 
-# --- a chunk's workspaces -----------------------------------------------------------
+# --- a chunk's workspaces ---------------------------------------------------------
 @kernel(allocates=True)
 def workspace(topo, body_slots, block_slots, like):
     """The workspaces of a chunk (:mod:`liedyn.engine.kernels`), of the dtype of
@@ -262,7 +264,7 @@ def scatter_matrix(m, rel, b0, B, out, L):
                 out[(b0 + l) * nv + r, k] = m[r * nv + k, l] if rel[r, k] else 0
 
 
-# --- the drivers ----------------------------------------------------------------------
+# --- the drivers ------------------------------------------------------------------
 # Each runs a batch of B states through its kernel in chunks of L = min(B, LANES).
 def _rnea(topo, body, q, dq, ddq, f_ext, tau, check):
     B = states(topo, tau)
@@ -315,7 +317,8 @@ def _aba(topo, body, q, dq, tau, f_ext, ddq, check):
     return 0 if not check or all_finite(ddq) else 2
 
 
-def _hybrid(topo, body, q, dq, ddq, tau, f_ext, prescribed, tau_out, ddq_out, check):
+def _hybrid(topo, body, q, dq, ddq, tau, f_ext, prescribed, tau_out, ddq_out,
+            check):
     nv, N = topo[0, VI], topo.shape[0] - 1
     B = states(topo, tau_out)
     if check and (bad_input(topo, q, dq, tau, f_ext, B, check)
@@ -397,8 +400,8 @@ def _aba_partials(topo, body, q, dq, tau, f_ext, dddq_dq, dddq_dv, Minv, check):
         gather_wrenches(f_ext, b0, B, w, L)
         gather(c, DQ, dq, b0, B, L)
         gather(c, TAU, tau, b0, B, L)
-        aba_chunk(topo, body, w, c, d, L)                    # ddq into the slots DDQ
-        rnea_chunk(topo, body, w, c, L)                      # tau at it, then Table 5
+        aba_chunk(topo, body, w, c, d, L)               # ddq into the slots DDQ
+        rnea_chunk(topo, body, w, c, L)                 # tau at it, then Table 5
         ground_frame_pass(topo, body, w, c, L)
         rnea_partials_chunk(topo, body, w, c, d, inside, mq, mv, mM, L)
         Mb, Aq, Av = one[0], one[1], one[2]

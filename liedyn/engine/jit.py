@@ -9,9 +9,12 @@ compiled twin.
 numba is optional (``pip install liedyn[fast]``). Without it, or with the
 environment variable ``LIEDYN_DISABLE_JIT=1`` (or numba's own
 ``NUMBA_DISABLE_JIT=1``), :data:`ENABLED` is False and every public function runs
-its reference implementation. Only numba's public API is used: ``njit`` with
-explicit signatures, ``register_jitable``, ``overload`` and its cache folder
-(``numba.config.CACHE_DIR``, the setting of ``NUMBA_CACHE_DIR``).
+its reference implementation. Of numba it uses ``njit`` with explicit signatures
+(with ``nogil=True``: the drivers run side by side on threads),
+``register_jitable``, ``overload``, its cache folder (``numba.config.CACHE_DIR``,
+the setting of ``NUMBA_CACHE_DIR``) and one option that is not part of its
+documented API, ``_nrt=False`` for the kernels (:func:`kernel`);
+``tests/unit/test_kernels.py`` fails if a release of numba drops it.
 
 numba's on-disk cache checks only the file of the compiled function, a driver, not
 the kernels it inlines from other files nor the modules it reads constants from:
@@ -50,13 +53,14 @@ __all__ = ["ENABLED", "CACHE_DIR", "kernel", "compiled", "Driver", "sin", "cos",
 def kernel(f=None, *, inline=False, allocates=False):
     """Mark a kernel: plain Python when called directly, compiled inside a driver.
 
-    ``@kernel(inline=True)``: numba inlines it into its callers before compiling them
-    (for an operator too large for LLVM to inline into a loop over the states, which
-    a call inside it would keep from being vectorised). A kernel is compiled without
-    numba's reference counts (its option ``_nrt=False``): it never allocates and
-    only reads and writes the arrays it gets, whose owners outlive the call, and the
-    counts would cost an atomic operation per array and call, a fixed cost of every
-    call that single states feel; ``allocates=True`` for one that creates arrays.
+    ``@kernel(inline=True)``: numba inlines it into its callers before compiling
+    them (for an operator too large for LLVM to inline into a loop over the states,
+    which a call inside it would keep from being vectorised). A kernel is compiled
+    without numba's reference counts (its option ``_nrt=False``): it never allocates
+    and only reads and writes the arrays it gets, whose owners outlive the call, and
+    the counts would cost an atomic operation per array and call, a fixed cost of
+    every call that single states feel; ``allocates=True`` for one that creates
+    arrays.
     """
     if f is None:
         return lambda g: kernel(g, inline=inline, allocates=allocates)
@@ -293,7 +297,8 @@ if numba is not None:
             n = np.rint(t * 0.63661977236758134308)            # 2 / pi
             r = ((t - n * P1) - n * P2) - n * P3
             z = r * r
-            s = r + r * z * (S1 + z * (S2 + z * (S3 + z * (S4 + z * (S5 + z * S6)))))
+            s = r + r * z * (S1 + z * (S2 + z * (S3 + z * (S4 + z * (
+                S5 + z * S6)))))
             c = 1.0 - 0.5 * z + z * z * (C1 + z * (C2 + z * (C3 + z * (
                 C4 + z * (C5 + z * C6)))))
             k = np.int64(n)                     # the quadrant: k mod 4, branch-free
@@ -301,7 +306,8 @@ if numba is not None:
             a, b = (c if odd else s), (s if odd else c)
             sign_a, sign_b = 1 - (k & 2), 1 - ((k + 1) & 2)
             near = abs(t) < SINCOS_REACH
-            return ((sign_a * a) if near else np.nan, (sign_b * b) if near else np.nan)
+            return ((sign_a * a) if near else np.nan,
+                    (sign_b * b) if near else np.nan)
         return impl
 
     _SERIES = tuple(tuple(float(c) for c in series) for series in (

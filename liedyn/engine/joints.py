@@ -9,11 +9,11 @@ into the coordinate rows once per call (:func:`liedyn.engine.drivers.prepare`);
 """
 from .jit import SINCOS_REACH, cos, kernel, normalise_quaternion, sin, sincos
 from .spatial import (
-    at,     DQ, DSDQ, FIXED, FREE, HELICAL, JOINT, LANES, NV, P, PAR, PLANAR, PRISMATIC, QI, Q,
-    R, REVOLUTE, S, SCREW, SIN, COS, V, SPHERICAL, SPHERICAL_EXP, SPHERICAL_ZYX, UNIVERSAL, VI,
-    axes, cross, exp_chart, exp_chart_rate, load3, matmul, placement,
-    quaternion_rotation, rot, rot_T, rotation_about, store3, store6, store_rotation,
-    unit_twist, vadd, vscale)
+    COS, DQ, DSDQ, FREE, HELICAL, JOINT, P, PAR, PLANAR, PRISMATIC, Q, R,
+    REVOLUTE, S, SCREW, SIN, SPHERICAL, SPHERICAL_EXP, SPHERICAL_ZYX, UNIVERSAL,
+    V, VI, at, axes, cross, exp_chart, exp_chart_rate, load3, matmul, placement,
+    quaternion_rotation, rot, rot_T, rotation_about, store3, store6,
+    store_rotation, unit_twist, vadd, vscale)
 
 
 @kernel
@@ -86,10 +86,10 @@ def joint_angles(w, i, j0, n, L):
 
 @kernel
 def joint_motion(topo, body, i, w, c, rates, L):
-    """Joint ``i`` for the ``L`` states of a chunk: ``T_{lambda(i),i} = X_i J_i(q_i)``
-    into the slots ``R``, ``P`` of its row of ``w`` (from ``q_i`` in its slot
-    ``Q``), the columns of ``S_i`` (Kim (2012), eq. (37)) that depend on ``q`` into
-    its coordinate rows of ``c``, and, if ``rates``, ``dS_i dq_i`` (Kim (2012),
+    """Joint ``i`` for the ``L`` states of a chunk: ``T_{lambda(i),i} = X_i
+    J_i(q_i)`` into the slots ``R``, ``P`` of its row of ``w`` (from ``q_i`` in its
+    slot ``Q``), the columns of ``S_i`` (Kim (2012), eq. (37)) that depend on ``q``
+    into its coordinate rows of ``c``, and, if ``rates``, ``dS_i dq_i`` (Kim (2012),
     eq. (41)) into the slot ``DSDQ`` (it stays zero for the other joints). Joints
     as in :mod:`liedyn.joints`."""
     code, v = topo[i, JOINT], topo[i, VI]
@@ -155,7 +155,8 @@ def joint_motion(topo, body, i, w, c, rates, L):
             qw, qx, qy, qz = normalise_quaternion(
                 w[i, at(Q + j, l)], w[i, at(Q + j + 1, l)],
                 w[i, at(Q + j + 2, l)], w[i, at(Q + j + 3, l)])
-            store_rotation(w, i, R, l, matmul(RX, quaternion_rotation(qw, qx, qy, qz)))
+            RJ = quaternion_rotation(qw, qx, qy, qz)
+            store_rotation(w, i, R, l, matmul(RX, RJ))
             if code == FREE:
                 store3(w, i, P, l, vadd(rot(RX, load3(w, i, Q, l)), pX))
             else:

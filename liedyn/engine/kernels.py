@@ -38,22 +38,23 @@ from ..joint import PIVOT_TOL
 from .jit import kernel, sqrt
 from .joints import joint_motion
 from .spatial import (
-    at,     A0, AJ, AK, ARM, BC, BETA, BH, BK, D, DA0Q, DA0V, DDQ, DQ, DSDQ, DV, DV0Q, ETA,
-    F, F0, FACTOR, FEXT, FP, GQ, GV, IAB, IC0, IH, LANES, NV, P0, PARENT, PI, PSI, PSIU,
-    R0, RECIP, S, S0, SDDQ, SDQ, TAU, TOL, U, UK, UPSI, V, V0, VI, XI, Ad_inv_mul,
-    Ad_mul, Ad_star_inv_mul, ad_mul, ad_star_mul, add_slots, block_traces,
-    body_inertia, columns_mul, columns_T_mul, congruence, copy_slots, dot,
-    inertia_mul, inertia_sub_outer, load3, load6, load_columns, load_inertia,
-    load_rotation, load_transform, matmul, rot, sadd, sdot, sscale, ssub, store3,
-    store6, store_columns, store_inertia, store_rotation, unit_twist, vadd, vneg)
+    A0, AJ, AK, ARM, BC, BETA, BH, BK, D, DA0Q, DA0V, DDQ, DQ, DSDQ, DV, DV0Q,
+    ETA, F, F0, FACTOR, FEXT, FP, GQ, GV, IAB, IC0, IH, NV, P0, PARENT, PI, PSI,
+    PSIU, R0, RECIP, S, S0, SDDQ, SDQ, TAU, TOL, U, UK, UPSI, V, V0, VI, XI,
+    Ad_inv_mul, Ad_mul, ad_mul, Ad_star_inv_mul, ad_star_mul, add_slots, at,
+    block_traces, body_inertia, columns_mul, columns_T_mul, congruence,
+    copy_slots, dot, inertia_mul, inertia_sub_outer, load3, load6, load_columns,
+    load_inertia, load_rotation, load_transform, matmul, rot, sadd, sdot,
+    sscale, ssub, store3, store6, store_columns, store_inertia, store_rotation,
+    unit_twist, vadd, vneg)
 
 
-# --- sums over a joint's coordinates -----------------------------------------------
+# --- sums over a joint's coordinates --------------------------------------------
 @kernel
 def joint_sum(w, i, X, c, v, n, Y, L):
-    """``S_i y_i = sum_r S_r y_r`` into the slot ``X`` of body ``i``'s row, ``y`` the
-    slot ``Y`` of the joint's coordinate rows ``v .. v + n - 1`` (zero for a fixed
-    joint)."""
+    """``S_i y_i = sum_r S_r y_r`` into the slot ``X`` of body ``i``'s row, ``y``
+    the slot ``Y`` of the joint's coordinate rows ``v .. v + n - 1`` (zero for a
+    fixed joint)."""
     if n == 0:
         zero = w[0, at(V, 0)]
         for l in range(L):
@@ -63,11 +64,11 @@ def joint_sum(w, i, X, c, v, n, Y, L):
         store6(w, i, X, l, sscale(c[v, at(Y, l)], load6(c, v, S, l)))
     for r in range(1, n):
         for l in range(L):
-            store6(w, i, X, l, sadd(load6(w, i, X, l),
-                                    sscale(c[v + r, at(Y, l)], load6(c, v + r, S, l))))
+            y_S = sscale(c[v + r, at(Y, l)], load6(c, v + r, S, l))
+            store6(w, i, X, l, sadd(load6(w, i, X, l), y_S))
 
 
-# --- Table 2: inverse dynamics -------------------------------------------------------
+# --- Table 2: inverse dynamics ----------------------------------------------------
 @kernel
 def rnea_chunk(topo, body, w, c, L):
     """Kim (2012), Table 2: inverse dynamics of the ``L`` states of a chunk (``q``,
@@ -98,16 +99,15 @@ def rnea_chunk(topo, body, w, c, L):
                        load6(w, i, SDDQ, l))                                  # (41)
             store6(w, i, V, l, Vi)
             store6(w, i, DV, l, dVi)
-            store6(w, i, F, l,
-                   ssub(ssub(inertia_mul(I, dVi), ad_star_mul(Vi, inertia_mul(I, Vi))),
-                        load6(w, i, FEXT, l)))                                # (42)
-    for i in range(N, 0, -1):                    # F_i is complete: children came first
+            IdV = ssub(inertia_mul(I, dVi), ad_star_mul(Vi, inertia_mul(I, Vi)))
+            store6(w, i, F, l, ssub(IdV, load6(w, i, FEXT, l)))               # (42)
+    for i in range(N, 0, -1):                # F_i is complete: children came first
         lam, v, n = topo[i, PARENT], topo[i, VI], topo[i, NV]
         for r in range(n):
             a = body[i, ARM + r]
             for l in range(L):                   # tau = S^T F, plus the rotor's
-                c[v + r, at(TAU, l)] = (sdot(load6(c, v + r, S, l), load6(w, i, F, l))
-                                             + a * c[v + r, at(DDQ, l)])
+                StF = sdot(load6(c, v + r, S, l), load6(w, i, F, l))
+                c[v + r, at(TAU, l)] = StF + a * c[v + r, at(DDQ, l)]
         if lam > 0:
             for l in range(L):
                 Ri, pi = load_transform(w, i, l)
@@ -115,7 +115,7 @@ def rnea_chunk(topo, body, w, c, L):
             add_slots(w, lam, F, i, FP, 6)
 
 
-# --- the composite-rigid-body algorithm ----------------------------------------------
+# --- the composite-rigid-body algorithm -----------------------------------------
 @kernel
 def crba_chunk(topo, body, w, c, M, L):
     """The composite-rigid-body algorithm (Featherstone (2008), Table 6.2) for the
@@ -138,7 +138,8 @@ def crba_chunk(topo, body, w, c, M, L):
         if lam > 0:
             for l in range(L):
                 Ri, pi = load_transform(w, i, l)
-                store_inertia(w, i, PI, l, congruence(Ri, pi, load_inertia(w, i, IH, l)))
+                Ic = congruence(Ri, pi, load_inertia(w, i, IH, l))
+                store_inertia(w, i, PI, l, Ic)
             add_slots(w, lam, IH, i, PI, 27)
     for i in range(1, N + 1):
         v, n = topo[i, VI], topo[i, NV]
@@ -169,7 +170,7 @@ def crba_chunk(topo, body, w, c, M, L):
                         M[k * nv + vj + cc, l] = M[(vj + cc) * nv + k, l]
 
 
-# --- Table 3: forward dynamics -------------------------------------------------------
+# --- Table 3: forward dynamics ---------------------------------------------------
 @kernel
 def velocity_pass(topo, body, w, c, L):
     """The first forward recursion of Kim (2012), Tables 3 and 4, and what each body
@@ -191,8 +192,9 @@ def velocity_pass(topo, body, w, c, L):
             store6(w, i, V, l, Vi)
             store6(w, i, ETA, l, sadd(ad_mul(Vi, Sdq), load6(w, i, DSDQ, l)))
             store_inertia(w, i, IH, l, I)
-            mV = ad_star_mul(Vi, inertia_mul(I, Vi))
-            store6(w, i, BH, l, ssub((vneg(mV[0]), vneg(mV[1])), load6(w, i, FEXT, l)))
+            adIV = ad_star_mul(Vi, inertia_mul(I, Vi))
+            store6(w, i, BH, l, ssub((vneg(adIV[0]), vneg(adIV[1])),
+                                     load6(w, i, FEXT, l)))
 
 
 @kernel
@@ -256,12 +258,13 @@ def pivots(body, i, v, n, w, c, d, L):
     above its :func:`pivot_tol` (``arm``: the joint's armature)."""
     for r in range(n):
         k, a = v + r, body[i, ARM + r]
-        for l in range(L):                                  # U = I_hat S
-            store6(c, k, U, l, inertia_mul(load_inertia(w, i, IH, l), load6(c, k, S, l)))
+        for l in range(L):                                         # U = I_hat S
+            Ih = load_inertia(w, i, IH, l)
+            store6(c, k, U, l, inertia_mul(Ih, load6(c, k, S, l)))
         for l in range(L):
             tr_w, tr_v = block_traces(load_inertia(w, i, IH, l))
-            d[k, at(TOL, l)] = pivot_tol(load6(c, k, S, l),
-                                     (2 * abs(tr_w.real), 2 * abs(tr_v.real)), a)
+            traces = (2 * abs(tr_w.real), 2 * abs(tr_v.real))
+            d[k, at(TOL, l)] = pivot_tol(load6(c, k, S, l), traces, a)
     for r in range(n):
         for cc in range(n):
             a = body[i, ARM + r] if r == cc else 0.0                     # the rotor
@@ -278,12 +281,9 @@ def articulate(i, v, n, w, c, d, L):
     - U Psi U^T`` and ``beta = B_hat + I_hat eta + U Psi u``, with ``u = tau - S^T
     (I_hat eta + B_hat)``."""
     for l in range(L):
-        store6(w, i, IAB, l, sadd(inertia_mul(load_inertia(w, i, IH, l),
-                                              load6(w, i, ETA, l)), load6(w, i, BH, l)))
-    for r in range(n):
-        for l in range(L):
-            c[v + r, at(UK, l)] = (c[v + r, at(TAU, l)]
-                                        - sdot(load6(c, v + r, S, l), load6(w, i, IAB, l)))
+        Ih_eta = inertia_mul(load_inertia(w, i, IH, l), load6(w, i, ETA, l))
+        store6(w, i, IAB, l, sadd(Ih_eta, load6(w, i, BH, l)))
+    joint_torques_left(i, v, n, w, c, L)
     for r in range(n):                   # row r of U Psi, entry r of Psi u: summed
         for l in range(L):
             p = d[v + r, at(PSI, l)]
@@ -294,8 +294,8 @@ def articulate(i, v, n, w, c, d, L):
                 p = d[v + r, at(PSI + cc, l)]
                 store6(d, v + r, UPSI, l, sadd(load6(d, v + r, UPSI, l),
                                                sscale(p, load6(c, v + cc, U, l))))
-                d[v + r, at(PSIU, l)] = (d[v + r, at(PSIU, l)]
-                                              + p * c[v + cc, at(UK, l)])
+                Psi_u = p * c[v + cc, at(UK, l)]
+                d[v + r, at(PSIU, l)] = d[v + r, at(PSIU, l)] + Psi_u
     copy_slots(w, i, PI, i, IH, 27)             # Pi = I_hat - sum U (U Psi)^T,
     copy_slots(w, i, BETA, i, IAB, 6)           # beta = I_hat eta + B_hat + ...
     for r in range(n):
@@ -332,21 +332,28 @@ def bias_acceleration(i, lam, w, L):
 
 
 @kernel
+def joint_torques_left(i, v, n, w, c, L):
+    """``u_i = tau_i - S_i^T X`` into the slots ``UK``, ``X`` in the slot ``IAB``
+    (``I_hat_i eta_i + B_hat_i`` or ``I_hat_i a_i + B_hat_i``): the torques left for
+    the joint's own acceleration (Kim (2012), eq. (45))."""
+    for r in range(n):
+        for l in range(L):
+            StX = sdot(load6(c, v + r, S, l), load6(w, i, IAB, l))
+            c[v + r, at(UK, l)] = c[v + r, at(TAU, l)] - StX
+
+
+@kernel
 def joint_acceleration(i, v, n, w, c, d, L):
     """``ddq_i = Psi_i (tau_i - S_i^T (I_hat_i a_i + B_hat_i))`` (45), then
     ``dV_i = a_i + S_i ddq_i`` (41)."""
-    for r in range(n):
-        for l in range(L):
-            c[v + r, at(UK, l)] = (c[v + r, at(TAU, l)]
-                                        - sdot(load6(c, v + r, S, l), load6(w, i, IAB, l)))
+    joint_torques_left(i, v, n, w, c, L)
     for r in range(n):
         for l in range(L):
             c[v + r, at(DDQ, l)] = d[v + r, at(PSI, l)] * c[v, at(UK, l)]
         for cc in range(1, n):
             for l in range(L):
-                c[v + r, at(DDQ, l)] = (c[v + r, at(DDQ, l)]
-                                             + d[v + r, at(PSI + cc, l)]
-                                             * c[v + cc, at(UK, l)])
+                Psi_u = d[v + r, at(PSI + cc, l)] * c[v + cc, at(UK, l)]
+                c[v + r, at(DDQ, l)] = c[v + r, at(DDQ, l)] + Psi_u
     add_joint_acceleration(i, v, n, w, c, L)
 
 
@@ -387,10 +394,10 @@ def aba_chunk(topo, body, w, c, d, L):
     for i in range(1, N + 1):
         lam, v, n = topo[i, PARENT], topo[i, VI], topo[i, NV]
         bias_acceleration(i, lam, w, L)
-        joint_acceleration(i, v, n, w, c, d, L)                          # (45), (41)
+        joint_acceleration(i, v, n, w, c, d, L)                    # (45), (41)
 
 
-# --- Table 4: hybrid dynamics --------------------------------------------------------
+# --- Table 4: hybrid dynamics -----------------------------------------------------
 @kernel
 def hybrid_chunk(topo, body, prescribed, w, c, d, L):
     """Kim (2012), Table 4: hybrid dynamics of the ``L`` states of a chunk,
@@ -427,20 +434,20 @@ def hybrid_chunk(topo, body, prescribed, w, c, d, L):
         lam, v, n = topo[i, PARENT], topo[i, VI], topo[i, NV]
         bias_acceleration(i, lam, w, L)
         if not prescribed[i - 1]:
-            joint_acceleration(i, v, n, w, c, d, L)                      # (45), (41)
+            joint_acceleration(i, v, n, w, c, d, L)                # (45), (41)
             continue
         add_joint_acceleration(i, v, n, w, c, L)                              # (41)
         for l in range(L):                                                   # (53)
-            store6(w, i, F, l, sadd(inertia_mul(load_inertia(w, i, IH, l),
-                                                load6(w, i, DV, l)), load6(w, i, BH, l)))
+            Ih_dV = inertia_mul(load_inertia(w, i, IH, l), load6(w, i, DV, l))
+            store6(w, i, F, l, sadd(Ih_dV, load6(w, i, BH, l)))
         for r in range(n):
             a = body[i, ARM + r]
             for l in range(L):                                       # + the rotor
-                c[v + r, at(TAU, l)] = (sdot(load6(c, v + r, S, l), load6(w, i, F, l))
-                                             + a * c[v + r, at(DDQ, l)])
+                StF = sdot(load6(c, v + r, S, l), load6(w, i, F, l))
+                c[v + r, at(TAU, l)] = StF + a * c[v + r, at(DDQ, l)]
 
 
-# --- the partials of inverse dynamics in the ground frame (chapter 10) -------------------
+# --- the partials of inverse dynamics in the ground frame (chapter 10) -----------
 @kernel(inline=True)
 def coriolis_mul(I, V, h, X):
     """``B(V) X = -I ad_V X - ad*_X h - ad*_V I X`` with ``h = I V``: the change of
@@ -489,8 +496,8 @@ def ground_frame_pass(topo, body, w, c, L):
                 coriolis_mul(Ic, Vi, h, unit_twist(5, zero))))
         for r in range(n):
             for l in range(L):
-                store6(c, v + r, S0, l, Ad_mul(load_rotation(w, i, R0, l),
-                                               load3(w, i, P0, l), load6(c, v + r, S, l)))
+                R0i, p0i = load_rotation(w, i, R0, l), load3(w, i, P0, l)
+                store6(c, v + r, S0, l, Ad_mul(R0i, p0i, load6(c, v + r, S, l)))
     for i in range(N, 0, -1):                    # complete: children came first
         lam, v, n = topo[i, PARENT], topo[i, VI], topo[i, NV]
         for r in range(n):
@@ -535,7 +542,7 @@ def rnea_partials_chunk(topo, body, w, c, d, inside, dtau_dq, dtau_dv, M, L):
                 xi = load6(c, k, S0, l)
                 dV0q = ad_mul(Vl, xi)                                    # along q_j
                 dA0q = sadd(ad_mul(Al, xi), ad_mul(Vl, dV0q))
-                dA0v = ad_mul(sadd(Vj, Vl), xi)                          # along dq_j
+                dA0v = ad_mul(sadd(Vj, Vl), xi)                        # along dq_j
                 Icj, Bcj = load_inertia(w, j, IC0, l), load_columns(w, j, BC, l)
                 store6(d, k, DV0Q, l, dV0q)
                 store6(d, k, DA0Q, l, dA0q)
@@ -544,17 +551,18 @@ def rnea_partials_chunk(topo, body, w, c, d, inside, dtau_dq, dtau_dv, M, L):
                 store6(d, k, GQ, l, ssub(sadd(inertia_mul(Icj, dA0q),
                                               columns_mul(Bcj, dV0q)),
                                          ad_star_mul(xi, Fj)))
-                store6(d, k, GV, l, sadd(inertia_mul(Icj, dA0v), columns_mul(Bcj, xi)))
+                store6(d, k, GV, l, sadd(inertia_mul(Icj, dA0v),
+                                         columns_mul(Bcj, xi)))
                 store6(d, k, AJ, l, load6(c, k, AK, l))                  # I^c_j S_j
             for i in range(j, N + 1):
                 if inside[i]:
                     for r in range(topo[i, VI], topo[i, VI] + topo[i, NV]):
                         for l in range(L):
                             ar, br = load6(c, r, AK, l), load6(c, r, BK, l)
-                            dtau_dq[r * nv + k, l] = (sdot(load6(d, k, DA0Q, l), ar)
-                                                      + sdot(load6(d, k, DV0Q, l), br))
-                            dtau_dv[r * nv + k, l] = (sdot(load6(d, k, DA0V, l), ar)
-                                                      + sdot(load6(d, k, XI, l), br))
+                            dA0, dV0 = load6(d, k, DA0Q, l), load6(d, k, DV0Q, l)
+                            dtau_dq[r * nv + k, l] = sdot(dA0, ar) + sdot(dV0, br)
+                            dA0, dV0 = load6(d, k, DA0V, l), load6(d, k, XI, l)
+                            dtau_dv[r * nv + k, l] = sdot(dA0, ar) + sdot(dV0, br)
             for r in range(vj, vj + nj):
                 for l in range(L):
                     M[r * nv + k, l] = sdot(load6(c, r, S0, l), load6(d, k, AJ, l))
@@ -566,7 +574,8 @@ def rnea_partials_chunk(topo, body, w, c, d, inside, dtau_dq, dtau_dv, M, L):
                         dtau_dq[r * nv + k, l] = sdot(s, load6(d, k, GQ, l))
                         dtau_dv[r * nv + k, l] = sdot(s, load6(d, k, GV, l))
                     for l in range(L):
-                        M[r * nv + k, l] = sdot(load6(c, r, S0, l), load6(d, k, AJ, l))
+                        s = load6(c, r, S0, l)
+                        M[r * nv + k, l] = sdot(s, load6(d, k, AJ, l))
                     for l in range(L):
                         M[k * nv + r, l] = M[r * nv + k, l]
                 i = topo[i, PARENT]
@@ -577,7 +586,7 @@ def rnea_partials_chunk(topo, body, w, c, d, inside, dtau_dq, dtau_dv, M, L):
                 M[k * nv + k, l] = M[k * nv + k, l] + a
 
 
-# --- the partials of forward dynamics: M^-1 from the mass matrix ---------------------
+# --- the partials of forward dynamics: M^-1 from the mass matrix -----------------
 @kernel
 def cholesky(M, L):
     """``M = L L^T`` with ``L`` lower triangular, for the symmetric positive

@@ -10,7 +10,8 @@ line reads like its equation; they compute one state.
 The kernels run up to :data:`LANES` states at once, a *chunk*: each quantity of a
 body (a twist, a rotation, an inertia) is a *slot* of the body's row of the chunk's
 workspace, a run of components, each component a number per state of the chunk
-(component ``j`` of the slot ``X`` of body ``i``, state ``l``: ``w[i, at(X + j, l)]``).
+(component ``j`` of the slot ``X`` of body ``i``, state ``l``:
+``w[i, at(X + j, l)]``).
 A loop over the states of the chunk, innermost, loads one state's quantities into
 tuples, applies the operators and stores the results: numba compiles it into
 instructions that each work on several states (packed vector instructions).
@@ -20,7 +21,7 @@ import numpy as np
 from .jit import exp_coefficients, kernel
 
 
-# --- the flattened model (liedyn.engine.dispatch.flat_model) --------------------
+# --- the flattened model (liedyn.engine.dispatch.flat_model) ----------------------
 # topo columns: parent, joint code, offsets of the joint's q and dq, its nv and nq
 PARENT, JOINT, QI, VI, NV, NQ = 0, 1, 2, 3, 4, 5
 TOPO_COLUMNS = 6
@@ -34,7 +35,7 @@ BODY_COLUMNS = 66
 (FIXED, REVOLUTE, PRISMATIC, HELICAL, SCREW, UNIVERSAL, PLANAR, SPHERICAL,
  SPHERICAL_ZYX, SPHERICAL_EXP, FREE) = range(11)
 
-# --- a chunk of states: its workspaces ------------------------------------------
+# --- a chunk of states: its workspaces --------------------------------------------
 LANES = 16
 """The most states of a chunk: the states of a batch go through the kernels this
 many at a time; a fixed number, so that the compiler knows how far apart the
@@ -358,7 +359,7 @@ def congruence(R, p, I):
     return (A2, B2, C1)
 
 
-# --- loading and storing one state of a chunk -----------------------------------
+# --- loading and storing one state of a chunk -------------------------------------
 @kernel
 def at(X, l):
     """The column of component ``X`` (a slot plus an offset), state ``l``, in a row
@@ -443,7 +444,7 @@ def store_columns(w, i, X, l, C):
     store6(w, i, X + 30, l, C[5])
 
 
-# --- whole slots, every state of a chunk ----------------------------------------
+# --- whole slots, every state of a chunk ------------------------------------------
 @kernel
 def copy_slots(w, i, X, k, Y, n):
     """Row ``i``'s ``n`` numbers from slot ``X`` := row ``k``'s from slot ``Y``, for
@@ -463,7 +464,7 @@ def add_slots(w, i, X, k, Y, n):
         w[i, at(X, m)] = w[i, at(X, m)] + w[k, at(Y, m)]
 
 
-# --- the flattened model's numbers (the same for every state) -------------------
+# --- the flattened model's numbers (the same for every state) ---------------------
 @kernel
 def body_inertia(body, i):
     """``I_i`` of the flattened model as blocks ``A, B, C``."""

@@ -811,3 +811,27 @@ print(len(packed), len(scalar))
     assert run.returncode == 0, run.stderr
     packed, scalar = map(int, run.stdout.split())
     assert packed >= 50, (packed, scalar)
+
+
+@pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
+def test_kernels_are_compiled_without_reference_counts():
+    """A kernel never allocates and only reads and writes the arrays it gets: compiled
+    with numba's option _nrt=False (not part of its documented API), it counts no
+    references to them, an atomic operation per array and call. The table's kernel
+    and the joints' (too large for LLVM to inline into their caller) compiled here:
+    their functions hold no reference count. If a numba release drops or ignores
+    the option, this test fails."""
+    import numba
+    model = serial_chain(2)
+    topo, body, _ = _exec.flat_model(model)
+    w, c, _ = K.workspace(topo, spatial.BODY_SLOTS, 0, np.zeros(1))
+    K.prepare(topo, body, w, c, 1)
+    caller = numba.njit(lambda topo, body, w, c: kernels.rnea_chunk(topo, body, w, c, 1))
+    caller(topo, body, w, c)
+    ir = caller.inspect_llvm(caller.signatures[0])
+    functions = {re.search(r"@([^(\s]+)\(", f)[1]: f for f in ir.split("\ndefine ")[1:]}
+    kernel_bodies = [f for name, f in functions.items()
+                     if "10rnea_chunk" in name or "12joint_motion" in name]
+    assert kernel_bodies, list(functions)
+    for f in kernel_bodies:
+        assert "@NRT_incref" not in f and "@NRT_decref" not in f
