@@ -324,7 +324,7 @@ def run(driver, model, states, outputs, f_ext=None, extra=(), wrenches=True,
     empty list) (:class:`liedyn.engine.jit.Driver`), and the general path converts
     it.
     """
-    flat = model.__dict__.get("_flat")
+    flat = model.__dict__.get("_flat") if _KERNELS[0] else None
     check = STATE if f_ext is None else ALL
     if flat is not None and body is None:
         out = _empty(outputs, model.nv)

@@ -127,6 +127,26 @@ def test_compiled_equals_the_reference_on_200_random_trees(start):
             assert relerr(a, b) <= 1e-12, f"seed {seed}"
 
 
+@pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
+def test_switched_off_the_kernels_run_no_state_compiled(monkeypatch):
+    """With the kernels switched off, one float64 state of a model whose flattened
+    arrays are already cached still runs the reference: rnea_pass is called."""
+    import liedyn.inverse_dynamics as inverse_dynamics
+    model, q, dq, ddq, _ = random_state(3)
+    rnea(model, q, dq, ddq)                       # compiled: the model is flattened
+    calls = []
+
+    def spy(*args, **kwargs):
+        calls.append(args)
+        return rnea_pass(*args, **kwargs)
+    monkeypatch.setattr(inverse_dynamics, "rnea_pass", spy)
+    rnea(model, q, dq, ddq)
+    assert calls == []
+    with reference():
+        rnea(model, q, dq, ddq)
+    assert len(calls) == 1
+
+
 @pytest.mark.parametrize("seed", range(10))
 def test_kernels_equal_the_reference_implementations(seed):
     model, q, dq, ddq, f_ext = random_state(seed)
