@@ -1,23 +1,29 @@
-"""Cost of the input checks of one ``rnea`` call on the Panda.
+"""Cost of the input checks of one call, each measured.
 
-On the compiled path the checks (lengths, NaN and inf, unit quaternions, a finite
-result) run inside the numba driver, :func:`liedyn.engine.drivers.bad_input`;
-Python only chooses the compiled path. This times, for one state (q, dq, ddq of
-the 9-joint Panda), the whole ``rnea`` call, the same compiled driver alone on the
-validated inputs with its checks off and with them on, and, for comparison, the
-Python checks that the reference path runs (``Model.check_q``, ``check_v`` twice,
-the finite result). Best of several repeats::
+On the compiled path the checks (lengths, NaN and inf, unit quaternions, chart
+singularities, a finite result) run inside the numba driver
+(:func:`liedyn.engine.drivers.bad_input` and its parts); the walks over the model
+are done once per model (the flags of the flattened model tell a check that the
+model has no quaternion or no chart to test). This times, for one state of the Panda
+(9 revolute and prismatic joints) and of Talos (a free joint, a quaternion): the
+whole ``rnea`` and ``aba`` calls, their compiled drivers alone on the validated
+inputs with the checks off and on, each compiled check on its own (compiled in
+this script, around the same functions), and, for comparison, the Python checks
+that the reference path runs. Best of several repeats::
 
     python benchmarks/checks.py
 """
 import timeit
+import warnings
 
 import numpy as np
+from numba import njit
 
+import liedyn as ld
 from liedyn import _checks
-from liedyn.engine import dispatch as _exec
+from liedyn.engine import dispatch
 from liedyn.engine import drivers as K
-from liedyn.inverse_dynamics import rnea
+from liedyn.joints import CHART_TOL, QUAT_TOL
 from liedyn.robots import load
 
 
@@ -26,28 +32,65 @@ def best(f, number, repeat=7):
     return min(timeit.repeat(f, number=number, repeat=repeat)) / number * 1e6
 
 
+@njit
+def lengths_and_values(topo, q, dq, ddq, f_ext):
+    return K.bad_input(topo, q, dq, ddq, f_ext, 1, K.CHECK_STATE)
+
+
+@njit
+def quaternions(topo, q):
+    return K.unit_quaternions(topo, q, 1, QUAT_TOL)
+
+
+@njit
+def charts(topo, q):
+    return K.charts_ok(topo, q, 1, CHART_TOL)
+
+
+@njit
+def finite(x):
+    return K.all_finite(x)
+
+
 def main():
-    panda = load("panda")
-    q, dq, ddq = np.random.default_rng(0).normal(size=(3, panda.nv))
-    tau = rnea(panda, q, dq, ddq)
-    topo, body, no_f_ext = _exec.flat_model(panda)
-    times = {
-        "rnea (whole call)": best(lambda: rnea(panda, q, dq, ddq), 3000),
-        "driver, checks off": best(lambda: K.rnea_loop.fast(
-            topo, body, q, dq, ddq, no_f_ext, np.empty(panda.nv), K.CHECK_OFF), 3000),
-        "driver, checks on": best(lambda: K.rnea_loop.fast(
-            topo, body, q, dq, ddq, no_f_ext, np.empty(panda.nv), K.CHECK_STATE), 3000),
-        "check_q(q)": best(lambda: panda.check_q(q), 20000),
-        "check_v(dq) + check_v(ddq)": best(lambda: (panda.check_v(dq),
-                                                    panda.check_v(ddq, "ddq")), 20000),
-        "all_finite(tau)": best(lambda: _checks.all_finite(tau), 20000),
-    }
-    for name, t in times.items():
-        print(f"{name:28s} {t:8.2f} us")
-    whole, off = times["rnea (whole call)"], times["driver, checks off"]
-    print(f"{'overhead of the public call':28s} {whole - off:8.2f} us "
-          f"({100 * (whole - off) / whole:.1f} % of the call; compiled checks "
-          f"{times['driver, checks on'] - off:.2f} us)")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        robots = {"Panda": load("panda"), "Talos": load("talos", floating_base=True)}
+    for name, model in robots.items():
+        rng = np.random.default_rng(0)
+        q = model.random_configuration(rng)
+        dq, ddq = rng.normal(size=(2, model.nv))
+        tau = ld.rnea(model, q, dq, ddq)
+        ld.aba(model, q, dq, tau)
+        topo, body, no_f_ext = dispatch.flat_model(model)
+        out = np.empty(model.nv)
+        times = {
+            "rnea (whole call)": best(lambda: ld.rnea(model, q, dq, ddq), 3000),
+            "rnea driver, checks off": best(lambda: K.rnea_loop.fast(
+                topo, body, q, dq, ddq, no_f_ext, out, K.CHECK_OFF), 3000),
+            "rnea driver, checks on": best(lambda: K.rnea_loop.fast(
+                topo, body, q, dq, ddq, no_f_ext, out, K.CHECK_STATE), 3000),
+            "aba (whole call)": best(lambda: ld.aba(model, q, dq, tau), 3000),
+            "aba driver, checks off": best(lambda: K.aba_loop.fast(
+                topo, body, q, dq, tau, no_f_ext, out, K.CHECK_OFF), 3000),
+            "aba driver, checks on": best(lambda: K.aba_loop.fast(
+                topo, body, q, dq, tau, no_f_ext, out, K.CHECK_STATE), 3000),
+            "compiled: lengths, NaN, inf, quaternions (bad_input)": best(
+                lambda: lengths_and_values(topo, q, dq, ddq, no_f_ext), 20000),
+            "compiled: unit quaternions alone": best(lambda: quaternions(topo, q),
+                                                     20000),
+            "compiled: chart singularities (aba)": best(lambda: charts(topo, q),
+                                                        20000),
+            "compiled: finite result": best(lambda: finite(tau), 20000),
+            "empty compiled call, for scale": best(lambda: finite(tau[:0]), 20000),
+            "Python: check_q(q)": best(lambda: model.check_q(q), 20000),
+            "Python: check_v(dq) + check_v(ddq)": best(
+                lambda: (model.check_v(dq), model.check_v(ddq, "ddq")), 20000),
+            "Python: all_finite(tau)": best(lambda: _checks.all_finite(tau), 20000),
+        }
+        print(f"{name} (nq = {model.nq}, nv = {model.nv}):")
+        for what, t in times.items():
+            print(f"  {what:54s} {t:8.3f} us")
 
 
 if __name__ == "__main__":

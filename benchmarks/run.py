@@ -13,22 +13,30 @@ Two regimes:
   for rnea, mass matrix, aba and hybrid also the compiled driver alone on validated
   inputs, its checks off: the difference is the overhead of the input checks;
 * batched: ``--states`` states (10^4 by default) at once. liedyn makes **one** call
-  on arrays with a leading batch dimension; Pinocchio runs a Python loop over the
-  states, and also ``rneaInParallel`` / ``abaInParallel`` with one thread (its C++
-  loop); modern_robotics runs a Python loop on fewer states (it takes milliseconds
-  per call), reported per state.
+  on arrays with a leading batch dimension, on one thread and (rnea, aba) on every
+  core; Pinocchio runs a Python loop over the states, and also ``rneaInParallel`` /
+  ``abaInParallel`` (its C++ loop) with one thread and with as many as cores;
+  modern_robotics runs a Python loop on fewer states (it takes milliseconds per
+  call), reported per state.
 
 Besides the compiled engine (what the public functions choose), the reference
 implementation (the numpy ``*_pass`` functions the chapters list, which run every
 dtype) is timed on the same calls. Every library is first checked to give the same
 numbers as liedyn on the same state. BLAS and OpenMP are limited to one thread, so
-every number is single-core. Writes ``benchmarks/results.md`` (included in the book)
-and ``benchmarks/results.json``; the tables are written by ``benchmarks/report.py``.
+every number but those "on every core" is single-core. The floating-point operations
+of one state of rnea and aba are counted (the kernels run in Python on numbers that
+count them) against the peak of a core (``report.peak``). Writes
+``benchmarks/results.md`` (included in the book) and ``benchmarks/results.json``; the
+tables are written by ``benchmarks/report.py``, the first of them the targets of the
+engine, beside the same table of an earlier run (``--before``, by default
+``benchmarks/before.json``: a run of the engine before its kernels ran across states,
+made with ``--source`` on that checkout).
 
 Usage: ``python benchmarks/run.py [--quick] [--profile] [--no-compile-times]
-[--render] [--overhead]`` (``--render`` rewrites results.md from results.json;
-``--overhead`` prints only the overhead table). The full run takes a few minutes;
-``--quick`` has fewer states and repeats.
+[--render] [--overhead] [--before JSON] [--source DIR]`` (``--render`` rewrites
+results.md from results.json; ``--overhead`` prints only the overhead table;
+``--source DIR`` times the liedyn package in DIR instead of this checkout's). The
+full run takes a few minutes; ``--quick`` has fewer states and repeats.
 """
 import os
 
@@ -51,8 +59,9 @@ import pinocchio as pin                                          # noqa: E402
 import modern_robotics as mr                                     # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:0] = [os.path.join(HERE, ".."),                # this checkout's liedyn
-                os.path.join(HERE, "..", "tests")]       # the Pinocchio bridges
+SOURCE = (sys.argv[sys.argv.index("--source") + 1] if "--source" in sys.argv
+          else os.path.join(HERE, ".."))                 # this checkout's liedyn
+sys.path[:0] = [SOURCE, os.path.join(HERE, "..", "tests")]   # the Pinocchio bridges
 
 import liedyn                                                    # noqa: E402
 from liedyn import joints as J                                   # noqa: E402
@@ -158,6 +167,79 @@ def mr_inputs(model):
         S.append(Ad(M0i) @ model.joints[i].S(np.zeros(1))[:, 0])
     Mlist.append(np.eye(4))
     return np.array(Mlist), np.array(Glist), np.array(S).T
+
+
+# --- threads and operations --------------------------------------------------------
+CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else \
+    os.cpu_count()
+
+
+def on_threads(f, n):
+    """``f`` run with liedyn's engine on ``n`` threads (``None``: its default, every
+    core); an engine without threads runs on one."""
+    def g(*args):
+        if not hasattr(liedyn, "set_num_threads"):
+            return f(*args)
+        before = liedyn.get_num_threads()
+        liedyn.set_num_threads(n)
+        try:
+            return f(*args)
+        finally:
+            liedyn.set_num_threads(before)
+    return g
+
+
+class Counted(float):
+    """A float whose arithmetic gives Counted numbers and counts the operations."""
+    operations = 0
+
+    def _count(op):
+        def f(a, b):
+            Counted.operations += 1
+            return Counted(op(float(a), float(b)))
+        return f
+
+    __add__ = __radd__ = _count(lambda a, b: a + b)
+    __mul__ = __rmul__ = _count(lambda a, b: a * b)
+    __sub__ = _count(lambda a, b: a - b)
+    __rsub__ = _count(lambda a, b: b - a)
+    __truediv__ = _count(lambda a, b: a / b)
+    __rtruediv__ = _count(lambda a, b: b / a)
+
+    def __neg__(a):
+        return Counted(-float(a))
+
+
+def operations(model, alg, rng):
+    """The floating-point operations (+, -, *, /) of one state of ``alg`` ("rnea"
+    or "aba") in the kernels of ``liedyn.engine``, run in Python on numbers that
+    count them (the sines and cosines of the joints not counted); ``None`` for an
+    engine whose kernels are not on chunks of states."""
+    try:
+        from liedyn.engine import drivers as D, kernels as K, spatial as S
+        chunk = {"rnea": K.rnea_chunk, "aba": K.aba_chunk}[alg]
+    except (ImportError, AttributeError):
+        return None
+    topo, body, _ = dispatch.flat_model(model)
+    counted = np.vectorize(Counted, otypes=[object])
+    ws = D.workspace(topo, S.ABA_SLOTS, S.BLOCK_SLOTS, np.zeros(1))
+    w, c, d = (np.zeros(x.shape, dtype=object) for x in ws)
+    for x in (w, c, d):                      # state 0 counts, the other lanes not
+        x[:] = 0.0
+        x[:, ::S.LANES] = counted(np.zeros(x[:, ::S.LANES].shape))
+    body = counted(body)
+    D.prepare(topo, body, w, c, 1)
+    q = counted(model.random_configuration(rng))
+    dq, x = counted(rng.normal(size=(2, model.nv)))
+    D.gather_q(topo, q, 0, 1, w, 1)
+    D.gather(c, S.DQ, dq, 0, 1, 1)
+    D.gather(c, S.DDQ if alg == "rnea" else S.TAU, x, 0, 1, 1)
+    Counted.operations = 0
+    if alg == "rnea":
+        chunk(topo, body, w, c, 1)
+    else:
+        chunk(topo, body, w, c, d, 1)
+    return Counted.operations
 
 
 # --- the calls -----------------------------------------------------------------------
@@ -348,12 +430,16 @@ def contenders(case, alg, states, pin_states):
     qp, vp, ap, taup = pin_states
     f, n = liedyn_calls(case)[alg], len(q)
     single = {"liedyn": lambda: f(q[0], dq[0], ddq[0], tau[0])}
-    batch = {"liedyn": lambda: f(q, dq, ddq, tau)}
+    one = on_threads(f, 1)
+    batch = {"liedyn": lambda: one(q, dq, ddq, tau)}
+    if alg in ("rnea", "aba"):                 # and on every core
+        every = on_threads(f, None)
+        batch["liedyn_all"] = lambda: every(q, dq, ddq, tau)
     if alg in KERNEL_ALGORITHMS and jit.ENABLED:   # the reference implementation
         single["reference"] = lambda: reference(f)(q[0], dq[0], ddq[0], tau[0])
         k = bare_calls(case)[alg]                   # and the driver alone
         single["bare"] = lambda: k(q[0], dq[0], ddq[0], tau[0])
-        batch["reference"] = lambda: reference(f)(q, dq, ddq, tau)
+        batch["reference"] = lambda: reference(one)(q, dq, ddq, tau)
     theirs = pin_calls(case)
     if alg in theirs:
         g = theirs[alg]
@@ -366,10 +452,11 @@ def contenders(case, alg, states, pin_states):
         parallel = getattr(pin, {"rnea": "rneaInParallel",
                                  "aba": "abaInParallel"}.get(alg, "-"), None)
         if parallel is not None:
-            pool = pin.ModelPool(case.pm, 1)
+            pool, pool_all = pin.ModelPool(case.pm, 1), pin.ModelPool(case.pm, CORES)
             Q, V = np.asfortranarray(qp.T), np.asfortranarray(vp.T)
             A = np.asfortranarray((ap if alg == "rnea" else taup).T)
             batch["pin_parallel"] = lambda: parallel(1, pool, Q, V, A)
+            batch["pin_parallel_all"] = lambda: parallel(CORES, pool_all, Q, V, A)
     else:                               # hybrid: liedyn's direct method is the peer
         h = liedyn_calls(case)["hybrid_direct"]
         single["direct"] = lambda: h(q[0], dq[0], ddq[0], tau[0])
@@ -411,6 +498,8 @@ def time_case(case, args, rng):
         for name, t in best_of(batch, args.batch_repeats).items():
             row[name if name.startswith("pin") else f"{name}_batch"] = t / n
         row["liedyn_batch_states"] = n
+        if alg in ("rnea", "aba"):
+            row["operations"] = operations(case.model, alg, rng)
         if case.mr is not None and alg in ("rnea", "mass matrix", "aba"):
             row.update(time_mr(case, alg, states, args))
         rows.append(row)
@@ -426,7 +515,9 @@ def print_row(alg, row):
           f"pin {us('pin_single')} direct {us('direct_single')} "
           f"mr {us('mr_single')} | per state: liedyn {us('liedyn_batch')} "
           f"reference {us('reference_batch')} pin loop {us('pin_loop')} "
-          f"pin C++ {us('pin_parallel')} direct {us('direct_batch')}", flush=True)
+          f"pin C++ {us('pin_parallel')} direct {us('direct_batch')} | every core: "
+          f"liedyn {us('liedyn_all_batch')} pin C++ {us('pin_parallel_all')}",
+          flush=True)
 
 
 def overhead_only():
@@ -507,7 +598,7 @@ def render(args):
     args.quick, args.states = saved["quick"], saved["states"]
     args.batch_repeats = saved.get("batch_repeats", 1 if args.quick else 2)
     text = report.markdown(saved["rows"], saved["machine"], args,
-                           saved.get("compiled", True))
+                           saved.get("compiled", True), before(args))
     if saved.get("numba"):
         text += report.compile_markdown(saved["numba"])
     with open(args.out, "w") as f:
@@ -529,6 +620,10 @@ def parse(argv):
                         help="skip measuring numba compilation and cache-load times")
     parser.add_argument("--out", default=os.path.join(HERE, "results.md"))
     parser.add_argument("--json", default=os.path.join(HERE, "results.json"))
+    parser.add_argument("--before", default=os.path.join(HERE, "before.json"),
+                        help="results.json of an earlier run, beside the targets")
+    parser.add_argument("--source", default=None,
+                        help="the checkout whose liedyn is timed (default: this one)")
     args = parser.parse_args(argv)
     args.states = 500 if args.quick else 10_000
     args.repeats = 5 if args.quick else 15
@@ -553,6 +648,14 @@ def main(argv=None):
         run(args)
 
 
+def before(args):
+    """The machine and rows of the earlier run, or ``None``."""
+    if not args.before or not os.path.exists(args.before):
+        return None
+    with open(args.before) as f:
+        return json.load(f)
+
+
 def run(args):
     info = report.machine_info(pin, liedyn)
     print("machine:", json.dumps(info))
@@ -568,7 +671,7 @@ def run(args):
     compiled = (compile_times(args.quick) if jit.ENABLED and not args.no_compile_times
                 else None)
     total = time.perf_counter() - t_start
-    text = report.markdown(rows, info, args, jit.ENABLED)
+    text = report.markdown(rows, info, args, jit.ENABLED, before(args))
     if compiled:
         text += report.compile_markdown(compiled)
     with open(args.out, "w") as f:

@@ -62,6 +62,7 @@ from .constraints import LoopClosure, Pfaffian
 from .control import (computed_torque, operational_space_control, passivity_based,
                       pd_gravity, simulate_closed_loop)
 from .dh import from_dh, puma560, stanford_arm
+from .engine.dispatch import get_num_threads, set_num_threads
 from .crba import (bias_force, coriolis_matrix, gravity_torque, kinetic_energy,
                    mass_matrix, potential_energy)
 from .constrained_derivatives import constrained_forward_partials
@@ -105,6 +106,8 @@ __all__ = [
     # simulation and control
     "simulate", "Trajectory", "computed_torque", "pd_gravity", "passivity_based",
     "operational_space_control", "simulate_closed_loop",
+    # the compiled engine
+    "set_num_threads", "get_num_threads",
     # the Lie-group module and the errors
     "lie", "ChartSingularityError", "DivergenceError", "NonFiniteResultError",
     "URDFError", "MJCFError", "MJCFWarning",

@@ -1,34 +1,48 @@
-"""Which way an algorithm runs: the compiled engine, or the reference.
+"""Which way an algorithm runs: the compiled engine, or the reference; and on how
+many cores.
 
 The public functions (:func:`liedyn.inverse_dynamics.rnea`,
 :func:`liedyn.crba.mass_matrix`, :func:`liedyn.forward_dynamics.aba`,
 :func:`liedyn.hybrid_dynamics.hybrid` and the partials) call the functions here
 first. For float64 or complex128 input, with numba installed and enabled, they run
-the compiled drivers of :mod:`liedyn.engine.drivers`, looping over the leading
-batch dimensions flattened into one. Everything else returns ``None``: another dtype
-(sympy objects, integers), numba absent or disabled, a joint type without a kernel
-(a user's own subclass), a model with complex or symbolic parameters, and any input
-the compiled checks refuse. The public function then runs its reference
-implementation, which computes the same result or raises the clear error naming
-the argument: one place says each error message.
+the compiled drivers of :mod:`liedyn.engine.drivers` on the leading batch
+dimensions flattened into one, all through one helper (:func:`run`). Everything
+else returns ``None``: another dtype (sympy objects, integers), numba absent or
+disabled, a joint type without a kernel (a user's own subclass), a model with
+complex or symbolic parameters, and any input the compiled checks refuse. The
+public function then runs its reference implementation, which computes the same
+result or raises the clear error naming the argument: one place says each error
+message.
+
+A batch large enough to gain runs on several threads (:func:`set_num_threads`), each
+a driver on its share of the states: the drivers release the GIL.
 """
 import math
+import os
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 from .. import _checks
-from . import jit as _jit
-from . import drivers as K
 from .. import joints as J
+from . import drivers as K
+from . import jit as _jit
+from . import spatial as L
+from .spatial import (ARM, BODY_COLUMNS, CHARTS, INERTIA, JOINT, PAR, PARENT, PX,
+                      QI, QUATERNIONS, RX, TOPO_COLUMNS, VARYING_S, VI)
 
-__all__ = ["flat_model", "use_kernels", "rnea", "mass_matrix", "aba", "hybrid",
-           "inverse_mass_matrix", "rnea_partials", "aba_partials"]
+__all__ = ["flat_model", "use_kernels", "run", "rnea", "mass_matrix", "aba",
+           "hybrid", "inverse_mass_matrix", "rnea_partials", "aba_partials",
+           "set_num_threads", "get_num_threads"]
 
-_CODES = {J.Fixed: K.FIXED, J.Revolute: K.REVOLUTE, J.Prismatic: K.PRISMATIC,
-          J.Helical: K.HELICAL, J.Screw: K.SCREW, J.Universal: K.UNIVERSAL,
-          J.Planar: K.PLANAR, J.Spherical: K.SPHERICAL,
-          J.SphericalZYX: K.SPHERICAL_ZYX, J.SphericalExp: K.SPHERICAL_EXP,
-          J.Free: K.FREE}
+_CODES = {J.Fixed: L.FIXED, J.Revolute: L.REVOLUTE, J.Prismatic: L.PRISMATIC,
+          J.Helical: L.HELICAL, J.Screw: L.SCREW, J.Universal: L.UNIVERSAL,
+          J.Planar: L.PLANAR, J.Spherical: L.SPHERICAL,
+          J.SphericalZYX: L.SPHERICAL_ZYX, J.SphericalExp: L.SPHERICAL_EXP,
+          J.Free: L.FREE}
+_FLAGS = {J.Spherical: QUATERNIONS, J.Free: QUATERNIONS,
+          J.SphericalZYX: CHARTS | VARYING_S, J.SphericalExp: CHARTS | VARYING_S,
+          J.Universal: VARYING_S, J.Planar: VARYING_S}
 
 
 def _joint_parameters(joint):
@@ -65,10 +79,13 @@ def use_kernels(on):
 def flat_model(model):
     """The arrays the kernels read, built once and cached on the model.
 
-    Returns ``(topo, body, no_f_ext)``: ``topo`` (N+1, 5) int64 with the parent,
-    joint code and the offsets and sizes of each body's coordinates (row 0: -1, 0,
-    ``nq``, ``nv``, 0); ``body`` (N+1, 66) with joint parameters, placement ``X_i``,
-    inertia ``I_i`` and armature (row 0: ``dV_0 = (0, -g)``); zero external
+    Returns ``(topo, body, no_f_ext)``: ``topo`` (N+1, 6) int64 with the parent,
+    joint code, the offsets of each body's coordinates and its ``nv`` and ``nq``
+    (row 0: -1, what the model holds (quaternions, charts with singular sets,
+    joints whose ``S`` depends on ``q``: the flags of
+    :mod:`liedyn.engine.spatial`, which let the checks skip what a model lacks),
+    ``nq``, ``nv``, 0, 0); ``body`` (N+1, 66) with joint parameters, placement
+    ``X_i``, inertia ``I_i`` and armature (row 0: ``dV_0 = (0, -g)``); zero external
     wrenches (N, 6).
     ``None`` if some joint has no kernel or some inertia or placement is not real
     (then the reference implementation runs). The model's edits drop the cache
@@ -93,41 +110,141 @@ def _flatten(model):
     if any(
         np.asarray(x).dtype.kind != "f" for x in model.inertias + model.placements):
         return None           # complex or symbolic model parameters: reference path
-    topo = np.zeros((N + 1, 5), dtype=np.int64)
-    body = np.zeros((N + 1, K.BODY_COLUMNS))
+    topo = np.zeros((N + 1, TOPO_COLUMNS), dtype=np.int64)
+    body = np.zeros((N + 1, BODY_COLUMNS))
+    flags = 0
     for i in range(1, N + 1):
         j = model.joints[i]
         topo[i] = (model.parent[i], _CODES[type(j)], model.q_slice[i].start,
-                   model.v_slice[i].start, j.nv)
+                   model.v_slice[i].start, j.nv, j.nq)
+        flags |= _FLAGS.get(type(j), 0)
         X = np.asarray(model.placements[i], dtype=float)
-        body[i, K.PAR:K.PAR + 12] = _joint_parameters(j)
-        body[i, K.RX:K.RX + 9] = X[:3, :3].ravel()
-        body[i, K.PX:K.PX + 3] = X[:3, 3]
+        body[i, PAR:PAR + 12] = _joint_parameters(j)
+        body[i, RX:RX + 9] = X[:3, :3].ravel()
+        body[i, PX:PX + 3] = X[:3, 3]
         I = np.asarray(model.inertias[i], dtype=float)
-        body[i, K.INERTIA:K.INERTIA + 36] = I.ravel()
-        body[i, K.ARM:K.ARM + j.nv] = model.armature[model.v_slice[i]]
-    topo[0, K.PARENT], topo[0, K.QI], topo[0, K.VI] = -1, model.nq, model.nv
+        body[i, INERTIA:INERTIA + 36] = I.ravel()
+        body[i, ARM:ARM + j.nv] = model.armature[model.v_slice[i]]
+    topo[0, PARENT], topo[0, JOINT] = -1, flags
+    topo[0, QI], topo[0, VI] = model.nq, model.nv
     body[0, 3:6] = -np.asarray(model.gravity, dtype=float)        # dV_0 = (0, -g)
     return topo, body, np.zeros((N, 6))
 
 
-# --- preparing the input ------------------------------------------------------
+# --- threads ----------------------------------------------------------------------
+def _default_threads():
+    """``LIEDYN_NUM_THREADS`` if set, else every core this process may use."""
+    value = os.environ.get("LIEDYN_NUM_THREADS", "").strip()
+    if value:
+        try:
+            n = int(value)
+        except ValueError:
+            n = 0
+        if n < 1:
+            raise ValueError("environment variable LIEDYN_NUM_THREADS: expected a "
+                             f"positive integer, got {value!r}")
+        return n
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:                                   # pragma: no cover
+        return os.cpu_count() or 1
+
+
+_THREADS = [None]           # set_num_threads; None: _default_threads()
+_POOL = [None, 0]           # the executor and its number of workers
+_WORK_PER_THREAD = 4096     # body-states a thread must get for threads to gain
+
+
+def set_num_threads(n=None):
+    """Set the number of threads the compiled engine uses for a large batch.
+
+    A batch of many states (``q`` of shape (..., nq)) is split into as many shares
+    as threads, each computed by the compiled code while the others run: every core
+    works. A small batch (below a few thousand bodies times states per thread) and
+    a single state stay on the calling thread, where threads would cost more than
+    they gain. By default the number is the environment variable
+    ``LIEDYN_NUM_THREADS``, else the number of cores this process may use; ``1``
+    keeps every call on one core. ``None`` restores the default.
+
+    Parameters
+    ----------
+    n : int >= 1 or None
+
+    Returns
+    -------
+    int
+        the number of threads used from now on
+
+    Examples
+    --------
+    >>> import liedyn as ld
+    >>> before = ld.get_num_threads()
+    >>> ld.set_num_threads(1)         # every call on the calling thread
+    1
+    >>> ld.set_num_threads(None) == before
+    True
+    """
+    if n is not None:
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+            raise ValueError(f"argument 'n': expected a positive integer or None, "
+                             f"got {n!r}")
+        n = int(n)
+    _THREADS[0] = n
+    return get_num_threads()
+
+
+def get_num_threads():
+    """The number of threads the compiled engine uses for a large batch
+    (:func:`set_num_threads`).
+
+    >>> import liedyn as ld
+    >>> ld.get_num_threads() >= 1
+    True
+    """
+    n = _THREADS[0]
+    return _default_threads() if n is None else n
+
+
+def _threads_for(B, N):
+    """How many threads ``B`` states of ``N`` bodies get."""
+    threads = get_num_threads()
+    if threads == 1:
+        return 1
+    return max(1, min(threads, B * max(N, 1) // _WORK_PER_THREAD, B))
+
+
+def _pool(workers):
+    if _POOL[1] < workers:
+        if _POOL[0] is not None:
+            _POOL[0].shutdown(wait=False)
+        _POOL[0], _POOL[1] = ThreadPoolExecutor(
+            workers, thread_name_prefix="liedyn"), workers
+    return _POOL[0]
+
+
+def _in_threads(driver, model, B, args, lengths, check):
+    """``driver`` on ``args`` (whose ``lengths`` are the rows of one state; ``0``:
+    not per state), in as many threads as :func:`_threads_for` gives; the worst
+    status of the shares."""
+    compiled = driver.compiled(args + (check,))
+    T = _threads_for(B, model.nbodies)
+    if T == 1:
+        return compiled(*args, check)
+    bounds = [B * t // T for t in range(T + 1)]
+
+    def share(t):
+        a, b = bounds[t], bounds[t + 1]
+        return compiled(*(x if n == 0 or x.shape[0] == n else x[a * n:b * n]
+                          for x, n in zip(args, lengths)), check)
+    futures = [_pool(T - 1).submit(share, t) for t in range(1, T)]
+    status = [share(0)] + [f.result() for f in futures]
+    return max(status)
+
+
+# --- preparing the input ----------------------------------------------------------
 _F64 = np.dtype(np.float64)
 STATE, ALL = K.CHECK_STATE, K.CHECK_ALL     # the drivers' checks (f_ext or not)
 _COMPILED_DTYPES = (_F64, np.dtype(np.complex128))
-
-
-def _single(model, q, x, y):
-    """The flattened model if it is cached and ``q``, ``x``, ``y`` look like one
-    state of float64 vectors, else ``None``: the compiled driver is then called on
-    them as they are, and numba's test of their types (C-contiguous, writable)
-    refuses anything else with a ``TypeError`` (:class:`liedyn.engine.jit.Driver`).
-    Their lengths and values are checked in compiled code
-    (:func:`liedyn.engine.drivers.bad_input`). The fast path of every call."""
-    if (_jit.ENABLED and _KERNELS[0] and q.ndim == x.ndim == y.ndim == 1
-            and q.dtype is x.dtype is y.dtype is _F64):
-        return model.__dict__.get("_flat")
-    return None
 
 
 def _as_batches(arrays, tails, dtype):
@@ -160,10 +277,7 @@ def _as_batches(arrays, tails, dtype):
 
 def _compiled_inputs(arrays, tails):
     """``(batch_shape, arrays)`` for a compiled driver (:func:`_as_batches`), all
-    of one compiled dtype; ``None`` if numba is absent, or for another dtype or
-    shape."""
-    if not _jit.ENABLED:
-        return None
+    of one compiled dtype; ``None`` for another dtype or shape."""
     try:
         arrays = [x if type(x) is np.ndarray else np.asarray(x) for x in arrays]
     except (TypeError, ValueError):         # ragged or odd: the reference path says
@@ -180,100 +294,90 @@ def _compiled_inputs(arrays, tails):
     return _as_batches(arrays, tails, dtype)
 
 
-# --- the algorithms -----------------------------------------------------------
-# Each returns a finite result, or None: the public function then runs its
-# reference implementation, which computes the same result or raises the clear
-# error naming the argument.
-def _flat_and_f_ext(model, f_ext):
-    """``(topo, body, f_ext, check)`` for a driver, or ``None`` (no compiled engine,
-    or a model it cannot run)."""
+# --- the one way through the engine -----------------------------------------------
+VECTOR, VECTORS, MATRICES = ("v",), ("v", "v"), ("vv", "vv", "vv")
+"""The outputs of the drivers: a vector of ``nv`` (..., nv), two, or three (nv, nv)
+matrices (..., nv, nv)."""
+
+
+def _empty(outputs, nv, batch=1, dtype=float):
+    """The output arrays of ``batch`` states, as the drivers take them."""
+    if outputs is VECTOR:
+        return (np.empty(batch * nv, dtype),)
+    return tuple(np.empty((batch * nv,) if o == "v" else (batch * nv, nv), dtype)
+                 for o in outputs)
+
+
+def run(driver, model, states, outputs, f_ext=None, extra=(), wrenches=True,
+        body=None):
+    """``driver`` (:mod:`liedyn.engine.drivers`) on the state arrays ``states``
+    (``q`` first, then vectors of ``nv``), with ``f_ext`` if the driver takes
+    wrenches and the arrays ``extra`` (one for the whole batch) after them; returns
+    its ``outputs`` (:data:`VECTOR`, :data:`VECTORS`, :data:`MATRICES`) as a tuple,
+    or ``None`` (no compiled engine, a model or an input it cannot run, a refusal of
+    the checks). ``body`` replaces the flattened model's ``body`` (e.g. without
+    gravity).
+
+    One state of float64 vectors is the common case and goes straight to the
+    compiled code: numba's test of the argument types (C-contiguous, writable,
+    float64) refuses anything else with a ``TypeError`` (a ``ValueError`` for an
+    empty list) (:class:`liedyn.engine.jit.Driver`), and the general path converts
+    it.
+    """
+    flat = model.__dict__.get("_flat") if _KERNELS[0] else None
+    check = STATE if f_ext is None else ALL
+    if flat is not None and body is None:
+        out = _empty(outputs, model.nv)
+        args = flat[:2] + states + ((flat[2] if f_ext is None else f_ext,)
+                                    if wrenches else ()) + extra + out + (check,)
+        try:
+            status = driver.fast(*args)
+        except (TypeError, ValueError):    # not numba's types: converted below
+            pass
+        else:
+            return None if status else out
     flat = flat_model(model) if _jit.ENABLED else None
     if flat is None:
         return None
-    topo, body, no_f_ext = flat
-    fe, check = (no_f_ext, STATE) if f_ext is None else (f_ext, ALL)
-    return topo, body, fe, check
-
-
-def _run(driver, model, arrays, tails, outputs, *extra):
-    """``driver`` on ``arrays`` (state vectors and ``f_ext``) converted to one
-    compiled dtype and flattened into batches: ``outputs`` arrays of shape
-    ``batch + tail`` each, or ``None``."""
+    topo, body0, zeros = flat
+    N, nq, nv = model.nbodies, model.nq, model.nv
+    tails = [(nq,)] + [(nv,)] * (len(states) - 1)
+    arrays = list(states)
+    if wrenches:
+        arrays.append(zeros if f_ext is None else f_ext)
+        tails.append((N, 6))
     prepared = _compiled_inputs(arrays, tails)
     if prepared is None:
         return None
     batch, arrays = prepared
     B = math.prod(batch)
-    out = [np.zeros((B * tail[0],) + tail[1:], arrays[0].dtype) for tail in outputs]
-    topo, body, check = extra[0], extra[1], extra[-1]
-    if driver.run(topo, body, *arrays, *extra[2:-1], *out, check):
+    out = _empty(outputs, nv, B, arrays[0].dtype)
+    args = (topo, body0 if body is None else body, *arrays, *extra, *out)
+    lengths = [0, 0, nq] + [nv] * (len(states) - 1) + [N] * wrenches
+    lengths += [0] * len(extra) + [nv] * len(out)
+    if _in_threads(driver, model, B, args, lengths, check):
         return None
-    return [x.reshape(batch + tail) for x, tail in zip(out, outputs)]
+    return tuple(x.reshape(batch + ((nv,) if o == "v" else (nv, nv)))
+                 for x, o in zip(out, outputs))
 
 
 def rnea(model, q, dq, ddq, f_ext=None):
     """``tau`` by the compiled kernels (Kim (2012), Table 2), or ``None``."""
-    try:                                                # the common case first
-        flat = _single(model, q, dq, ddq)
-        if flat is not None:
-            topo, body, no_f_ext = flat
-            fe, check = (no_f_ext, STATE) if f_ext is None else (f_ext, ALL)
-            tau = np.empty(model.nv)
-            bad = K.rnea_loop.fast(topo, body, q, dq, ddq, fe, tau, check)
-            return None if bad else tau
-    except (AttributeError, TypeError):        # not arrays, or not numba's types
-        pass
-    prepared = _flat_and_f_ext(model, f_ext)
-    if prepared is None:
-        return None
-    topo, body, fe, check = prepared
-    nv = model.nv
-    out = _run(K.rnea_loop, model, (q, dq, ddq, fe),
-               ((model.nq,), (nv,), (nv,), (model.nbodies, 6)), [(nv,)],
-               topo, body, check)
+    out = run(K.rnea_loop, model, (q, dq, ddq), VECTOR, f_ext)
     return None if out is None else out[0]
 
 
 def mass_matrix(model, q):
     """``M(q)`` by the compiled kernels (composite-rigid-body algorithm), or
     ``None``."""
-    nv = model.nv
-    try:                                                # the common case first
-        flat = _single(model, q, q, q)                  # (q is the whole state)
-        if flat is not None:
-            M = np.zeros((nv, nv))
-            return None if K.crba_loop.fast(flat[0], flat[1], q, M, ALL) else M
-    except (AttributeError, TypeError):        # not arrays, or not numba's types
-        pass
-    prepared = _flat_and_f_ext(model, None)
-    if prepared is None:
-        return None
-    out = _run(K.crba_loop, model, (q,), ((model.nq,),), [(nv, nv)],
-               prepared[0], prepared[1], ALL)
+    out = run(K.crba_loop, model, (q,), MATRICES[:1], wrenches=False)
     return None if out is None else out[0]
 
 
 def aba(model, q, dq, tau, f_ext=None):
     """``ddq`` by the compiled kernels (Kim (2012), Table 3), or ``None``; the
     drivers also refuse chart singularities (:meth:`Model.check_chart`)."""
-    try:                                                # the common case first
-        flat = _single(model, q, dq, tau)
-        if flat is not None:
-            topo, body, no_f_ext = flat
-            fe, check = (no_f_ext, STATE) if f_ext is None else (f_ext, ALL)
-            ddq = np.empty(model.nv)
-            bad = K.aba_loop.fast(topo, body, q, dq, tau, fe, ddq, check)
-            return None if bad else ddq
-    except (AttributeError, TypeError):        # not arrays, or not numba's types
-        pass
-    prepared = _flat_and_f_ext(model, f_ext)
-    if prepared is None:
-        return None
-    topo, body, fe, check = prepared
-    nv = model.nv
-    out = _run(K.aba_loop, model, (q, dq, tau, fe),
-               ((model.nq,), (nv,), (nv,), (model.nbodies, 6)), [(nv,)],
-               topo, body, check)
+    out = run(K.aba_loop, model, (q, dq, tau), VECTOR, f_ext)
     return None if out is None else out[0]
 
 
@@ -282,61 +386,46 @@ def hybrid(model, q, dq, ddq, tau, prescribed, f_ext=None):
     ``None``. ``prescribed`` has N booleans, one per joint. The drivers refuse
     chart singularities of any joint (also prescribed ones, which the reference
     path accepts)."""
-    try:                                                # the common case first
-        flat = _single(model, q, dq, tau)
-        if flat is not None and ddq.ndim == 1 and ddq.dtype is _F64:
-            topo, body, no_f_ext = flat
-            fe, check = (no_f_ext, STATE) if f_ext is None else (f_ext, ALL)
-            out = np.empty(model.nv), np.empty(model.nv)
-            bad = K.hybrid_loop.fast(topo, body, q, dq, ddq, tau, fe, prescribed,
-                                     *out, check)
-            return None if bad else out
-    except (AttributeError, TypeError):        # not arrays, or not numba's types
-        pass
-    prepared = _flat_and_f_ext(model, f_ext)
-    if prepared is None:
-        return None
-    topo, body, fe, check = prepared
-    N, nv = model.nbodies, model.nv
-    mask = np.array(_checks.booleans("prescribed", prescribed, N, "one per joint"))
-    out = _run(K.hybrid_loop, model, (q, dq, ddq, tau, fe),
-               ((model.nq,), (nv,), (nv,), (nv,), (N, 6)), [(nv,), (nv,)],
-               topo, body, mask, check)
-    return None if out is None else tuple(out)
+    if not (type(prescribed) is np.ndarray and prescribed.dtype == bool):
+        prescribed = _checks.booleans("prescribed", prescribed, model.nbodies,
+                                      "one per joint")
+    out = run(K.hybrid_loop, model, (q, dq, ddq, tau), VECTORS, f_ext,
+              (np.ascontiguousarray(prescribed),))
+    return out
 
 
 def inverse_mass_matrix(model, q):
     """``M(q)^-1`` by the compiled articulated-body algorithm, or ``None``: column
     ``k`` is ``aba(q, 0, e_k)`` without gravity, the ``nv`` columns of each state a
     batch of the driver."""
-    prepared = _flat_and_f_ext(model, None)
-    if prepared is None:
+    flat = flat_model(model) if _jit.ENABLED else None
+    if flat is None:
         return None
-    topo, body = prepared[:2]
     inputs = _compiled_inputs((q,), ((model.nq,),))
     if inputs is None:
         return None
     batch, (q,) = inputs
-    B, nv, dt = math.prod(batch), model.nv, q.dtype
-    if B > 1:                                   # each state, once per column
-        q = np.repeat(q.reshape(B, model.nq), nv, axis=0).reshape(-1)
-    weightless = body.copy()
+    nv, dt = model.nv, q.dtype
+    B = math.prod(batch)
+    q = np.repeat(q.reshape(B, model.nq), nv, axis=0)   # each state, per column
+    weightless = flat[1].copy()
     weightless[0, :6] = 0.0                             # dV_0 = 0: no gravity
-    E = np.tile(np.eye(nv, dtype=dt), (B, 1)).reshape(-1)
-    cols = np.empty(B * nv * nv, dt)
-    if K.aba_loop.run(topo, weightless, q, np.zeros(nv, dt), E,
-                      np.zeros((model.nbodies, 6), dt), cols, STATE):
+    E = np.broadcast_to(np.eye(nv, dtype=dt), (B, nv, nv))
+    out = run(K.aba_loop, model, (q, np.zeros(nv, dt), E.reshape(-1, nv)), VECTOR,
+              body=weightless)
+    if out is None:
         return None
-    return np.swapaxes(cols.reshape(batch + (nv, nv)), -1, -2)
+    return np.swapaxes(out[0].reshape(batch + (nv, nv)), -1, -2)
 
 
 def rnea_partials(model, q, dq, ddq, f_ext=None):
     """``(dtau/dq, dtau/d(dq), M)`` by the compiled kernels: Kim (2012), Table 5
     along the ``nv`` unit directions of ``q`` and of ``dq`` at once, in the ground
-    frame (:func:`liedyn.engine.kernels.rnea_partials_state`), and ``M``; or
+    frame (:func:`liedyn.engine.kernels.rnea_partials_chunk`), and ``M``; or
     ``None`` (and for joints whose ``S`` depends on ``q``: Table 5 on numpy
     arrays then runs, whose expressions chapter 10 prints)."""
-    return _partials(K.rnea_partials_loop, model, q, dq, ddq, f_ext)
+    out = run(K.rnea_partials_loop, model, (q, dq, ddq), MATRICES, f_ext)
+    return out
 
 
 def aba_partials(model, q, dq, tau, f_ext=None):
@@ -344,25 +433,5 @@ def aba_partials(model, q, dq, tau, f_ext=None):
     ``ddq`` by ABA (Kim (2012), Table 3), the Table 5 partials of ``tau`` and ``M``
     at it (:func:`rnea_partials`), then per state ``M^-1`` by a Cholesky
     factorisation and ``d ddq/dx = -M^-1 dtau/dx``, all in one compiled call."""
-    return _partials(K.aba_partials_loop, model, q, dq, tau, f_ext)
-
-
-def _partials(driver, model, q, x, y, f_ext):
-    """Three (nv, nv) matrices per state from a compiled partials driver, or
-    ``None``."""
-    prepared = _flat_and_f_ext(model, f_ext)
-    if prepared is None:
-        return None
-    topo, body, fe, check = prepared
-    N, nv = model.nbodies, model.nv
-    try:                                                # the common case first
-        if _single(model, q, x, y) is not None:
-            out = [np.zeros((nv, nv)) for _ in range(3)]
-            bad = driver.fast(topo, body, q, x, y, fe, *out, check)
-            return None if bad else tuple(out)
-    except (AttributeError, TypeError):        # not arrays, or not numba's types
-        pass
-    out = _run(driver, model, (q, x, y, fe),
-               ((model.nq,), (nv,), (nv,), (N, 6)), [(nv, nv)] * 3,
-               topo, body, check)
-    return None if out is None else tuple(out)
+    out = run(K.aba_partials_loop, model, (q, dq, tau), MATRICES, f_ext)
+    return out

@@ -1,31 +1,39 @@
-"""The drivers: the loop over a flattened batch of states, compiled by numba
+"""The drivers: a batch of states, chunk by chunk, through the kernels of
+:mod:`liedyn.engine.kernels`, compiled by numba
 (:func:`liedyn.engine.jit.compiled`), with the input checks and the finite-result
-test inside, and the forward-dynamics partials (``M^-1`` by Cholesky).
+test inside.
+
+A driver gets one state, or ``B`` states flattened into one axis: ``q`` of length
+``nq`` or ``B nq``, ``dq`` of length ``nv`` or ``B nv``, ``f_ext`` of ``N`` or
+``B N`` rows (one state's length: shared by the batch), the outputs of ``B nv``
+rows. It
+allocates the workspaces of one chunk of :data:`~liedyn.engine.spatial.LANES`
+states (:func:`workspace`) and, chunk after chunk, copies the chunk's states into
+their rows (:func:`gather`), runs the kernel and copies the results out
+(:func:`scatter`). It returns 0, or 1 for input that the checks refuse, or 2 for a
+non-finite result, or 3 (the partials) for a joint whose ``S`` depends on ``q``;
+the public function then re-runs the reference path, which computes the same
+result or raises the clear error naming the argument. Its last argument says which
+checks run: ``CHECK_OFF``, ``CHECK_STATE`` (all but ``f_ext``, the model's zeros
+when no wrench is given) or ``CHECK_ALL``.
 """
 import numpy as np
 
 from ..joints import CHART_TOL, QUAT_TOL
-from .jit import compiled, kernel, sqrt
-from .kernels import *  # noqa: F401,F403  (the per-state algorithms and operators)
+from .jit import compiled, kernel
+from .joints import joint_axis
+from .kernels import (aba_chunk, crba_chunk, forward_partials, ground_frame_pass,
+                      hybrid_chunk, rnea_chunk, rnea_partials_chunk)
+from .spatial import (
+    A0, ABA_SLOTS, BLOCK_SLOTS, BODY_SLOTS, CHARTS, COORDINATE_SLOTS, DDQ, DQ,
+    DSDQ, DV, FEXT, FREE, JOINT, LANES, NQ, NV, PARENT, PARTIALS_BLOCK_SLOTS,
+    PARTIALS_SLOTS, Q, QI, QUATERNIONS, R0, S, SPHERICAL, SPHERICAL_EXP,
+    SPHERICAL_ZYX, TAU, V, V0, VARYING_S, VI, at, store6)
 
-# --- drivers: the loop over a flattened batch, compiled when numba is available ---
-# A driver gets one state, or B states flattened into one axis: q of length nq or
-# B nq, dq of length nv or B nv, f_ext of N or B N rows (one state's length: shared
-# by the batch), the output of B nv rows. It returns 0, or 1 for input that the
-# checks refuse, or 2 for a non-finite result; the public function then re-runs the
-# reference path, which computes the same result or raises the clear error naming
-# the argument. Its last argument says which checks run: CHECK_OFF, CHECK_STATE (all
-# but f_ext, the model's zeros when no wrench is given) or CHECK_ALL.
 CHECK_OFF, CHECK_STATE, CHECK_ALL = 0, 1, 2
 
 
-@kernel
-def part(x, b, n):
-    """State ``b`` of a flattened batch: rows ``b n .. b n + n - 1`` of ``x``, or
-    its first ``n`` rows when ``x`` holds one state shared by the whole batch."""
-    return x[b * n:(b + 1) * n] if x.shape[0] > n else x[0:n]
-
-
+# --- the input checks -------------------------------------------------------------
 @kernel
 def all_finite(x):
     """True unless some entry of the C-contiguous float or complex array ``x`` is
@@ -49,9 +57,11 @@ def lengths_ok(x, n, B):
 @kernel
 def unit_quaternions(topo, q, B, tol):
     """True if every quaternion of a spherical or free joint has unit norm to within
-    ``tol``."""
+    ``tol`` (at once if the model has none)."""
     nq = topo[0, QI]
-    for b in range(min(B, q.shape[0] // nq) if nq > 0 else 0):
+    if not topo[0, JOINT] & QUATERNIONS:
+        return True
+    for b in range(min(B, q.shape[0] // nq)):
         for i in range(1, topo.shape[0]):
             code = topo[i, JOINT]
             if code == SPHERICAL or code == FREE:
@@ -70,9 +80,12 @@ def charts_ok(topo, q, B, tol):
     Euler-angle joint at gimbal lock, ``|cos q1| < tol``, or exponential
     coordinates near ``|phi| = 2 pi k``, ``k >= 1``
     (:meth:`liedyn.joints.SphericalZYX.chart_distance`,
-    :meth:`liedyn.joints.SphericalExp.chart_distance`)."""
+    :meth:`liedyn.joints.SphericalExp.chart_distance`); at once if the model has no
+    such joint."""
     nq = topo[0, QI]
-    for b in range(min(B, q.shape[0] // nq) if nq > 0 else 0):
+    if not topo[0, JOINT] & CHARTS:
+        return True
+    for b in range(min(B, q.shape[0] // nq)):
         for i in range(1, topo.shape[0]):
             j = b * nq + topo[i, QI]
             if topo[i, JOINT] == SPHERICAL_ZYX:
@@ -119,255 +132,294 @@ def states(topo, out):
     return out.shape[0] // nv if nv > 0 else 0
 
 
-@kernel
-def rnea_workspace(nb, nv, like):
-    """The workspaces of :func:`rnea_state` (Kim (2012), Table 2): R, p, S, dS, V,
-    eta, dV, F, of the dtype of ``like``."""
-    dt = like.dtype
-    return (np.zeros((nb, 3, 3), dt), np.zeros((nb, 3), dt), np.zeros((nv, 6), dt),
-            np.zeros((nv, 6), dt), np.zeros((nb, 6), dt), np.zeros((nb, 6), dt),
-            np.zeros((nb, 6), dt), np.zeros((nb, 6), dt))
+# --- a chunk's workspaces ---------------------------------------------------------
+@kernel(allocates=True)
+def workspace(topo, body_slots, block_slots, like):
+    """The workspaces of a chunk (:mod:`liedyn.engine.kernels`), of the dtype of
+    ``like``: ``w`` with ``body_slots`` slots per body, ``c`` with the coordinates'
+    slots, ``d`` with ``block_slots`` slots per coordinate; not initialised
+    (:func:`prepare` sets what the kernels read before they write it)."""
+    N, nv, dt = topo.shape[0] - 1, topo[0, VI], like.dtype
+    return (np.empty((N + 1, body_slots * LANES), dt),
+            np.empty((nv, COORDINATE_SLOTS * LANES), dt),
+            np.empty((nv, block_slots * LANES), dt))
 
 
 @kernel
-def ground_workspace(nb, nv, like):
-    """The workspaces of :func:`ground_frame_pass` and :func:`rnea_partials_state`:
-    R0, p0 (``T_{0,i}``), S0, V0, A0, F0, Ic, Bc, a, b, of the dtype of ``like``."""
-    dt = like.dtype
-    return (np.zeros((nb, 3, 3), dt), np.zeros((nb, 3), dt), np.zeros((nv, 6), dt),
-            np.zeros((nb, 6), dt), np.zeros((nb, 6), dt), np.zeros((nb, 6), dt),
-            np.zeros((nb, 6, 6), dt), np.zeros((nb, 6, 6), dt),
-            np.zeros((nv, 6), dt), np.zeros((nv, 6), dt))
+def prepare(topo, body, w, c, L):
+    """What the kernels read and no chunk changes, for the ``L`` states of the
+    chunk: the ground's ``V_0 = 0`` and ``dV_0 = (0, -g)`` (row 0 of ``body``; in
+    the ground frame also ``T_{0,0} = 1``), ``dS_i dq_i = 0`` and the columns of
+    ``S_i`` that do not depend on ``q``
+    (:func:`~liedyn.engine.joints.joint_axis`)."""
+    w[0, at(V, 0)] = 0
+    zero = w[0, at(V, 0)]                        # of the workspace's type
+    o = (zero, zero, zero)
+    g = ((body[0, 0] + zero, body[0, 1] + zero, body[0, 2] + zero),
+         (body[0, 3] + zero, body[0, 4] + zero, body[0, 5] + zero))
+    one = zero + 1
+    for l in range(L):
+        store6(w, 0, V, l, (o, o))
+        store6(w, 0, DV, l, g)
+    for i in range(1, topo.shape[0]):
+        for l in range(L):
+            store6(w, i, DSDQ, l, (o, o))
+    if w.shape[1] >= PARTIALS_SLOTS * LANES:                # the ground frame
+        for l in range(L):
+            store6(w, 0, R0, l, ((one, zero, zero), (zero, one, zero)))
+            store6(w, 0, R0 + 6, l, ((zero, zero, one), o))
+            store6(w, 0, V0, l, (o, o))
+            store6(w, 0, A0, l, g)
+    for i in range(1, topo.shape[0]):
+        for r in range(topo[i, NV]):
+            axis = joint_axis(body, i, topo[i, JOINT], r, zero)
+            for l in range(L):
+                store6(c, topo[i, VI] + r, S, l, axis)
 
 
 @kernel
-def aba_workspace(nb, nv, like):
-    """The workspaces of :func:`aba_state` and :func:`hybrid_state`: R, p, S, dS,
-    V, eta, dV, I_hat, B_hat, U, D, Psi, u, of the dtype of ``like``."""
-    dt = like.dtype
-    return (np.zeros((nb, 3, 3), dt), np.zeros((nb, 3), dt), np.zeros((nv, 6), dt),
-            np.zeros((nv, 6), dt), np.zeros((nb, 6), dt), np.zeros((nb, 6), dt),
-            np.zeros((nb, 6), dt), np.zeros((nb, 6, 6), dt), np.zeros((nb, 6), dt),
-            np.zeros((nv, 6), dt), np.zeros((nv, 6), dt), np.zeros((nv, 6), dt),
-            np.zeros(nv, dt))
+def source(b0, l, B, one):
+    """The state that goes into state ``l`` of the chunk that starts at ``b0``:
+    ``b0 + l``, the batch's last one past its end (those results are dropped), or
+    0 if the array holds one state for all."""
+    return 0 if one else min(b0 + l, B - 1)
 
 
-def _rnea_loop(topo, body, q, dq, ddq, f_ext, tau, check):
-    nq, nv, N, B = topo[0, QI], topo[0, VI], topo.shape[0] - 1, states(topo, tau)
+@kernel
+def gather_q(topo, q, b0, B, w, L):
+    """States ``b0 .. b0 + L - 1`` of ``q`` into the slots ``Q`` of the bodies'
+    rows."""
+    nq, one = topo[0, QI], q.shape[0] == topo[0, QI]
+    for i in range(1, topo.shape[0]):
+        k = topo[i, QI]
+        for j in range(topo[i, NQ]):
+            for l in range(L):
+                w[i, at(Q + j, l)] = q[source(b0, l, B, one) * nq + k + j]
+
+
+@kernel
+def gather_wrenches(f_ext, b0, B, w, L):
+    """States ``b0 .. b0 + L - 1`` of ``f_ext`` ((B N, 6) or (N, 6)) into the
+    slots ``FEXT`` of the bodies' rows; nothing for a chunk after the first if it
+    holds one state for all (no chunk changes those slots)."""
+    N = w.shape[0] - 1
+    one = f_ext.shape[0] == N
+    if one and b0 > 0:
+        return
+    for i in range(1, N + 1):
+        for j in range(6):
+            for l in range(L):
+                w[i, at(FEXT + j, l)] = f_ext[source(b0, l, B, one) * N + i - 1, j]
+
+
+@kernel
+def gather(c, X, x, b0, B, L):
+    """States ``b0 .. b0 + L - 1`` of the vectors ``x`` ((B nv,) or (nv,)) into
+    the slots ``X`` of the coordinates' rows."""
+    nv = c.shape[0]
+    one = x.shape[0] == nv
+    for k in range(nv):
+        for l in range(L):
+            c[k, at(X, l)] = x[source(b0, l, B, one) * nv + k]
+
+
+@kernel
+def scatter(c, X, b0, B, out, L):
+    """The slots ``X`` of the coordinates' rows into states ``b0 ..`` of ``out``
+    (the chunk's, before the batch's end ``B``)."""
+    nv = c.shape[0]
+    for k in range(nv):
+        for l in range(min(L, B - b0)):
+            out[(b0 + l) * nv + k] = c[k, at(X, l)]
+
+
+@kernel(allocates=True)
+def related(topo):
+    """``related[r, k]``: coordinates ``r`` and ``k`` belong to bodies on one path
+    to the ground (the same body, or one the other's ancestor), the entries of
+    ``M`` and of the partials of ``tau`` that the kernels write; the others are
+    zero (bodies on different branches)."""
+    N, nv = topo.shape[0] - 1, topo[0, VI]
+    out = np.zeros((nv, nv), np.bool_)
+    for i in range(1, N + 1):
+        j = i
+        while j > 0:                       # i and its ancestors j, both ways
+            for r in range(topo[i, VI], topo[i, VI] + topo[i, NV]):
+                for k in range(topo[j, VI], topo[j, VI] + topo[j, NV]):
+                    out[r, k] = True
+                    out[k, r] = True
+            j = topo[j, PARENT]
+    return out
+
+
+@kernel
+def scatter_matrix(m, rel, b0, B, out, L):
+    """The chunk's (nv, nv) matrices, entry ``(r, k)`` in row ``r nv + k`` of ``m``
+    where ``rel[r, k]`` (:func:`related`), zero elsewhere, into states ``b0 ..`` of
+    ``out`` (``B nv`` rows; the chunk's, before ``B``)."""
+    nv = out.shape[1]
+    for l in range(min(L, B - b0)):
+        for r in range(nv):
+            for k in range(nv):
+                out[(b0 + l) * nv + r, k] = m[r * nv + k, l] if rel[r, k] else 0
+
+
+# --- the drivers ------------------------------------------------------------------
+# Each runs a batch of B states through its kernel in chunks of L = min(B, LANES).
+def _rnea(topo, body, q, dq, ddq, f_ext, tau, check):
+    B = states(topo, tau)
     if check and bad_input(topo, q, dq, ddq, f_ext, B, check):
         return 1
-    ws = rnea_workspace(N + 1, nv, tau)
-    g = load6(body, 0)                  # row 0: the ground acceleration (0, -g)
-    for b in range(B):
-        rnea_state(topo, body, part(q, b, nq), part(dq, b, nv), part(ddq, b, nv),
-                   part(f_ext, b, N), g, ws, part(tau, b, nv))
+    L = min(B, LANES)
+    w, c, d = workspace(topo, BODY_SLOTS, 0, tau)
+    prepare(topo, body, w, c, L)
+    for b0 in range(0, B, max(L, 1)):
+        gather_q(topo, q, b0, B, w, L)
+        gather_wrenches(f_ext, b0, B, w, L)
+        gather(c, DQ, dq, b0, B, L)
+        gather(c, DDQ, ddq, b0, B, L)
+        rnea_chunk(topo, body, w, c, L)
+        scatter(c, TAU, b0, B, tau, L)
     return 0 if not check or all_finite(tau) else 2
 
 
-def _crba_loop(topo, body, q, M, check):
-    nq, nv, N, B = topo[0, QI], topo[0, VI], topo.shape[0] - 1, states(topo, M)
+def _crba(topo, body, q, M, check):
+    B, nv = states(topo, M), topo[0, VI]
     if check and bad_configuration(topo, q, B):
         return 1
-    nb, dt = N + 1, M.dtype
-    ws = (np.zeros((nb, 3, 3), dt), np.zeros((nb, 3), dt), np.zeros((nv, 6), dt),
-          np.zeros((nb, 6), dt), np.zeros((nb, 6, 6), dt))
-    for b in range(B):
-        crba_state(topo, body, part(q, b, nq), ws, part(M, b, nv))
+    L = min(B, LANES)
+    w, c, d = workspace(topo, ABA_SLOTS, 0, M)
+    m = np.empty((nv * nv, LANES), M.dtype)
+    rel = related(topo)
+    prepare(topo, body, w, c, L)
+    for b0 in range(0, B, max(L, 1)):
+        gather_q(topo, q, b0, B, w, L)
+        crba_chunk(topo, body, w, c, m, L)
+        scatter_matrix(m, rel, b0, B, M, L)
     return 0 if not check or all_finite(M) else 2
 
 
-def _aba_loop(topo, body, q, dq, tau, f_ext, ddq, check):
-    nq, nv, N, B = topo[0, QI], topo[0, VI], topo.shape[0] - 1, states(topo, ddq)
+def _aba(topo, body, q, dq, tau, f_ext, ddq, check):
+    B = states(topo, ddq)
     if check and (bad_input(topo, q, dq, tau, f_ext, B, check)
                   or not charts_ok(topo, q, B, CHART_TOL)):
         return 1
-    ws = aba_workspace(N + 1, nv, ddq)
-    g = load6(body, 0)                  # row 0: the ground acceleration (0, -g)
-    for b in range(B):
-        aba_state(topo, body, part(q, b, nq), part(dq, b, nv), part(tau, b, nv),
-                  part(f_ext, b, N), g, ws, part(ddq, b, nv))
+    L = min(B, LANES)
+    w, c, d = workspace(topo, ABA_SLOTS, BLOCK_SLOTS, ddq)
+    prepare(topo, body, w, c, L)
+    for b0 in range(0, B, max(L, 1)):
+        gather_q(topo, q, b0, B, w, L)
+        gather_wrenches(f_ext, b0, B, w, L)
+        gather(c, DQ, dq, b0, B, L)
+        gather(c, TAU, tau, b0, B, L)
+        aba_chunk(topo, body, w, c, d, L)
+        scatter(c, DDQ, b0, B, ddq, L)
     return 0 if not check or all_finite(ddq) else 2
 
 
-def _hybrid_loop(topo, body, q, dq, ddq, tau, f_ext, prescribed, tau_out, ddq_out,
-                 check):
-    nq, nv, N = topo[0, QI], topo[0, VI], topo.shape[0] - 1
+def _hybrid(topo, body, q, dq, ddq, tau, f_ext, prescribed, tau_out, ddq_out,
+            check):
+    nv, N = topo[0, VI], topo.shape[0] - 1
     B = states(topo, tau_out)
     if check and (bad_input(topo, q, dq, tau, f_ext, B, check)
                   or not (lengths_ok(ddq, nv, B) and all_finite(ddq))
                   or prescribed.shape[0] != N
                   or not charts_ok(topo, q, B, CHART_TOL)):
         return 1
-    ws = aba_workspace(N + 1, nv, tau_out)
-    g = load6(body, 0)                  # row 0: the ground acceleration (0, -g)
-    for b in range(B):
-        hybrid_state(topo, body, part(q, b, nq), part(dq, b, nv), part(ddq, b, nv),
-                     part(tau, b, nv), part(f_ext, b, N), prescribed, g, ws,
-                     part(tau_out, b, nv), part(ddq_out, b, nv))
+    L = min(B, LANES)
+    w, c, d = workspace(topo, ABA_SLOTS, BLOCK_SLOTS, tau_out)
+    prepare(topo, body, w, c, L)
+    for b0 in range(0, B, max(L, 1)):
+        gather_q(topo, q, b0, B, w, L)
+        gather_wrenches(f_ext, b0, B, w, L)
+        gather(c, DQ, dq, b0, B, L)
+        gather(c, DDQ, ddq, b0, B, L)
+        gather(c, TAU, tau, b0, B, L)
+        hybrid_chunk(topo, body, prescribed, w, c, d, L)
+        scatter(c, TAU, b0, B, tau_out, L)
+        scatter(c, DDQ, b0, B, ddq_out, L)
     if check and not (all_finite(tau_out) and all_finite(ddq_out)):
         return 2
     return 0
 
 
-@kernel
-def constant_S(topo):
-    """True if no joint's ``S`` depends on ``q`` (:func:`rnea_partials_state`)."""
-    for i in range(1, topo.shape[0]):
-        code = topo[i, JOINT]
-        if (code == UNIVERSAL or code == PLANAR or code == SPHERICAL_ZYX
-                or code == SPHERICAL_EXP):
-            return False
-    return True
-
-
-@kernel
-def rnea_and_partials_state(topo, body, q, dq, ddq, f_ext, dV0, ws, tau, wg, inside,
-                            dtau_dq, dtau_dv, M):
-    """``tau``, ``dtau/dq``, ``dtau/d(dq)`` and ``M`` of one state: Kim (2012),
-    Table 2 (:func:`rnea_state`), then Table 5 in the ground frame
-    (:func:`ground_frame_pass`, :func:`rnea_partials_state`)."""
-    rnea_state(topo, body, q, dq, ddq, f_ext, dV0, ws, tau)
-    ground_frame_pass(topo, body, ws, wg)
-    rnea_partials_state(topo, wg, inside, dtau_dq, dtau_dv, M)
-    for i in range(1, topo.shape[0]):                   # M = dtau/dddq: the rotors
-        for r in range(topo[i, NV]):
-            M[topo[i, VI] + r, topo[i, VI] + r] += body[i, ARM + r]
-
-
-def _rnea_partials_loop(topo, body, q, dq, ddq, f_ext, dtau_dq, dtau_dv, M, check):
-    nq, nv, N, B = topo[0, QI], topo[0, VI], topo.shape[0] - 1, states(topo, M)
-    if not constant_S(topo):
+def _rnea_partials(topo, body, q, dq, ddq, f_ext, dtau_dq, dtau_dv, M, check):
+    B, nv, N = states(topo, M), topo[0, VI], topo.shape[0] - 1
+    if topo[0, JOINT] & VARYING_S:
         return 3
     if check and bad_input(topo, q, dq, ddq, f_ext, B, check):
         return 1
-    ws, wg = rnea_workspace(N + 1, nv, M), ground_workspace(N + 1, nv, M)
+    L = min(B, LANES)
+    w, c, d = workspace(topo, PARTIALS_SLOTS, PARTIALS_BLOCK_SLOTS, M)
+    m = np.empty((3, nv * nv, LANES), M.dtype)
+    mq, mv, mM = m[0], m[1], m[2]
     inside = np.zeros(N + 1, np.bool_)
-    tau = np.zeros(nv, M.dtype)
-    g = load6(body, 0)                  # row 0: the ground acceleration (0, -g)
-    for b in range(B):
-        rnea_and_partials_state(
-            topo, body, part(q, b, nq), part(dq, b, nv), part(ddq, b, nv),
-            part(f_ext, b, N), g, ws, tau, wg, inside, part(dtau_dq, b, nv),
-            part(dtau_dv, b, nv), part(M, b, nv))
+    rel = related(topo)
+    prepare(topo, body, w, c, L)
+    for b0 in range(0, B, max(L, 1)):
+        gather_q(topo, q, b0, B, w, L)
+        gather_wrenches(f_ext, b0, B, w, L)
+        gather(c, DQ, dq, b0, B, L)
+        gather(c, DDQ, ddq, b0, B, L)
+        rnea_chunk(topo, body, w, c, L)
+        ground_frame_pass(topo, body, w, c, L)
+        rnea_partials_chunk(topo, body, w, c, d, inside, mq, mv, mM, L)
+        scatter_matrix(mq, rel, b0, B, dtau_dq, L)
+        scatter_matrix(mv, rel, b0, B, dtau_dv, L)
+        scatter_matrix(mM, rel, b0, B, M, L)
     if check and not (all_finite(dtau_dq) and all_finite(dtau_dv)
                       and all_finite(M)):
         return 2
     return 0
 
 
-# --- the forward-dynamics partials: M^-1 from the mass matrix ---------------------
-@kernel
-def cholesky(M, L):
-    """``M = L L^T`` with ``L`` lower triangular, for the symmetric positive
-    definite ``M`` (n, n); False if a pivot is not positive (``M`` is not). Plain
-    (non-conjugate) products, so that the complex step passes through. (ABA's
-    :func:`invert`, Gauss-Jordan on its small ``D_i`` blocks, would take twice the
-    operations on the whole ``M`` and could not tell that it is singular.)"""
-    n = M.shape[0]
-    for j in range(n):
-        d = M[j, j]
-        for k in range(j):
-            d = d - L[j, k] * L[j, k]
-        if not d.real > 0:
-            return False
-        L[j, j] = sqrt(d)
-        for i in range(j + 1, n):
-            s = M[i, j]
-            for k in range(j):
-                s = s - L[i, k] * L[j, k]
-            L[i, j] = s / L[j, j]
-    return True
-
-
-@kernel
-def cholesky_inverse(L, Z, Minv):
-    """``Minv = M^-1 = Z^T Z`` with ``Z = L^-1`` (lower triangular, row by row:
-    ``Z_i = (e_i - sum_k<i L_ik Z_k) / L_ii``), from the factor of
-    :func:`cholesky`. Row operations only: the inner loops run along rows."""
-    n = L.shape[0]
-    for i in range(n):
-        for j in range(i + 1):
-            Z[i, j] = L[i, i] * 0 + (1 if i == j else 0)
-        for k in range(i):
-            a = L[i, k]
-            for j in range(k + 1):
-                Z[i, j] = Z[i, j] - a * Z[k, j]
-        for j in range(i + 1):
-            Z[i, j] = Z[i, j] / L[i, i]
-    for i in range(n):
-        for j in range(n):
-            Minv[i, j] = L[i, i] * 0
-    for k in range(n):                  # Minv = sum_k Z_k^T Z_k (row k of Z)
-        for i in range(k + 1):
-            a = Z[k, i]
-            for j in range(k + 1):
-                Minv[i, j] = Minv[i, j] + a * Z[k, j]
-
-
-@kernel
-def minus_mul(A, B, tmp):
-    """``B <- -A B`` for (n, n) matrices (rows of ``B`` accumulated into rows of
-    ``tmp``, then copied back)."""
-    n = A.shape[0]
-    for i in range(n):
-        for j in range(n):
-            tmp[i, j] = A[i, 0] * 0
-        for k in range(n):
-            a = A[i, k]
-            for j in range(n):
-                tmp[i, j] = tmp[i, j] - a * B[k, j]
-    for i in range(n):
-        for j in range(n):
-            B[i, j] = tmp[i, j]
-
-
-@kernel
-def forward_partials(M, dtau_dq, dtau_dv, L, Z, Minv, tmp):
-    """In place, for one state: ``M -> M^-1``, ``dtau/dx -> d ddq/dx = -M^-1
-    dtau/dx`` (implicit differentiation of ``M ddq + b = tau``;
-    :func:`liedyn.derivatives.aba_partials`), with ``L``, ``Z``, ``Minv``, ``tmp``
-    (n, n) workspaces. False if ``M`` is not positive definite."""
-    if not cholesky(M, L):
-        return False
-    cholesky_inverse(L, Z, Minv)
-    minus_mul(Minv, dtau_dq, tmp)
-    minus_mul(Minv, dtau_dv, tmp)
-    n = M.shape[0]
-    for i in range(n):
-        for j in range(n):
-            M[i, j] = Minv[i, j]
-    return True
-
-
-def _aba_partials_loop(topo, body, q, dq, tau, f_ext, dddq_dq, dddq_dv, Minv,
-                       check):
+def _aba_partials(topo, body, q, dq, tau, f_ext, dddq_dq, dddq_dv, Minv, check):
     """``(d ddq/dq, d ddq/d(dq), M^-1)`` of ``B`` states in one call, each (nv, nv)
-    as (B nv, nv): per state ``ddq`` by :func:`aba_state`, the partials of ``tau``
-    and ``M`` at it (:func:`rnea_and_partials_state`), then
-    :func:`forward_partials`. Returns 3 if some
-    joint's ``S`` depends on ``q``, 1 for bad input, a chart singularity or an
-    ``M`` that is not positive definite, 2 for a non-finite result."""
-    nq, nv, N, B = topo[0, QI], topo[0, VI], topo.shape[0] - 1, states(topo, Minv)
-    if not constant_S(topo):
+    as (B nv, nv): per chunk ``ddq`` by :func:`~liedyn.engine.kernels.aba_chunk`,
+    the partials of ``tau`` and ``M`` at it
+    (:func:`~liedyn.engine.kernels.rnea_partials_chunk`), then per state
+    :func:`~liedyn.engine.kernels.forward_partials`. Returns 3 if some joint's ``S``
+    depends on ``q``, 1 for bad input, a chart singularity or an ``M`` that is not
+    positive definite, 2 for a non-finite result."""
+    B, nv, N = states(topo, Minv), topo[0, VI], topo.shape[0] - 1
+    if topo[0, JOINT] & VARYING_S:
         return 3
     if check and (bad_input(topo, q, dq, tau, f_ext, B, check)
                   or not charts_ok(topo, q, B, CHART_TOL)):
         return 1
-    wa = aba_workspace(N + 1, nv, Minv)
-    ws, wg = rnea_workspace(N + 1, nv, Minv), ground_workspace(N + 1, nv, Minv)
+    L = min(B, LANES)
+    w, c, d = workspace(topo, PARTIALS_SLOTS, PARTIALS_BLOCK_SLOTS, Minv)
+    m = np.empty((3, nv * nv, LANES), Minv.dtype)
+    mq, mv, mM = m[0], m[1], m[2]
+    one = np.empty((7, nv, nv), Minv.dtype)        # one state's matrices
     inside = np.zeros(N + 1, np.bool_)
-    ddq, tau_id = np.zeros(nv, Minv.dtype), np.zeros(nv, Minv.dtype)
-    L, Z = np.zeros((nv, nv), Minv.dtype), np.zeros((nv, nv), Minv.dtype)
-    inv, tmp = np.zeros((nv, nv), Minv.dtype), np.zeros((nv, nv), Minv.dtype)
-    g = load6(body, 0)                  # row 0: the ground acceleration (0, -g)
-    for b in range(B):
-        qb, dqb, fb = part(q, b, nq), part(dq, b, nv), part(f_ext, b, N)
-        aba_state(topo, body, qb, dqb, part(tau, b, nv), fb, g, wa, ddq)
-        Aq, Av, Mb = part(dddq_dq, b, nv), part(dddq_dv, b, nv), part(Minv, b, nv)
-        rnea_and_partials_state(topo, body, qb, dqb, ddq, fb, g, ws, tau_id, wg,
-                                inside, Aq, Av, Mb)    # dtau/dx and M, at ddq
-        if not forward_partials(Mb, Aq, Av, L, Z, inv, tmp):   # then in place
-            return 1
+    rel = related(topo)
+    prepare(topo, body, w, c, L)
+    for b0 in range(0, B, max(L, 1)):
+        gather_q(topo, q, b0, B, w, L)
+        gather_wrenches(f_ext, b0, B, w, L)
+        gather(c, DQ, dq, b0, B, L)
+        gather(c, TAU, tau, b0, B, L)
+        aba_chunk(topo, body, w, c, d, L)               # ddq into the slots DDQ
+        rnea_chunk(topo, body, w, c, L)                 # tau at it, then Table 5
+        ground_frame_pass(topo, body, w, c, L)
+        rnea_partials_chunk(topo, body, w, c, d, inside, mq, mv, mM, L)
+        Mb, Aq, Av = one[0], one[1], one[2]
+        for l in range(min(L, B - b0)):
+            for r in range(nv):
+                for k in range(nv):
+                    x = rel[r, k]
+                    Mb[r, k] = mM[r * nv + k, l] if x else 0
+                    Aq[r, k] = mq[r * nv + k, l] if x else 0
+                    Av[r, k] = mv[r * nv + k, l] if x else 0
+            if not forward_partials(Mb, Aq, Av, one[3], one[4], one[5], one[6]):
+                return 1
+            s = (b0 + l) * nv
+            for r in range(nv):
+                for k in range(nv):
+                    Minv[s + r, k] = Mb[r, k]
+                    dddq_dq[s + r, k] = Aq[r, k]
+                    dddq_dv[s + r, k] = Av[r, k]
     if check and not (all_finite(dddq_dq) and all_finite(dddq_dv)
                       and all_finite(Minv)):
         return 2
@@ -376,5 +428,5 @@ def _aba_partials_loop(topo, body, q, dq, tau, f_ext, dddq_dq, dddq_dv, Minv,
 
 (rnea_loop, crba_loop, aba_loop, hybrid_loop, rnea_partials_loop,
  aba_partials_loop) = (
-    compiled(f) for f in (_rnea_loop, _crba_loop, _aba_loop, _hybrid_loop,
-                          _rnea_partials_loop, _aba_partials_loop))
+    compiled(f) for f in (_rnea, _crba, _aba, _hybrid, _rnea_partials,
+                          _aba_partials))

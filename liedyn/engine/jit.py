@@ -1,4 +1,4 @@
-"""How the per-state kernels of :mod:`liedyn.engine.kernels` get compiled.
+"""How the kernels of :mod:`liedyn.engine.kernels` get compiled.
 
 Decorated with :func:`kernel` they stay ordinary Python functions (a plain call runs
 them on numbers, which chapter 11 uses to count their operations), and numba
@@ -9,14 +9,18 @@ compiled twin.
 numba is optional (``pip install liedyn[fast]``). Without it, or with the
 environment variable ``LIEDYN_DISABLE_JIT=1`` (or numba's own
 ``NUMBA_DISABLE_JIT=1``), :data:`ENABLED` is False and every public function runs
-its reference implementation. Only numba's public API is used: ``njit`` with
-explicit signatures, ``register_jitable``, ``overload`` and its cache folder
-(``numba.config.CACHE_DIR``, the setting of ``NUMBA_CACHE_DIR``).
+its reference implementation. Of numba it uses ``njit`` with explicit signatures
+(with ``nogil=True``: the drivers run side by side on threads),
+``register_jitable``, ``overload``, its cache folder (``numba.config.CACHE_DIR``,
+the setting of ``NUMBA_CACHE_DIR``) and one option that is not part of its
+documented API, ``_nrt=False`` for the kernels (:func:`kernel`);
+``tests/unit/test_kernels.py`` fails if a release of numba drops it.
 
 numba's on-disk cache checks only the file of the compiled function, a driver, not
-the kernels it inlines from other files: the drivers' machine code is cached in a
-folder named by a digest of every source it depends on (:data:`CACHE_DIR`), so that
-an edited kernel is compiled again instead of running stale code.
+the kernels it inlines from other files nor the modules it reads constants from:
+the drivers' machine code is cached in a folder named by a digest of every source
+it depends on (:data:`CACHE_DIR`), so that an edited kernel or tolerance is
+compiled again instead of running stale code.
 """
 import contextlib
 import hashlib
@@ -27,7 +31,7 @@ import warnings
 
 import numpy as np
 
-from .. import dexp, joint, lie
+from .. import dexp, joint, joints, lie
 
 try:
     import numba
@@ -42,19 +46,30 @@ ENABLED = (
 """True when the compiled engine is available and not disabled."""
 
 __all__ = ["ENABLED", "CACHE_DIR", "kernel", "compiled", "Driver", "sin", "cos",
-           "sqrt", "normalise_quaternion", "exp_coefficients", "sources_digest"]
+           "sincos", "SINCOS_REACH", "sqrt", "normalise_quaternion",
+           "exp_coefficients", "sources_digest"]
 
 
-def kernel(f=None, *, inline=False):
-    """Mark a per-state kernel: plain Python when called directly, compiled inside a
-    driver. ``@kernel(inline=True)``: numba inlines it into its callers (for a step
-    of a recursion that gets the workspaces, whose arrays a call would otherwise
-    pass and count references to once per body)."""
+def kernel(f=None, *, inline=False, allocates=False):
+    """Mark a kernel: plain Python when called directly, compiled inside a driver.
+
+    ``@kernel(inline=True)``: numba inlines it into its callers before compiling
+    them (for an operator too large for LLVM to inline into a loop over the states,
+    which a call inside it would keep from being vectorised). A kernel is compiled
+    without numba's reference counts (its option ``_nrt=False``): it never allocates
+    and only reads and writes the arrays it gets, whose owners outlive the call, and
+    the counts would cost an atomic operation per array and call, a fixed cost of
+    every call that single states feel; ``allocates=True`` for one that creates
+    arrays.
+    """
     if f is None:
-        return lambda g: kernel(g, inline=inline)
+        return lambda g: kernel(g, inline=inline, allocates=allocates)
     if numba is None:
         return f
-    return register_jitable(inline="always")(f) if inline else register_jitable(f)
+    options = {} if allocates else {"_nrt": False}
+    if inline:
+        options["inline"] = "always"
+    return register_jitable(**options)(f) if options else register_jitable(f)
 
 
 _OPTIONS = {"error_model": "numpy", "nogil": True, "fastmath": {"contract"},
@@ -70,14 +85,20 @@ def sources_digest(paths):
     return h.hexdigest()[:16]
 
 
+SOURCES = (lie, dexp, joint, joints)
+"""The modules outside the engine that the drivers read from: the series of the
+exponential (:mod:`liedyn.lie`, :mod:`liedyn.dexp`) and the tolerances
+(:mod:`liedyn.joint`, :mod:`liedyn.joints`)."""
+
+
 def _cache_dir():
-    """``<__pycache__ of the engine>/numba-<digest of its sources, lie.py,
-    dexp.py and joint.py (the tolerances)>`` (in the temporary folder if that is
-    not writable); other digests' folders there are removed."""
+    """``<__pycache__ of the engine>/numba-<digest of its sources and of
+    SOURCES>`` (in the temporary folder if that is not writable); other digests'
+    folders there are removed."""
     here = os.path.dirname(os.path.abspath(__file__))
     sources = sorted(os.path.join(here, f) for f in os.listdir(here)
                      if f.endswith(".py"))
-    sources += [lie.__file__, dexp.__file__, joint.__file__]
+    sources += [module.__file__ for module in SOURCES]
     base = os.path.join(here, "__pycache__")
     if not os.access(here, os.W_OK) or (os.path.isdir(base)
                                         and not os.access(base, os.W_OK)):
@@ -111,14 +132,16 @@ class Driver:
     """A driver (the loop over a flattened batch), compiled for one tuple of
     argument types at a time.
 
-    ``run(*args)`` compiles the driver for the types of ``args`` the first time it
-    sees them (or loads that machine code from numba's disk cache) and calls it;
-    the dispatch gives it only C-contiguous writable float64 or complex128 arrays.
-    ``fast(*args)`` is the float64 machine code alone, for the single-state path
-    of the public functions: being compiled for an explicit signature, it raises
-    ``TypeError`` for arguments of any other type (a list, a strided or read-only
-    array, another dtype) instead of compiling them, and so does ``fast`` before
-    the float64 code exists; the public function then takes its general path.
+    ``compiled(args)`` is the machine code for the types of ``args``: compiled the
+    first time it sees them (or loaded from numba's disk cache); ``run(*args)``
+    calls it. The dispatch gives a driver only C-contiguous writable float64 or
+    complex128 arrays. ``fast(*args)`` is the float64 machine code alone, for the
+    common case of the public functions: being compiled for an explicit signature,
+    it raises ``TypeError`` for arguments of any other type (a list, a strided or
+    read-only array, another dtype or number of dimensions) instead of compiling
+    them, and so does ``fast`` before the float64 code exists; the public function
+    then takes its general path. The machine code releases the GIL
+    (``nogil=True``): threads run it side by side.
 
     ``error_model="numpy"`` makes a division by zero give inf/nan (as numpy does)
     instead of raising; the drivers report non-finite results and the public
@@ -137,7 +160,7 @@ class Driver:
     def _not_yet(*args):
         raise TypeError("the float64 driver is not compiled yet")
 
-    def run(self, *args):
+    def compiled(self, args):
         types = tuple(numba.typeof(a) for a in args)
         driver = self.by_types.get(types)
         if driver is None:
@@ -151,7 +174,10 @@ class Driver:
             self.by_types[types] = driver
             if types[2].dtype == numba.float64:           # q: a float64 state
                 self.fast = driver
-        return driver(*args)
+        return driver
+
+    def run(self, *args):
+        return self.compiled(args)(*args)
 
     @property
     def signatures(self):
@@ -172,6 +198,30 @@ def sin(x):
 def cos(x):
     """``cos`` of a float or complex number."""
     return np.cos(x)
+
+
+SINCOS_REACH = 1e5
+"""The angles ``|t| < SINCOS_REACH`` for which :func:`sincos` is exact to an ulp or
+two; beyond it (and for NaN) its compiled form gives NaN."""
+
+
+def sincos(t):
+    """``(sin t, cos t)`` of a float or complex number.
+
+    Compiled for a float, a polynomial that numba compiles into packed vector
+    instructions, as the library functions it replaces are not: ``t = n pi/2 + r``
+    with ``|r| <= pi/4`` (Cody and Waite's reduction, ``pi/2`` in three parts of 33
+    bits, exact for ``|n| < 2^20``), then fdlibm's polynomials for ``sin r`` and
+    ``cos r`` on that interval (Sun Microsystems (1993), ``__kernel_sin``,
+    ``__kernel_cos``) and the quadrant ``n mod 4``. For ``|t|`` not below
+    :data:`SINCOS_REACH` it gives NaN: the kernels then call :func:`sin` and
+    :func:`cos`. On complex numbers and uncompiled: numpy's ``sin`` and ``cos``.
+
+    >>> s, c = sincos(0.5)
+    >>> bool(abs(s - np.sin(0.5)) < 1e-16 and abs(c - np.cos(0.5)) < 1e-16)
+    True
+    """
+    return np.sin(t), np.cos(t)
 
 
 def sqrt(x):
@@ -224,6 +274,40 @@ if numba is not None:
         def impl(w, x, y, z):
             n = np.sqrt(w * w + x * x + y * y + z * z)
             return w / n, x / n, y / n, z / n
+        return impl
+
+    _PIO2 = (1.57079632673412561417e+00,        # pi/2 in three parts of 33 bits
+             6.07710050630396597660e-11, 2.02226624871116645580e-21)
+    _SIN = (-1.66666666666666324348e-01, 8.33333333332248946124e-03,
+            -1.98412698298579493134e-04, 2.75573137070700676789e-06,
+            -2.50507602534068634195e-08, 1.58969099521155010221e-10)
+    _COS = (4.16666666666666019037e-02, -1.38888888888741095749e-03,
+            2.48015872894767294178e-05, -2.75573143513906633035e-07,
+            2.08757232129817482790e-09, -1.13596475577881948265e-11)
+
+    @overload(sincos, jit_options={"error_model": "numpy"})
+    def _sincos(t):
+        if isinstance(t, numba.types.Complex):
+            return lambda t: (np.sin(t), np.cos(t))
+        P1, P2, P3 = _PIO2
+        S1, S2, S3, S4, S5, S6 = _SIN
+        C1, C2, C3, C4, C5, C6 = _COS
+
+        def impl(t):
+            n = np.rint(t * 0.63661977236758134308)            # 2 / pi
+            r = ((t - n * P1) - n * P2) - n * P3
+            z = r * r
+            s = r + r * z * (S1 + z * (S2 + z * (S3 + z * (S4 + z * (
+                S5 + z * S6)))))
+            c = 1.0 - 0.5 * z + z * z * (C1 + z * (C2 + z * (C3 + z * (
+                C4 + z * (C5 + z * C6)))))
+            k = np.int64(n)                     # the quadrant: k mod 4, branch-free
+            odd = (k & 1) == 1
+            a, b = (c if odd else s), (s if odd else c)
+            sign_a, sign_b = 1 - (k & 2), 1 - ((k + 1) & 2)
+            near = abs(t) < SINCOS_REACH
+            return ((sign_a * a) if near else np.nan,
+                    (sign_b * b) if near else np.nan)
         return impl
 
     _SERIES = tuple(tuple(float(c) for c in series) for series in (

@@ -1,142 +1,203 @@
-"""The recursive algorithms written once, per state, on 3-vectors and 3x3 blocks.
+"""The recursive algorithms written once, on a chunk of states.
 
-This is the single source of the fast paths of :func:`liedyn.inverse_dynamics.rnea`,
-:func:`liedyn.crba.mass_matrix` and :func:`liedyn.forward_dynamics.aba`. Every
-function here handles one state: a twist is a pair ``(w, v)`` of 3-tuples, a
-rotation a 3-tuple of rows, a generalized inertia the blocks ``(A, B, C)`` of ``[[A,
-B], [B^T, C]]``. Only ``+``, ``-``, ``*``, ``/``, indexing and the functions of
-:mod:`liedyn.engine.jit` are used: numba compiles the code for float64 and
-complex128 numbers into the drivers (:mod:`liedyn.engine.drivers`), which
-:mod:`liedyn.engine.dispatch` calls on a flattened batch; called directly, a kernel
-is plain Python on numbers (chapter 11 counts its operations that way). The
-operators are in :mod:`liedyn.engine.spatial`, the joints in
+This is the single source of the compiled paths of
+:func:`liedyn.inverse_dynamics.rnea`, :func:`liedyn.crba.mass_matrix`,
+:func:`liedyn.forward_dynamics.aba`, :func:`liedyn.hybrid_dynamics.hybrid` and the
+partials, in the order of the book: Kim (2012), Table 2, the composite-rigid-body
+algorithm, Tables 3 and 4, and the partials in the ground frame. Each function
+works on the ``L`` states of a chunk (:data:`liedyn.engine.spatial.LANES` at most):
+a loop over the bodies, as in the tables, and inside it loops over the states,
+which load one state's quantities from the chunk's workspaces, apply the operators
+of :mod:`liedyn.engine.spatial` and store the results. Only ``+``, ``-``, ``*``,
+``/``, indexing and the functions of :mod:`liedyn.engine.jit` are used: numba
+compiles the code for float64 and complex128 numbers into the drivers
+(:mod:`liedyn.engine.drivers`); called directly, a kernel is plain Python on numbers
+(chapter 11 counts its operations that way). The joints are in
 :mod:`liedyn.engine.joints`.
 
+The workspaces of a chunk (:func:`liedyn.engine.drivers.workspace`): ``w`` has a row
+per body ``i = 0..N``, ``c`` a row per velocity coordinate, ``d`` a row per
+coordinate of a joint's ``n x n`` blocks; the slots of a row are named in
+:mod:`liedyn.engine.spatial` (``w[i]``'s slot ``V`` holds ``V_i``). Row 0 of ``w``
+is the ground: ``V_0 = 0`` and ``dV_0 = (0, -g)`` (Kim (2012), footnote 6), its
+twist also the zero of the right type (float or complex) wherever one is needed.
 The model arrives flattened (:func:`liedyn.engine.dispatch.flat_model`): ``topo[i]``
-holds the parent, joint code, and the offsets and sizes of body ``i``'s coordinates
-(``topo[0, QI]``, ``topo[0, VI]``: the offsets past the last body, ``nq`` and
-``nv``); ``body[i]`` its joint parameters, placement ``X_i`` and inertia ``I_i``;
-``body[0, :6]`` is the ground acceleration ``dV_0 = (0, -g)`` (Kim (2012), footnote
-6). Results go into workspaces: ``R[i], p[i]`` (``T_{lambda(i),i}``), ``S[k],
-dS[k]`` (one row per velocity coordinate ``k``), ``V[i]``, ``dV[i]``, ``F[i]`` etc.;
-row 0 of ``V`` is the ground's twist, zero, and also serves as the zero of the right
-type (float or complex) wherever one is needed.
+holds the parent, the joint code and the offsets and sizes of body ``i``'s
+coordinates, ``body[i]`` its joint parameters, placement ``X_i``, inertia ``I_i``
+and armature.
+
+A loop over the states writes one row of each array it writes to: the compiler then
+proves that its states are independent and compiles it into packed vector
+instructions. A parent's quantities are therefore first copied into its child's row
+(:func:`~liedyn.engine.spatial.copy_slots`), and a child's terms are added to its
+parent's row by a loop of their own (:func:`~liedyn.engine.spatial.add_slots`).
 """
 from math import nan
 
 from ..joint import PIVOT_TOL
-from .jit import kernel
-from .joints import *  # noqa: F401,F403  (jcalc, joint_dS)
-from .spatial import *  # noqa: F401,F403  (the operators, the model layout)
-
-# --- the recursions ---------------------------------------------------------------
-@kernel(inline=True)
-def velocity_pass(topo, body, q, dq, R, p, S, dS, V, eta):
-    """Forward recursion of Kim (2012), Tables 2 and 3: ``T_{lambda(i),i}``,
-    ``S_i``, ``dS_i``,
-
-    ``V_i = Ad_{T^-1} V_{lambda(i)} + S_i dq_i`` (37) and the velocity-product
-    acceleration ``eta_i = ad_{V_i} S_i dq_i + dS_i dq_i`` (the part of (41) without
-    ``ddq``).
-    """
-    zero = V[0, 0]
-    for i in range(1, topo.shape[0]):
-        lam, v, n = topo[i, PARENT], topo[i, VI], topo[i, NV]
-        Ri, pi = jcalc(topo, body, i, q, S, zero)
-        joint_dS(topo, body, i, q, dq, dS, zero)
-        store_transform(R, p, i, Ri, pi)
-        Sdq = S_mul(S, v, n, dq, zero)
-        Vi = sadd(Ad_inv_mul(Ri, pi, load6(V, lam)), Sdq)                     # (37)
-        store6(V, i, Vi)
-        store6(eta, i, sadd(ad_mul(Vi, Sdq), S_mul(dS, v, n, dq, zero)))
+from .jit import kernel, sqrt
+from .joints import joint_motion
+from .spatial import (
+    A0, AJ, AK, ARM, BC, BETA, BH, BK, D, DA0Q, DA0V, DDQ, DQ, DSDQ, DV, DV0Q,
+    ETA, F, F0, FACTOR, FEXT, FP, GQ, GV, IAB, IC0, IH, NV, P0, PARENT, PI, PSI,
+    PSIU, R0, RECIP, S, S0, SDDQ, SDQ, TAU, TOL, U, UK, UPSI, V, V0, VI, XI,
+    Ad_inv_mul, Ad_mul, ad_mul, Ad_star_inv_mul, ad_star_mul, add_slots, at,
+    block_traces, body_inertia, columns_mul, columns_T_mul, congruence,
+    copy_slots, dot, inertia_mul, inertia_sub_outer, load3, load6, load_columns,
+    load_inertia, load_rotation, load_transform, matmul, rot, sadd, sdot,
+    sscale, ssub, store3, store6, store_columns, store_inertia, store_rotation,
+    unit_twist, vadd, vneg)
 
 
+# --- sums over a joint's coordinates --------------------------------------------
 @kernel
-def rnea_state(topo, body, q, dq, ddq, f_ext, dV0, ws, tau):
-    """Kim (2012), Table 2: inverse dynamics of one state (``f_ext`` (N, 6), in body
-    frames).
+def joint_sum(w, i, X, c, v, n, Y, L):
+    """``S_i y_i = sum_r S_r y_r`` into the slot ``X`` of body ``i``'s row, ``y``
+    the slot ``Y`` of the joint's coordinate rows ``v .. v + n - 1`` (zero for a
+    fixed joint)."""
+    if n == 0:
+        zero = w[0, at(V, 0)]
+        for l in range(L):
+            store6(w, i, X, l, ((zero, zero, zero), (zero, zero, zero)))
+        return
+    for l in range(L):
+        store6(w, i, X, l, sscale(c[v, at(Y, l)], load6(c, v, S, l)))
+    for r in range(1, n):
+        for l in range(L):
+            y_S = sscale(c[v + r, at(Y, l)], load6(c, v + r, S, l))
+            store6(w, i, X, l, sadd(load6(w, i, X, l), y_S))
 
-    ``dV_i = Ad_{T^-1} dV_{lambda(i)} + eta_i + S_i ddq_i`` (41);
+
+# --- Table 2: inverse dynamics ----------------------------------------------------
+@kernel
+def rnea_chunk(topo, body, w, c, L):
+    """Kim (2012), Table 2: inverse dynamics of the ``L`` states of a chunk (``q``,
+    ``dq``, ``ddq`` and ``F^ext`` in the slots ``Q``, ``DQ``, ``DDQ``, ``FEXT``;
+    ``tau`` into the slots ``TAU``).
+
+    ``V_i = Ad_{T^-1} V_{lambda(i)} + S_i dq_i`` (37);
+    ``dV_i = Ad_{T^-1} dV_{lambda(i)} + eta_i + S_i ddq_i`` (41) with
+    ``eta_i = ad_{V_i} S_i dq_i + dS_i dq_i``;
     ``F_i = I_i dV_i - ad*_{V_i} I_i V_i - F_i^ext``
-    ``+ sum_{k in mu(i)} Ad*_{T_{i,k}^-1} F_k``
-    (42), each body adding its term to its parent's sum; ``tau_i = S_i^T F_i``.
+    ``+ sum_{k in mu(i)} Ad*_{T_{i,k}^-1} F_k`` (42), each body adding its term to
+    its parent's sum; ``tau_i = S_i^T F_i`` (plus the rotor's ``armature ddq_i``).
     """
-    R, p, S, dS, V, eta, dV, F = ws
-    velocity_pass(topo, body, q, dq, R, p, S, dS, V, eta)
-    zero = V[0, 0]
-    store6(dV, 0, dV0)
-    for i in range(1, topo.shape[0]):
-        Ri, pi = load_transform(R, p, i)
-        v, n = topo[i, VI], topo[i, NV]
-        dVi = sadd(
-            sadd(Ad_inv_mul(Ri, pi, load6(dV, topo[i, PARENT])), load6(eta, i)),
-            S_mul(S, v, n, ddq, zero))  # (41)
-        store6(dV, i, dVi)
-        I, Vi = body_inertia(body, i), load6(V, i)
-        store6(
-            F,
-            i,
-            ssub(ssub(inertia_mul(I, dVi), ad_star_mul(Vi, inertia_mul(I, Vi))),
-                 load6(f_ext, i - 1)),
-        )  # (42)
-    for i in range(topo.shape[0] - 1, 0, -1):
-        Fi = load6(F, i)                             # complete: children come later
-        v = topo[i, VI]
-        for r in range(topo[i, NV]):
-            tau[v + r] = (sdot(load6(S, v + r), Fi)                          # S^T F
-                          + body[i, ARM + r] * ddq[v + r])          # the rotor
-        lam = topo[i, PARENT]
+    N = topo.shape[0] - 1
+    for i in range(1, N + 1):
+        lam, v, n = topo[i, PARENT], topo[i, VI], topo[i, NV]
+        joint_motion(topo, body, i, w, c, True, L)
+        joint_sum(w, i, SDQ, c, v, n, DQ, L)
+        joint_sum(w, i, SDDQ, c, v, n, DDQ, L)
+        copy_slots(w, i, V, lam, V, 12)         # V_lambda(i), dV_lambda(i)
+        I = body_inertia(body, i)
+        for l in range(L):
+            Ri, pi = load_transform(w, i, l)
+            Sdq = load6(w, i, SDQ, l)
+            Vi = sadd(Ad_inv_mul(Ri, pi, load6(w, i, V, l)), Sdq)             # (37)
+            eta = sadd(ad_mul(Vi, Sdq), load6(w, i, DSDQ, l))
+            dVi = sadd(sadd(Ad_inv_mul(Ri, pi, load6(w, i, DV, l)), eta),
+                       load6(w, i, SDDQ, l))                                  # (41)
+            store6(w, i, V, l, Vi)
+            store6(w, i, DV, l, dVi)
+            IdV = ssub(inertia_mul(I, dVi), ad_star_mul(Vi, inertia_mul(I, Vi)))
+            store6(w, i, F, l, ssub(IdV, load6(w, i, FEXT, l)))               # (42)
+    for i in range(N, 0, -1):                # F_i is complete: children came first
+        lam, v, n = topo[i, PARENT], topo[i, VI], topo[i, NV]
+        for r in range(n):
+            a = body[i, ARM + r]
+            for l in range(L):                   # tau = S^T F, plus the rotor's
+                StF = sdot(load6(c, v + r, S, l), load6(w, i, F, l))
+                c[v + r, at(TAU, l)] = StF + a * c[v + r, at(DDQ, l)]
         if lam > 0:
-            Ri, pi = load_transform(R, p, i)
-            store6(F, lam, sadd(load6(F, lam), Ad_star_inv_mul(Ri, pi, Fi)))
+            for l in range(L):
+                Ri, pi = load_transform(w, i, l)
+                store6(w, i, FP, l, Ad_star_inv_mul(Ri, pi, load6(w, i, F, l)))
+            add_slots(w, lam, F, i, FP, 6)
 
 
+# --- the composite-rigid-body algorithm -----------------------------------------
 @kernel
-def crba_state(topo, body, q, ws, M):
-    """The composite-rigid-body algorithm for one state (Featherstone (2008), Table
-    6.2).
+def crba_chunk(topo, body, w, c, M, L):
+    """The composite-rigid-body algorithm (Featherstone (2008), Table 6.2) for the
+    ``L`` states of a chunk: ``M`` into ``M[j nv + k]`` (entry ``(j, k)``, a row of
+    ``LANES`` states; the entries of bodies on different branches stay as they were:
+    zero).
 
     ``I^c_i = I_i + sum_{k in mu(i)} Ad*_{T_{i,k}^-1} I^c_k Ad_{T_{i,k}^-1}``;
     ``M_ii = S_i^T I^c_i S_i`` (plus the armature on its diagonal); then
     ``F <- Ad*_{T_{lambda(j),j}^-1} F`` up the tree and ``M_{j,i} = S_j^T F``.
-    ``M`` must start at zero.
     """
-    R, p, S, V, Ic = ws
-    zero = V[0, 0]
-    for i in range(1, topo.shape[0]):
-        Ri, pi = jcalc(topo, body, i, q, S, zero)
-        store_transform(R, p, i, Ri, pi)
-        store_inertia(Ic, i, body_inertia(body, i))
-    for i in range(topo.shape[0] - 1, 0, -1):
+    N, nv = topo.shape[0] - 1, topo[0, VI]
+    for i in range(1, N + 1):
+        joint_motion(topo, body, i, w, c, False, L)
+        I = body_inertia(body, i)
+        for l in range(L):
+            store_inertia(w, i, IH, l, I)
+    for i in range(N, 0, -1):               # I^c_i is complete: children came first
         lam = topo[i, PARENT]
         if lam > 0:
-            Ri, pi = load_transform(R, p, i)
-            store_inertia(
-                Ic,
-                lam,
-                inertia_add(load_inertia(Ic, lam),
-                            congruence(Ri, pi, load_inertia(Ic, i))),
-            )
-    for i in range(1, topo.shape[0]):
-        v = topo[i, VI]
-        Ici = load_inertia(Ic, i)
-        for r in range(topo[i, NV]):
-            F = inertia_mul(Ici, load6(S, v + r))                    # I^c_i S_i
-            for c in range(topo[i, NV]):
-                M[v + c, v + r] = sdot(load6(S, v + c), F)  # M_ii = S_i^T I^c_i S_i
-            M[v + r, v + r] += body[i, ARM + r]                  # + the rotor
+            for l in range(L):
+                Ri, pi = load_transform(w, i, l)
+                Ic = congruence(Ri, pi, load_inertia(w, i, IH, l))
+                store_inertia(w, i, PI, l, Ic)
+            add_slots(w, lam, IH, i, PI, 27)
+    for i in range(1, N + 1):
+        v, n = topo[i, VI], topo[i, NV]
+        for r in range(n):
+            k = v + r
+            for l in range(L):                                         # I^c_i S_i
+                store6(c, k, U, l, inertia_mul(load_inertia(w, i, IH, l),
+                                               load6(c, k, S, l)))
+            for cc in range(n):                          # M_ii = S_i^T I^c_i S_i
+                for l in range(L):
+                    M[(v + cc) * nv + k, l] = sdot(load6(c, v + cc, S, l),
+                                                   load6(c, k, U, l))
+            a = body[i, ARM + r]
+            for l in range(L):                                       # + the rotor
+                M[k * nv + k, l] = M[k * nv + k, l] + a
             j = i
             while topo[j, PARENT] > 0:
-                Rj, pj = load_transform(R, p, j)
-                F = Ad_star_inv_mul(Rj, pj, F)
+                for l in range(L):
+                    Rj, pj = load_transform(w, j, l)
+                    store6(c, k, U, l, Ad_star_inv_mul(Rj, pj, load6(c, k, U, l)))
                 j = topo[j, PARENT]
                 vj = topo[j, VI]
-                for c in range(topo[j, NV]):
-                    M[vj + c, v + r] = sdot(load6(S, vj + c), F)    # M_ji = S_j^T F
-                    M[v + r, vj + c] = M[vj + c, v + r]
+                for cc in range(topo[j, NV]):               # M_ji = S_j^T F, M_ij
+                    for l in range(L):
+                        M[(vj + cc) * nv + k, l] = sdot(load6(c, vj + cc, S, l),
+                                                        load6(c, k, U, l))
+                    for l in range(L):
+                        M[k * nv + vj + cc, l] = M[(vj + cc) * nv + k, l]
 
 
-@kernel(inline=True)
+# --- Table 3: forward dynamics ---------------------------------------------------
+@kernel
+def velocity_pass(topo, body, w, c, L):
+    """The first forward recursion of Kim (2012), Tables 3 and 4, and what each body
+    brings to (49)-(50) itself: ``T_{lambda(i),i}``, ``S_i``,
+    ``V_i = Ad_{T^-1} V_{lambda(i)} + S_i dq_i`` (37), the velocity-product
+    acceleration ``eta_i = ad_{V_i} S_i dq_i + dS_i dq_i`` (the part of (41)
+    without ``ddq``), ``I_hat_i = I_i`` and ``B_hat_i = -ad*_{V_i} I_i V_i -
+    F_i^ext``."""
+    for i in range(1, topo.shape[0]):
+        lam, v, n = topo[i, PARENT], topo[i, VI], topo[i, NV]
+        joint_motion(topo, body, i, w, c, True, L)
+        joint_sum(w, i, SDQ, c, v, n, DQ, L)
+        copy_slots(w, i, V, lam, V, 6)
+        I = body_inertia(body, i)
+        for l in range(L):
+            Ri, pi = load_transform(w, i, l)
+            Sdq = load6(w, i, SDQ, l)
+            Vi = sadd(Ad_inv_mul(Ri, pi, load6(w, i, V, l)), Sdq)             # (37)
+            store6(w, i, V, l, Vi)
+            store6(w, i, ETA, l, sadd(ad_mul(Vi, Sdq), load6(w, i, DSDQ, l)))
+            store_inertia(w, i, IH, l, I)
+            adIV = ad_star_mul(Vi, inertia_mul(I, Vi))
+            store6(w, i, BH, l, ssub((vneg(adIV[0]), vneg(adIV[1])),
+                                     load6(w, i, FEXT, l)))
+
+
+@kernel
 def pivot_tol(Sk, traces, a):
     """The tolerance on the pivot of the column ``Sk = (s_w, s_v)`` of ``S``:
     :data:`~liedyn.joint.PIVOT_TOL` times its bound ``2 (tr(I_ww) |s_w|^2 +
@@ -146,127 +207,173 @@ def pivot_tol(Sk, traces, a):
     return (PIVOT_TOL * (traces[0] * dot(w, w) + traces[1] * dot(x, x) + a)).real
 
 
-@kernel(inline=True)
-def invert(D, v, n, Psi, tols):
-    """``Psi = D^-1`` for the symmetric positive definite ``n x n`` block in rows
-    ``v..v+n-1`` (Gauss-Jordan without pivoting, whose pivots are those of ``D = L
-    diag(d) L^T``; ``D`` is overwritten). One DOF: a reciprocal. A pivot ``k`` not
-    above ``tols[k]`` (:func:`pivots`) makes ``Psi`` NaN (``D`` is singular, or not
-    positive definite if the pivot is negative): the driver's result is then not
-    finite, and the reference path names the body."""
+@kernel
+def invert(v, n, d, L):
+    """``Psi = D^-1`` for the symmetric positive definite ``n x n`` block in the
+    rows ``v .. v + n - 1`` of ``d`` (Gauss-Jordan without pivoting, whose pivots
+    are those of ``D = L diag(d) L^T``; ``D`` is overwritten). One DOF: a
+    reciprocal. A pivot ``k`` not above its tolerance (slot ``TOL``,
+    :func:`pivots`) makes ``Psi`` NaN (``D`` is singular, or not positive definite
+    if the pivot is negative): the driver's result is then not finite, and the
+    reference path names the body."""
     if n == 1:
-        d = D[v, 0]
-        Psi[v, 0] = 1 / d if d.real > tols[0] else d * nan
+        for l in range(L):
+            p = d[v, at(D, l)]
+            d[v, at(PSI, l)] = (1 / p if p.real > d[v, at(TOL, l)].real
+                                     else p * nan)
         return
     for r in range(n):
-        for c in range(n):
-            Psi[v + r, c] = D[v + r, c] * 0
-        Psi[v + r, r] = Psi[v + r, r] + 1
+        for cc in range(n):
+            e = 1.0 if r == cc else 0.0
+            for l in range(L):
+                d[v + r, at(PSI + cc, l)] = e
     for k in range(n):
-        d = D[v + k, k]
-        inv_pivot = 1 / d if d.real > tols[k] else d * nan
-        for c in range(n):
-            D[v + k, c] = D[v + k, c] * inv_pivot
-            Psi[v + k, c] = Psi[v + k, c] * inv_pivot
+        for l in range(L):
+            p = d[v + k, at(D + k, l)]
+            d[v + k, at(RECIP, l)] = (1 / p if p.real > d[v + k, at(TOL, l)].real
+                                           else p * nan)
+        for cc in range(n):
+            for l in range(L):
+                x = d[v + k, at(RECIP, l)]
+                d[v + k, at(D + cc, l)] = d[v + k, at(D + cc, l)] * x
+                d[v + k, at(PSI + cc, l)] = d[v + k, at(PSI + cc, l)] * x
         for r in range(n):
             if r != k:
-                f = -D[v + r, k]
-                for c in range(n):
-                    D[v + r, c] = D[v + r, c] + f * D[v + k, c]
-                    Psi[v + r, c] = Psi[v + r, c] + f * Psi[v + k, c]
+                for l in range(L):
+                    d[v + r, at(FACTOR, l)] = -d[v + r, at(D + k, l)]
+                for cc in range(n):
+                    for l in range(L):
+                        f = d[v + r, at(FACTOR, l)]
+                        d[v + r, at(D + cc, l)] = (
+                            d[v + r, at(D + cc, l)] + f * d[v + k, at(D + cc, l)])
+                        d[v + r, at(PSI + cc, l)] = (
+                            d[v + r, at(PSI + cc, l)]
+                            + f * d[v + k, at(PSI + cc, l)])
 
 
-@kernel(inline=True)
-def bias_wrenches(topo, body, f_ext, V, I_hat, B_hat):
-    """``I_hat_i = I_i``, ``B_hat_i = -ad*_{V_i} I_i V_i - F_i^ext``: the terms of
-    (49)-(50) that body ``i`` brings itself; its children add theirs
-    (:func:`push_to_parent`)."""
-    for i in range(1, topo.shape[0]):
-        I, Vi = body_inertia(body, i), load6(V, i)
-        store_inertia(I_hat, i, I)
-        store6(
-            B_hat, i,
-            ssub(vneg_s(ad_star_mul(Vi, inertia_mul(I, Vi))), load6(f_ext, i - 1)))
-
-
-@kernel(inline=True)
-def pivots(S, U, D, Psi, v, n, Ih, arm):
+@kernel
+def pivots(body, i, v, n, w, c, d, L):
     """Kim (2012), Table 3, for a joint whose torque is given: ``U = I_hat S`` and
-    ``Psi = (S^T I_hat S + diag(arm))^-1`` of (45) (``arm``: the joint's row of
-    ``body``, its armature from column ``ARM``), into the workspaces; singular
-    where a pivot is not above its :func:`pivot_tol` (handed to :func:`invert` as
-    numbers, six of them: arrays there would cost reference counts per body)."""
-    tr_w, tr_v = block_traces(Ih)
-    traces = (2 * abs(tr_w.real), 2 * abs(tr_v.real))
+    ``Psi = (S^T I_hat S + diag(arm))^-1`` of (45), singular where a pivot is not
+    above its :func:`pivot_tol` (``arm``: the joint's armature)."""
     for r in range(n):
-        store6(U, v + r, inertia_mul(Ih, load6(S, v + r)))             # U = I_hat S
+        k, a = v + r, body[i, ARM + r]
+        for l in range(L):                                         # U = I_hat S
+            Ih = load_inertia(w, i, IH, l)
+            store6(c, k, U, l, inertia_mul(Ih, load6(c, k, S, l)))
+        for l in range(L):
+            tr_w, tr_v = block_traces(load_inertia(w, i, IH, l))
+            traces = (2 * abs(tr_w.real), 2 * abs(tr_v.real))
+            d[k, at(TOL, l)] = pivot_tol(load6(c, k, S, l), traces, a)
     for r in range(n):
-        for c in range(n):
-            D[v + r, c] = sdot(load6(S, v + r), load6(U, v + c))       # S^T I_hat S
-        D[v + r, r] += arm[ARM + r]                                    # the rotor
-    tols = (pivot_tol(load6(S, v), traces, arm[ARM]),
-            pivot_tol(load6(S, v + 1), traces, arm[ARM + 1]) if n > 1 else 0.0,
-            pivot_tol(load6(S, v + 2), traces, arm[ARM + 2]) if n > 2 else 0.0,
-            pivot_tol(load6(S, v + 3), traces, arm[ARM + 3]) if n > 3 else 0.0,
-            pivot_tol(load6(S, v + 4), traces, arm[ARM + 4]) if n > 4 else 0.0,
-            pivot_tol(load6(S, v + 5), traces, arm[ARM + 5]) if n > 5 else 0.0)
-    invert(D, v, n, Psi, tols)
+        for cc in range(n):
+            a = body[i, ARM + r] if r == cc else 0.0                     # the rotor
+            for l in range(L):                                         # S^T I_hat S
+                d[v + r, at(D + cc, l)] = (
+                    sdot(load6(c, v + r, S, l), load6(c, v + cc, U, l)) + a)
+    invert(v, n, d, L)
 
 
-@kernel(inline=True)
-def articulate(S, U, Psi, u, v, n, tau, Ih, Bh, eta_i, zero):
+@kernel
+def articulate(i, v, n, w, c, d, L):
     """What a joint whose torque is given passes to its parent (Kim (2012), Table
     3, the braces of (49)-(50); ``U``, ``Psi`` from :func:`pivots`): ``Pi = I_hat
     - U Psi U^T`` and ``beta = B_hat + I_hat eta + U Psi u``, with ``u = tau - S^T
     (I_hat eta + B_hat)``."""
-    Ih_eta_Bh = sadd(inertia_mul(Ih, eta_i), Bh)
-    for r in range(n):
-        u[v + r] = tau[v + r] - sdot(load6(S, v + r), Ih_eta_Bh)
-    Pi, beta = Ih, Ih_eta_Bh
+    for l in range(L):
+        Ih_eta = inertia_mul(load_inertia(w, i, IH, l), load6(w, i, ETA, l))
+        store6(w, i, IAB, l, sadd(Ih_eta, load6(w, i, BH, l)))
+    joint_torques_left(i, v, n, w, c, L)
     for r in range(n):                   # row r of U Psi, entry r of Psi u: summed
-        U_Psi, Psi_u = ((zero, zero, zero), (zero, zero, zero)), zero
-        for c in range(n):
-            U_Psi = sadd(U_Psi, sscale(Psi[v + r, c], load6(U, v + c)))
-            Psi_u = Psi_u + Psi[v + r, c] * u[v + c]
-        Pi = inertia_sub_outer(Pi, load6(U, v + r), U_Psi)
-        beta = sadd(beta, sscale(Psi_u, load6(U, v + r)))
-    return Pi, beta
-
-
-@kernel(inline=True)
-def push_to_parent(topo, R, p, I_hat, B_hat, i, Pi, beta):
-    """``I_hat_lambda += Ad*_{T^-1} Pi_i Ad_{T^-1}``, ``B_hat_lambda +=
-    Ad*_{T^-1} beta_i`` (49)-(50), for a body whose parent is not the ground."""
-    lam = topo[i, PARENT]
-    Ri, pi = load_transform(R, p, i)
-    store_inertia(I_hat, lam, inertia_add(load_inertia(I_hat, lam),
-                                          congruence(Ri, pi, Pi)))
-    store6(B_hat, lam, sadd(load6(B_hat, lam), Ad_star_inv_mul(Ri, pi, beta)))
-
-
-@kernel(inline=True)
-def joint_acceleration(S, I_hat, B_hat, Psi, u, i, v, n, a, tau, ddq, zero):
-    """``ddq_i = Psi_i (tau_i - S_i^T (I_hat_i a + B_hat_i))`` (45), ``a`` the
-    acceleration of body ``i`` without its joint's."""
-    Ih_a_Bh = sadd(inertia_mul(load_inertia(I_hat, i), a), load6(B_hat, i))
+        for l in range(L):
+            p = d[v + r, at(PSI, l)]
+            store6(d, v + r, UPSI, l, sscale(p, load6(c, v, U, l)))
+            d[v + r, at(PSIU, l)] = p * c[v, at(UK, l)]
+        for cc in range(1, n):
+            for l in range(L):
+                p = d[v + r, at(PSI + cc, l)]
+                store6(d, v + r, UPSI, l, sadd(load6(d, v + r, UPSI, l),
+                                               sscale(p, load6(c, v + cc, U, l))))
+                Psi_u = p * c[v + cc, at(UK, l)]
+                d[v + r, at(PSIU, l)] = d[v + r, at(PSIU, l)] + Psi_u
+    copy_slots(w, i, PI, i, IH, 27)             # Pi = I_hat - sum U (U Psi)^T,
+    copy_slots(w, i, BETA, i, IAB, 6)           # beta = I_hat eta + B_hat + ...
     for r in range(n):
-        u[v + r] = tau[v + r] - sdot(load6(S, v + r), Ih_a_Bh)
-    for r in range(n):
-        x = zero
-        for c in range(n):
-            x = x + Psi[v + r, c] * u[v + c]
-        ddq[v + r] = x
+        for l in range(L):
+            Ur = load6(c, v + r, U, l)
+            store_inertia(w, i, PI, l, inertia_sub_outer(
+                load_inertia(w, i, PI, l), Ur, load6(d, v + r, UPSI, l)))
+            store6(w, i, BETA, l, sadd(load6(w, i, BETA, l),
+                                       sscale(d[v + r, at(PSIU, l)], Ur)))
 
 
 @kernel
-def aba_state(topo, body, q, dq, tau, f_ext, dV0, ws, ddq):
+def push_to_parent(i, lam, w, L):
+    """``I_hat_lambda += Ad*_{T^-1} Pi_i Ad_{T^-1}``, ``B_hat_lambda +=
+    Ad*_{T^-1} beta_i`` (49)-(50), for a body whose parent is not the ground."""
+    for l in range(L):
+        Ri, pi = load_transform(w, i, l)
+        store_inertia(w, i, PI, l, congruence(Ri, pi, load_inertia(w, i, PI, l)))
+        store6(w, i, BETA, l, Ad_star_inv_mul(Ri, pi, load6(w, i, BETA, l)))
+    add_slots(w, lam, IH, i, PI, 33)          # I_hat and B_hat, Pi and beta
+
+
+@kernel
+def bias_acceleration(i, lam, w, L):
+    """``a_i = Ad_{T^-1} dV_{lambda(i)} + eta_i``, the acceleration of body ``i``
+    without its joint's, into the slot ``DV``, and ``I_hat_i a_i + B_hat_i``."""
+    copy_slots(w, i, DV, lam, DV, 6)
+    for l in range(L):
+        Ri, pi = load_transform(w, i, l)
+        a = sadd(Ad_inv_mul(Ri, pi, load6(w, i, DV, l)), load6(w, i, ETA, l))
+        store6(w, i, DV, l, a)
+        store6(w, i, IAB, l, sadd(inertia_mul(load_inertia(w, i, IH, l), a),
+                                  load6(w, i, BH, l)))
+
+
+@kernel
+def joint_torques_left(i, v, n, w, c, L):
+    """``u_i = tau_i - S_i^T X`` into the slots ``UK``, ``X`` in the slot ``IAB``
+    (``I_hat_i eta_i + B_hat_i`` or ``I_hat_i a_i + B_hat_i``): the torques left for
+    the joint's own acceleration (Kim (2012), eq. (45))."""
+    for r in range(n):
+        for l in range(L):
+            StX = sdot(load6(c, v + r, S, l), load6(w, i, IAB, l))
+            c[v + r, at(UK, l)] = c[v + r, at(TAU, l)] - StX
+
+
+@kernel
+def joint_acceleration(i, v, n, w, c, d, L):
+    """``ddq_i = Psi_i (tau_i - S_i^T (I_hat_i a_i + B_hat_i))`` (45), then
+    ``dV_i = a_i + S_i ddq_i`` (41)."""
+    joint_torques_left(i, v, n, w, c, L)
+    for r in range(n):
+        for l in range(L):
+            c[v + r, at(DDQ, l)] = d[v + r, at(PSI, l)] * c[v, at(UK, l)]
+        for cc in range(1, n):
+            for l in range(L):
+                Psi_u = d[v + r, at(PSI + cc, l)] * c[v + cc, at(UK, l)]
+                c[v + r, at(DDQ, l)] = c[v + r, at(DDQ, l)] + Psi_u
+    add_joint_acceleration(i, v, n, w, c, L)
+
+
+@kernel
+def add_joint_acceleration(i, v, n, w, c, L):
+    """``dV_i = a_i + S_i ddq_i`` (41), ``a_i`` in the slot ``DV``."""
+    joint_sum(w, i, SDDQ, c, v, n, DDQ, L)
+    for l in range(L):
+        store6(w, i, DV, l, sadd(load6(w, i, DV, l), load6(w, i, SDDQ, l)))
+
+
+@kernel
+def aba_chunk(topo, body, w, c, d, L):
     """Kim (2012), Table 3 (corrected, see :mod:`liedyn.forward_dynamics`): forward
-    dynamics of one state.
+    dynamics of the ``L`` states of a chunk (``q``, ``dq``, ``tau``, ``F^ext`` in
+    the slots ``Q``, ``DQ``, ``TAU``, ``FEXT``; ``ddq`` into the slots ``DDQ``).
 
     Backward: ``I_hat_i = I_i + sum Ad*_{T^-1} Pi_k Ad_{T^-1}``,
-    ``B_hat_i = -ad*_{V_i} I_i V_i
-    - F_i^ext + sum Ad*_{T^-1} beta_k`` (49)-(50), ``Psi_i = (S_i^T I_hat_i
-      S_i)^-1``,
+    ``B_hat_i = -ad*_{V_i} I_i V_i - F_i^ext + sum Ad*_{T^-1} beta_k``
+    (49)-(50), ``Psi_i = (S_i^T I_hat_i S_i)^-1``,
     ``Pi_i = I_hat_i - I_hat_i S_i Psi_i S_i^T I_hat_i``,
     ``beta_i = B_hat_i + I_hat_i (eta_i + S_i Psi_i (tau_i - S_i^T (I_hat_i eta_i``
     ``+ B_hat_i)))``.
@@ -276,34 +383,27 @@ def aba_state(topo, body, q, dq, tau, f_ext, dV0, ws, ddq):
     parent is the ground needs ``Psi_i`` only (its ``Pi_i``, ``beta_i`` would go
     nowhere: for a floating base, a 6 x 6 update saved).
     """
-    R, p, S, dS, V, eta, dV, I_hat, B_hat, U, D, Psi, u = ws
-    velocity_pass(topo, body, q, dq, R, p, S, dS, V, eta)
-    bias_wrenches(topo, body, f_ext, V, I_hat, B_hat)
-    zero = V[0, 0]
     N = topo.shape[0] - 1
-    for i in range(N, 0, -1):                # complete: children pushed their terms
-        Ih, v, n = load_inertia(I_hat, i), topo[i, VI], topo[i, NV]
-        pivots(S, U, D, Psi, v, n, Ih, body[i])
-        if topo[i, PARENT] > 0:                         # the ground takes nothing
-            Pi, beta = articulate(S, U, Psi, u, v, n, tau, Ih, load6(B_hat, i),
-                                  load6(eta, i), zero)
-            push_to_parent(topo, R, p, I_hat, B_hat, i, Pi, beta)
-    store6(dV, 0, dV0)
+    velocity_pass(topo, body, w, c, L)
+    for i in range(N, 0, -1):              # complete: children pushed their terms
+        lam, v, n = topo[i, PARENT], topo[i, VI], topo[i, NV]
+        pivots(body, i, v, n, w, c, d, L)
+        if lam > 0:                                     # the ground takes nothing
+            articulate(i, v, n, w, c, d, L)
+            push_to_parent(i, lam, w, L)
     for i in range(1, N + 1):
-        Ri, pi = load_transform(R, p, i)
-        v, n = topo[i, VI], topo[i, NV]
-        a = sadd(Ad_inv_mul(Ri, pi, load6(dV, topo[i, PARENT])), load6(eta, i))
-        joint_acceleration(S, I_hat, B_hat, Psi, u, i, v, n, a, tau, ddq,
-                           zero)                                              # (45)
-        store6(dV, i, sadd(a, S_mul(S, v, n, ddq, zero)))                     # (41)
+        lam, v, n = topo[i, PARENT], topo[i, VI], topo[i, NV]
+        bias_acceleration(i, lam, w, L)
+        joint_acceleration(i, v, n, w, c, d, L)                    # (45), (41)
 
 
+# --- Table 4: hybrid dynamics -----------------------------------------------------
 @kernel
-def hybrid_state(topo, body, q, dq, ddq, tau, f_ext, prescribed, dV0, ws,
-                 tau_out, ddq_out):
-    """Kim (2012), Table 4: hybrid dynamics of one state, ``prescribed[i - 1]`` true
-    where joint ``i``'s acceleration is given (its torque is then computed), false
-    where its torque is given (as in :func:`aba_state`).
+def hybrid_chunk(topo, body, prescribed, w, c, d, L):
+    """Kim (2012), Table 4: hybrid dynamics of the ``L`` states of a chunk,
+    ``prescribed[i - 1]`` true where joint ``i``'s acceleration is given (its torque
+    is then computed), false where its torque is given (as in :func:`aba_chunk`).
+    The slots ``DDQ`` and ``TAU`` hold what is given and receive what is computed.
 
     Backward, a prescribed joint passes its whole articulated inertia:
     ``Pi_i = I_hat_i``, ``beta_i = B_hat_i + I_hat_i (eta_i + S_i ddq_i)``
@@ -311,113 +411,111 @@ def hybrid_state(topo, body, q, dq, ddq, tau, f_ext, prescribed, dV0, ws,
     Forward: ``ddq_i`` by (45) where the torque is given, then
     ``dV_i = Ad_{T^-1} dV_{lambda(i)} + eta_i + S_i ddq_i`` (41) and, where the
     acceleration is prescribed, ``tau_i = S_i^T (I_hat_i dV_i + B_hat_i)`` (53).
-    ``tau_out``, ``ddq_out`` copy ``tau``, ``ddq`` where they are given.
     """
-    R, p, S, dS, V, eta, dV, I_hat, B_hat, U, D, Psi, u = ws
-    velocity_pass(topo, body, q, dq, R, p, S, dS, V, eta)
-    bias_wrenches(topo, body, f_ext, V, I_hat, B_hat)
-    zero = V[0, 0]
     N = topo.shape[0] - 1
-    for i in range(N, 0, -1):                # complete: children pushed their terms
-        Ih, Bh, eta_i = load_inertia(I_hat, i), load6(B_hat, i), load6(eta, i)
-        v, n = topo[i, VI], topo[i, NV]
+    velocity_pass(topo, body, w, c, L)
+    for i in range(N, 0, -1):              # complete: children pushed their terms
+        lam, v, n = topo[i, PARENT], topo[i, VI], topo[i, NV]
         if not prescribed[i - 1]:
-            pivots(S, U, D, Psi, v, n, Ih, body[i])
-        if topo[i, PARENT] == 0:                        # the ground takes nothing
+            pivots(body, i, v, n, w, c, d, L)
+        if lam == 0:                                    # the ground takes nothing
             continue
         if prescribed[i - 1]:                                       # (51)-(52)
-            Pi = Ih
-            beta = sadd(Bh, inertia_mul(Ih, sadd(eta_i, S_mul(S, v, n, ddq, zero))))
+            joint_sum(w, i, SDDQ, c, v, n, DDQ, L)
+            for l in range(L):
+                Ih = load_inertia(w, i, IH, l)
+                store_inertia(w, i, PI, l, Ih)
+                store6(w, i, BETA, l, sadd(load6(w, i, BH, l), inertia_mul(
+                    Ih, sadd(load6(w, i, ETA, l), load6(w, i, SDDQ, l)))))
         else:
-            Pi, beta = articulate(S, U, Psi, u, v, n, tau, Ih, Bh, eta_i, zero)
-        push_to_parent(topo, R, p, I_hat, B_hat, i, Pi, beta)
-    store6(dV, 0, dV0)
+            articulate(i, v, n, w, c, d, L)
+        push_to_parent(i, lam, w, L)
     for i in range(1, N + 1):
-        Ri, pi = load_transform(R, p, i)
-        v, n = topo[i, VI], topo[i, NV]
-        a = sadd(Ad_inv_mul(Ri, pi, load6(dV, topo[i, PARENT])), load6(eta, i))
-        if prescribed[i - 1]:
-            for r in range(n):
-                ddq_out[v + r] = ddq[v + r]
-        else:
-            joint_acceleration(S, I_hat, B_hat, Psi, u, i, v, n, a, tau, ddq_out,
-                               zero)                                          # (45)
-        dVi = sadd(a, S_mul(S, v, n, ddq_out, zero))                          # (41)
-        store6(dV, i, dVi)
-        if prescribed[i - 1]:                                             # (53)
-            Fi = sadd(inertia_mul(load_inertia(I_hat, i), dVi), load6(B_hat, i))
-            for r in range(n):
-                tau_out[v + r] = (sdot(load6(S, v + r), Fi)
-                                  + body[i, ARM + r] * ddq_out[v + r])  # the rotor
-        else:
-            for r in range(n):
-                tau_out[v + r] = tau[v + r]
+        lam, v, n = topo[i, PARENT], topo[i, VI], topo[i, NV]
+        bias_acceleration(i, lam, w, L)
+        if not prescribed[i - 1]:
+            joint_acceleration(i, v, n, w, c, d, L)                # (45), (41)
+            continue
+        add_joint_acceleration(i, v, n, w, c, L)                              # (41)
+        for l in range(L):                                                   # (53)
+            Ih_dV = inertia_mul(load_inertia(w, i, IH, l), load6(w, i, DV, l))
+            store6(w, i, F, l, sadd(Ih_dV, load6(w, i, BH, l)))
+        for r in range(n):
+            a = body[i, ARM + r]
+            for l in range(L):                                       # + the rotor
+                StF = sdot(load6(c, v + r, S, l), load6(w, i, F, l))
+                c[v + r, at(TAU, l)] = StF + a * c[v + r, at(DDQ, l)]
 
 
-@kernel
+# --- the partials of inverse dynamics in the ground frame (chapter 10) -----------
+@kernel(inline=True)
 def coriolis_mul(I, V, h, X):
     """``B(V) X = -I ad_V X - ad*_X h - ad*_V I X`` with ``h = I V``: the change of
     ``I dV - ad*_V I V`` when ``V`` gains ``X`` and ``dV`` gains ``ad_X V``
     (a body whose base velocity changes by ``X``, seen from a fixed frame; equation
     ``ch10-ground-coriolis`` of :ref:`ch10-ground-frame`)."""
-    return ssub(ssub(vneg_s(inertia_mul(I, ad_mul(V, X))), ad_star_mul(X, h)),
+    IadX = inertia_mul(I, ad_mul(V, X))
+    return ssub(ssub((vneg(IadX[0]), vneg(IadX[1])), ad_star_mul(X, h)),
                 ad_star_mul(V, inertia_mul(I, X)))
 
 
 @kernel
-def ground_frame_pass(topo, body, ws, wg):
-    """The nominal state of :func:`rnea_state` (``ws``) in the ground frame {0}
-    (equation ``ch10-ground-rnea`` of :ref:`ch10-ground-frame`), into the
-    workspaces of :func:`ground_workspace`: ``T_{0,i}``, ``S_i``, ``V_i``, ``dV_i``,
-    ``F_i`` moved by ``Ad_{T_{0,i}}`` (and ``Ad*_{T_{0,i}^-1}``), and the composites
-    over the subtree of ``i`` of the inertia ``I_i`` and of ``B(V_i)``
-    (:func:`coriolis_mul`); in {0} a composite is a plain sum. Also
+def ground_frame_pass(topo, body, w, c, L):
+    """The nominal state of :func:`rnea_chunk` in the ground frame {0} (equation
+    ``ch10-ground-rnea`` of :ref:`ch10-ground-frame`): ``T_{0,i}``, ``S_i``,
+    ``V_i``, ``dV_i``, ``F_i`` moved by ``Ad_{T_{0,i}}`` (and ``Ad*_{T_{0,i}^-1}``),
+    and the composites over the subtree of ``i`` of the inertia ``I_i`` and of
+    ``B(V_i)`` (:func:`coriolis_mul`); in {0} a composite is a plain sum. Also
     ``a_k = I^c_i S_k`` and ``b_k = B^c_i^T S_k`` per coordinate ``k`` of body
-    ``i``."""
-    R, p, S, dS, V, eta, dV, F = ws
-    R0, p0, S0, V0, A0, F0, Ic, Bc, a, b = wg
-    zero = V[0, 0]
-    for r in range(3):
-        for c in range(3):
-            R0[0, r, c] = zero + (1 if r == c else 0)
-    store6(A0, 0, load6(dV, 0))             # V_0 = 0, dV_0 = (0, -g) already in {0}
-    for i in range(1, topo.shape[0]):
+    ``i`` (slots ``AK``, ``BK``)."""
+    N = topo.shape[0] - 1
+    zero = w[0, at(V, 0)]
+    for i in range(1, N + 1):
         lam, v, n = topo[i, PARENT], topo[i, VI], topo[i, NV]
-        Rl, pl = load_transform(R0, p0, lam)
-        Ri, pi = load_transform(R, p, i)
-        R0i, p0i = matmul(Rl, Ri), vadd(pl, rot(Rl, pi))          # T_0i = T_0l T_li
-        store_transform(R0, p0, i, R0i, p0i)
+        copy_slots(w, i, R0, lam, R0, 12)                  # T_{0,lambda(i)}
+        I = body_inertia(body, i)
+        for l in range(L):
+            Rl, pl = load_rotation(w, i, R0, l), load3(w, i, P0, l)
+            Ri, pi = load_transform(w, i, l)
+            R0i, p0i = matmul(Rl, Ri), vadd(pl, rot(Rl, pi))      # T_0i = T_0l T_li
+            store_rotation(w, i, R0, l, R0i)
+            store3(w, i, P0, l, p0i)
+            Vi = Ad_mul(R0i, p0i, load6(w, i, V, l))
+            store6(w, i, V0, l, Vi)
+            store6(w, i, A0, l, Ad_mul(R0i, p0i, load6(w, i, DV, l)))
+            store6(w, i, F0, l, Ad_star_inv_mul(R0i, p0i, load6(w, i, F, l)))
+            Ic = congruence(R0i, p0i, I)
+            store_inertia(w, i, IC0, l, Ic)
+            h = inertia_mul(Ic, Vi)
+            store_columns(w, i, BC, l, (
+                coriolis_mul(Ic, Vi, h, unit_twist(0, zero)),
+                coriolis_mul(Ic, Vi, h, unit_twist(1, zero)),
+                coriolis_mul(Ic, Vi, h, unit_twist(2, zero)),
+                coriolis_mul(Ic, Vi, h, unit_twist(3, zero)),
+                coriolis_mul(Ic, Vi, h, unit_twist(4, zero)),
+                coriolis_mul(Ic, Vi, h, unit_twist(5, zero))))
         for r in range(n):
-            store6(S0, v + r, Ad_mul(R0i, p0i, load6(S, v + r)))
-        Vi = Ad_mul(R0i, p0i, load6(V, i))
-        store6(V0, i, Vi)
-        store6(A0, i, Ad_mul(R0i, p0i, load6(dV, i)))
-        store6(F0, i, Ad_star_inv_mul(R0i, p0i, load6(F, i)))
-        I = congruence(R0i, p0i, body_inertia(body, i))
-        store_inertia(Ic, i, I)
-        h = inertia_mul(I, Vi)
-        for c in range(6):
-            store_column(Bc, i, c, coriolis_mul(I, Vi, h, unit_twist(c, zero)))
-    for i in range(topo.shape[0] - 1, 0, -1):        # complete: children came first
-        v, lam = topo[i, VI], topo[i, PARENT]
-        Ici = load_inertia(Ic, i)
-        for r in range(topo[i, NV]):
-            s = load6(S0, v + r)
-            store6(a, v + r, inertia_mul(Ici, s))
-            store6(b, v + r, matrix_T_mul(Bc, i, s))
+            for l in range(L):
+                R0i, p0i = load_rotation(w, i, R0, l), load3(w, i, P0, l)
+                store6(c, v + r, S0, l, Ad_mul(R0i, p0i, load6(c, v + r, S, l)))
+    for i in range(N, 0, -1):                    # complete: children came first
+        lam, v, n = topo[i, PARENT], topo[i, VI], topo[i, NV]
+        for r in range(n):
+            for l in range(L):
+                s = load6(c, v + r, S0, l)
+                store6(c, v + r, AK, l, inertia_mul(load_inertia(w, i, IC0, l), s))
+                store6(c, v + r, BK, l, columns_T_mul(load_columns(w, i, BC, l), s))
         if lam > 0:
-            store_inertia(Ic, lam, inertia_add(load_inertia(Ic, lam), Ici))
-            for r in range(6):
-                for c in range(6):
-                    Bc[lam, r, c] = Bc[lam, r, c] + Bc[i, r, c]
+            add_slots(w, lam, IC0, i, IC0, 63)        # I^c and B^c: plain sums
 
 
 @kernel
-def rnea_partials_state(topo, wg, inside, dtau_dq, dtau_dv, M):
-    """``dtau/dq``, ``dtau/d(dq)`` and ``M`` of one state from the ground-frame
-    quantities of ``ground_frame_pass``, for joints with constant ``S``: Kim (2012),
-    Lemma 3 and Table 5 along every unit direction at once (derived in
-    :ref:`ch10-ground-frame`).
+def rnea_partials_chunk(topo, body, w, c, d, inside, dtau_dq, dtau_dv, M, L):
+    """``dtau/dq``, ``dtau/d(dq)`` and ``M`` of the ``L`` states of a chunk from the
+    ground-frame quantities of :func:`ground_frame_pass`, for joints with constant
+    ``S``: Kim (2012), Lemma 3 and Table 5 along every unit direction at once
+    (derived in :ref:`ch10-ground-frame`); entry ``(r, k)`` into the row
+    ``r nv + k`` of each matrix (the others stay as they were: zero).
 
     Seen from {0}, a right perturbation of ``q_j`` along the column ``s`` of
     ``S_j`` turns the subtree of ``j`` rigidly about ``xi = Ad_{T_0j} s`` and
@@ -429,45 +527,145 @@ def rnea_partials_state(topo, wg, inside, dtau_dq, dtau_dv, M):
     ``tau_i = S_i^T F_i`` does not see the turn when ``i`` is in the subtree (both
     turn): ``tau_i' = a_i . dA0 + b_i . dV0``; above ``j``,
     ``tau_i' = S_i^T (I^c_j dA0 + B^c_j dV0 - ad*_xi F_j)`` (no ``ad*`` term along
-    ``dq``). ``M_ij = S_i^T I^c_j S_j`` comes with it. ``M`` must start at zero.
+    ``dq``). ``M_ij = S_i^T I^c_j S_j`` comes with it, and the armature.
     """
-    R0, p0, S0, V0, A0, F0, Ic, Bc, a, b = wg
-    N = topo.shape[0] - 1
+    N, nv = topo.shape[0] - 1, topo[0, VI]
     for j in range(1, N + 1):
         lam, vj, nj = topo[j, PARENT], topo[j, VI], topo[j, NV]
         for i in range(j, N + 1):                        # the subtree of j
             inside[i] = i == j or (topo[i, PARENT] >= j and inside[topo[i, PARENT]])
-        Vl, Al, Vj, Fj = load6(V0, lam), load6(A0, lam), load6(V0, j), load6(F0, j)
-        Icj = load_inertia(Ic, j)
-        for c in range(nj):
-            k = vj + c
-            xi = load6(S0, k)
-            dV0q = ad_mul(Vl, xi)                                        # along q_j
-            dA0q = sadd(ad_mul(Al, xi), ad_mul(Vl, dV0q))
-            dV0v, dA0v = xi, ad_mul(sadd(Vj, Vl), xi)                  # along dq_j
+        for cc in range(nj):
+            k = vj + cc
+            for l in range(L):
+                Vl, Al = load6(w, lam, V0, l), load6(w, lam, A0, l)
+                Vj, Fj = load6(w, j, V0, l), load6(w, j, F0, l)
+                xi = load6(c, k, S0, l)
+                dV0q = ad_mul(Vl, xi)                                    # along q_j
+                dA0q = sadd(ad_mul(Al, xi), ad_mul(Vl, dV0q))
+                dA0v = ad_mul(sadd(Vj, Vl), xi)                        # along dq_j
+                Icj, Bcj = load_inertia(w, j, IC0, l), load_columns(w, j, BC, l)
+                store6(d, k, DV0Q, l, dV0q)
+                store6(d, k, DA0Q, l, dA0q)
+                store6(d, k, DA0V, l, dA0v)
+                store6(d, k, XI, l, xi)
+                store6(d, k, GQ, l, ssub(sadd(inertia_mul(Icj, dA0q),
+                                              columns_mul(Bcj, dV0q)),
+                                         ad_star_mul(xi, Fj)))
+                store6(d, k, GV, l, sadd(inertia_mul(Icj, dA0v),
+                                         columns_mul(Bcj, xi)))
+                store6(d, k, AJ, l, load6(c, k, AK, l))                  # I^c_j S_j
             for i in range(j, N + 1):
                 if inside[i]:
                     for r in range(topo[i, VI], topo[i, VI] + topo[i, NV]):
-                        ar, br = load6(a, r), load6(b, r)
-                        dtau_dq[r, k] = sdot(dA0q, ar) + sdot(dV0q, br)
-                        dtau_dv[r, k] = sdot(dA0v, ar) + sdot(dV0v, br)
-            Gq = ssub(sadd(inertia_mul(Icj, dA0q), matrix_mul(Bc, j, dV0q)),
-                      ad_star_mul(xi, Fj))
-            Gv = sadd(inertia_mul(Icj, dA0v), matrix_mul(Bc, j, dV0v))
-            ak = load6(a, k)                                         # I^c_j S_j
+                        for l in range(L):
+                            ar, br = load6(c, r, AK, l), load6(c, r, BK, l)
+                            dA0, dV0 = load6(d, k, DA0Q, l), load6(d, k, DV0Q, l)
+                            dtau_dq[r * nv + k, l] = sdot(dA0, ar) + sdot(dV0, br)
+                            dA0, dV0 = load6(d, k, DA0V, l), load6(d, k, XI, l)
+                            dtau_dv[r * nv + k, l] = sdot(dA0, ar) + sdot(dV0, br)
             for r in range(vj, vj + nj):
-                M[r, k] = sdot(load6(S0, r), ak)
+                for l in range(L):
+                    M[r * nv + k, l] = sdot(load6(c, r, S0, l), load6(d, k, AJ, l))
             i = lam
             while i > 0:                                 # the ancestors of j
                 for r in range(topo[i, VI], topo[i, VI] + topo[i, NV]):
-                    s = load6(S0, r)
-                    dtau_dq[r, k] = sdot(s, Gq)
-                    dtau_dv[r, k] = sdot(s, Gv)
-                    M[r, k] = sdot(s, ak)
-                    M[k, r] = M[r, k]
+                    for l in range(L):
+                        s = load6(c, r, S0, l)
+                        dtau_dq[r * nv + k, l] = sdot(s, load6(d, k, GQ, l))
+                        dtau_dv[r * nv + k, l] = sdot(s, load6(d, k, GV, l))
+                    for l in range(L):
+                        s = load6(c, r, S0, l)
+                        M[r * nv + k, l] = sdot(s, load6(d, k, AJ, l))
+                    for l in range(L):
+                        M[k * nv + r, l] = M[r * nv + k, l]
                 i = topo[i, PARENT]
+    for i in range(1, N + 1):                   # M = dtau/dddq: the rotors
+        for r in range(topo[i, NV]):
+            k, a = topo[i, VI] + r, body[i, ARM + r]
+            for l in range(L):
+                M[k * nv + k, l] = M[k * nv + k, l] + a
+
+
+# --- the partials of forward dynamics: M^-1 from the mass matrix -----------------
+@kernel
+def cholesky(M, L):
+    """``M = L L^T`` with ``L`` lower triangular, for the symmetric positive
+    definite ``M`` (n, n) of one state; False if a pivot is not positive (``M`` is
+    not). Plain (non-conjugate) products, so that the complex step passes through.
+    (ABA's :func:`invert`, Gauss-Jordan on its small ``D_i`` blocks, would take
+    twice the operations on the whole ``M`` and could not tell that it is
+    singular.)"""
+    n = M.shape[0]
+    for j in range(n):
+        d = M[j, j]
+        for k in range(j):
+            d = d - L[j, k] * L[j, k]
+        if not d.real > 0:
+            return False
+        L[j, j] = sqrt(d)
+        for i in range(j + 1, n):
+            s = M[i, j]
+            for k in range(j):
+                s = s - L[i, k] * L[j, k]
+            L[i, j] = s / L[j, j]
+    return True
 
 
 @kernel
-def vneg_s(X):
-    return (vneg(X[0]), vneg(X[1]))
+def cholesky_inverse(L, Z, Minv):
+    """``Minv = M^-1 = Z^T Z`` with ``Z = L^-1`` (lower triangular, row by row:
+    ``Z_i = (e_i - sum_k<i L_ik Z_k) / L_ii``), from the factor of
+    :func:`cholesky`. Row operations only: the inner loops run along rows."""
+    n = L.shape[0]
+    for i in range(n):
+        for j in range(i + 1):
+            Z[i, j] = L[i, i] * 0 + (1 if i == j else 0)
+        for k in range(i):
+            a = L[i, k]
+            for j in range(k + 1):
+                Z[i, j] = Z[i, j] - a * Z[k, j]
+        for j in range(i + 1):
+            Z[i, j] = Z[i, j] / L[i, i]
+    for i in range(n):
+        for j in range(n):
+            Minv[i, j] = L[i, i] * 0
+    for k in range(n):                  # Minv = sum_k Z_k^T Z_k (row k of Z)
+        for i in range(k + 1):
+            a = Z[k, i]
+            for j in range(k + 1):
+                Minv[i, j] = Minv[i, j] + a * Z[k, j]
+
+
+@kernel
+def minus_mul(A, B, tmp):
+    """``B <- -A B`` for (n, n) matrices (rows of ``B`` accumulated into rows of
+    ``tmp``, then copied back)."""
+    n = A.shape[0]
+    for i in range(n):
+        for j in range(n):
+            tmp[i, j] = A[i, 0] * 0
+        for k in range(n):
+            a = A[i, k]
+            for j in range(n):
+                tmp[i, j] = tmp[i, j] - a * B[k, j]
+    for i in range(n):
+        for j in range(n):
+            B[i, j] = tmp[i, j]
+
+
+@kernel
+def forward_partials(M, dtau_dq, dtau_dv, L, Z, Minv, tmp):
+    """In place, for one state: ``M -> M^-1``, ``dtau/dx -> d ddq/dx = -M^-1
+    dtau/dx`` (implicit differentiation of ``M ddq + b = tau``;
+    :func:`liedyn.derivatives.aba_partials`), with ``L``, ``Z``, ``Minv``, ``tmp``
+    (n, n) workspaces. False if ``M`` is not positive definite."""
+    if not cholesky(M, L):
+        return False
+    cholesky_inverse(L, Z, Minv)
+    minus_mul(Minv, dtau_dq, tmp)
+    minus_mul(Minv, dtau_dv, tmp)
+    n = M.shape[0]
+    for i in range(n):
+        for j in range(n):
+            M[i, j] = Minv[i, j]
+    return True

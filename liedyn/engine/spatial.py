@@ -1,17 +1,32 @@
-"""The spatial operators of the kernels: 3-vectors, 3x3 blocks, twists, wrenches,
-generalized inertias and the workspaces of a flattened model, written on numbers.
+"""The spatial operators of the kernels, written on numbers, and the layout of the
+arrays they read and write.
 
 A twist is a pair ``(w, v)`` of 3-tuples, a rotation a 3-tuple of rows, a
 generalized inertia the blocks ``(A, B, C)`` of ``[[A, B], [B^T, C]]`` (Kim (2012),
-Section 1).
-Named as the book names them (``Ad_inv_mul``, ``ad_star_mul``, ``inertia_mul``, the
-congruence ``Ad* I Ad``), so that a kernel line reads like its equation.
+Section 1). The operators are named as the book names them (``Ad_inv_mul``,
+``ad_star_mul``, ``inertia_mul``, the congruence ``Ad* I Ad``), so that a kernel
+line reads like its equation; they compute one state.
+
+The kernels run up to :data:`LANES` states at once, a *chunk*: each quantity of a
+body (a twist, a rotation, an inertia) is a *slot* of the body's row of the chunk's
+workspace, a run of components, each component a number per state of the chunk
+(component ``j`` of the slot ``X`` of body ``i``, state ``l``:
+``w[i, at(X + j, l)]``).
+A loop over the states of the chunk, innermost, loads one state's quantities into
+tuples, applies the operators and stores the results: numba compiles it into
+instructions that each work on several states (packed vector instructions).
 """
+import numpy as np
+
 from .jit import exp_coefficients, kernel
 
 
-# topo columns
-PARENT, JOINT, QI, VI, NV = 0, 1, 2, 3, 4
+# --- the flattened model (liedyn.engine.dispatch.flat_model) ----------------------
+# topo columns: parent, joint code, offsets of the joint's q and dq, its nv and nq
+PARENT, JOINT, QI, VI, NV, NQ = 0, 1, 2, 3, 4, 5
+TOPO_COLUMNS = 6
+# topo row 0: -1, what the model holds (the flags below), nq, nv, 0, 0
+QUATERNIONS, CHARTS, VARYING_S = 1, 2, 4
 # body columns: joint parameters, placement X_i = (RX, pX), inertia I_i (row-major),
 # the armature of the joint's degrees of freedom
 PAR, RX, PX, INERTIA, ARM = 0, 12, 21, 24, 60
@@ -19,6 +34,58 @@ BODY_COLUMNS = 66
 # joint codes
 (FIXED, REVOLUTE, PRISMATIC, HELICAL, SCREW, UNIVERSAL, PLANAR, SPHERICAL,
  SPHERICAL_ZYX, SPHERICAL_EXP, FREE) = range(11)
+
+# --- a chunk of states: its workspaces --------------------------------------------
+LANES = 16
+"""The most states of a chunk: the states of a batch go through the kernels this
+many at a time; a fixed number, so that the compiler knows how far apart the
+components of a slot lie (and that the states are independent)."""
+# The slots of a body's row ``w[i]``, each after the one before; the slots after
+# BODY_SLOTS hold what one algorithm needs (ABA and CRBA, or the partials in the
+# ground frame), not both.
+Q = 0                    # q_i (up to 7 numbers)
+R = Q + 7                # T_{lambda(i),i} = (R, p)
+P = R + 9
+V = P + 3                # V_i, dV_i (adjacent: a parent's are copied at once)
+DV = V + 6
+ETA = DV + 6             # eta_i = ad_{V_i} S_i dq_i + dS_i dq_i
+DSDQ = ETA + 6           # dS_i dq_i (zero where S_i does not depend on q)
+SDQ = DSDQ + 6           # S_i dq_i
+SDDQ = SDQ + 6           # S_i ddq_i
+FEXT = SDDQ + 6          # F_i^ext
+F = FEXT + 6             # F_i
+FP = F + 6               # Ad*_{T^-1} F_i: its term in the parent's F
+SIN = FP + 6             # sin and cos of the joint's angles (up to 3)
+COS = SIN + 3
+BODY_SLOTS = COS + 3
+IH = BODY_SLOTS          # ABA: I_hat_i (27: the blocks A, B, C), B_hat_i
+BH = IH + 27
+PI = BH + 6              # Pi_i, beta_i, then moved into the parent's frame
+BETA = PI + 27
+IAB = BETA + 6           # I_hat_i a_i + B_hat_i
+ABA_SLOTS = IAB + 6
+R0 = BODY_SLOTS          # the partials: T_{0,i}
+P0 = R0 + 9
+V0 = P0 + 3              # V_i, dV_i, F_i in the ground frame
+A0 = V0 + 6
+F0 = A0 + 6
+IC0 = F0 + 6             # the composite of I_i over the subtree, then of B(V_i)
+BC = IC0 + 27            # (6 columns; adjacent: a child's are added at once)
+PARTIALS_SLOTS = BC + 36
+# The slots of a coordinate's row ``c[k]`` (a velocity coordinate of joint i)
+S = 0                    # column k of S_i
+DQ, DDQ, TAU = 6, 7, 8   # dq_k, ddq_k, tau_k
+U, UK = 9, 15            # ABA: U_k = I_hat_i S_k, u_k; CRBA: F (6) in U
+S0, AK, BK = 16, 22, 28  # the partials: Ad_{T_0i} S_k, I^c_i S0_k, B^c_i^T S0_k
+COORDINATE_SLOTS = 34
+# The slots of a joint block's row ``d[k]``: row k of the joint's n x n blocks
+D, PSI = 0, 6            # S_i^T I_hat_i S_i + diag(armature), Psi_i = D^-1
+TOL, RECIP, FACTOR = 12, 13, 14   # pivot k: its tolerance, 1 / pivot; a row factor
+UPSI, PSIU = 15, 21      # (U Psi)_k, (Psi u)_k
+BLOCK_SLOTS = 22
+DV0Q, DA0Q, DA0V = 0, 6, 12      # the partials along column k of S_j: dV_0, dA_0
+XI, GQ, GV, AJ = 18, 24, 30, 36  # along q_k, dA_0 along dq_k, xi, G_q, G_v, a_k
+PARTIALS_BLOCK_SLOTS = 42
 
 
 # --- 3-vectors and 3x3 matrices ---------------------------------------------------
@@ -272,7 +339,7 @@ def rotate_symmetric(R, A):
     return ((a, b, c), (b, d, e), (c, e, f))
 
 
-@kernel
+@kernel(inline=True)
 def congruence(R, p, I):
     """``Ad*_{T^-1} I Ad_{T^-1}``: an inertia of the child frame, in the parent's
     (Kim (2012), eq. (21); the articulated inertias of Kim (2012), eq. (49) move
@@ -292,113 +359,112 @@ def congruence(R, p, I):
     return (A2, B2, C1)
 
 
-# --- workspaces and the flattened model -------------------------------------------
+# --- loading and storing one state of a chunk -------------------------------------
 @kernel
-def load3(W, i):
-    return (W[i, 0], W[i, 1], W[i, 2])
-
-
-@kernel
-def load6(W, i):
-    return ((W[i, 0], W[i, 1], W[i, 2]), (W[i, 3], W[i, 4], W[i, 5]))
-
-
-@kernel
-def store6(W, i, X):
-    W[i, 0], W[i, 1], W[i, 2] = X[0]
-    W[i, 3], W[i, 4], W[i, 5] = X[1]
+def at(X, l):
+    """The column of component ``X`` (a slot plus an offset), state ``l``, in a row
+    of a chunk's workspace. Unsigned: numba then omits its test for a negative
+    index, which would keep a loop over the states from compiling into packed
+    vector instructions."""
+    return np.uint64(X * LANES + l)
 
 
 @kernel
-def load_rotation(W, i):
-    return ((W[i, 0, 0], W[i, 0, 1], W[i, 0, 2]),
-            (W[i, 1, 0], W[i, 1, 1], W[i, 1, 2]),
-            (W[i, 2, 0], W[i, 2, 1], W[i, 2, 2]))
+def load3(w, i, X, l):
+    """The 3-vector in slot ``X`` of row ``i``, state ``l``."""
+    return (w[i, at(X, l)], w[i, at(X + 1, l)], w[i, at(X + 2, l)])
 
 
 @kernel
-def store_transform(Rw, pw, i, R, p):
-    for r in range(3):
-        Rw[i, r, 0], Rw[i, r, 1], Rw[i, r, 2] = R[r]
-    pw[i, 0], pw[i, 1], pw[i, 2] = p
+def store3(w, i, X, l, x):
+    w[i, at(X, l)] = x[0]
+    w[i, at(X + 1, l)] = x[1]
+    w[i, at(X + 2, l)] = x[2]
 
 
 @kernel
-def load_transform(Rw, pw, i):
-    return load_rotation(Rw, i), load3(pw, i)
+def load6(w, i, X, l):
+    """The twist or wrench in slot ``X`` of row ``i``, state ``l``."""
+    return load3(w, i, X, l), load3(w, i, X + 3, l)
 
 
 @kernel
-def load_inertia(W, i):
-    """The blocks ``A, B, C`` of a (6, 6) inertia stored in ``W[i]``."""
-    A = ((W[i, 0, 0], W[i, 0, 1], W[i, 0, 2]), (W[i, 1, 0], W[i, 1, 1], W[i, 1, 2]),
-         (W[i, 2, 0], W[i, 2, 1], W[i, 2, 2]))
-    B = ((W[i, 0, 3], W[i, 0, 4], W[i, 0, 5]), (W[i, 1, 3], W[i, 1, 4], W[i, 1, 5]),
-         (W[i, 2, 3], W[i, 2, 4], W[i, 2, 5]))
-    C = ((W[i, 3, 3], W[i, 3, 4], W[i, 3, 5]), (W[i, 4, 3], W[i, 4, 4], W[i, 4, 5]),
-         (W[i, 5, 3], W[i, 5, 4], W[i, 5, 5]))
-    return (A, B, C)
+def store6(w, i, X, l, Y):
+    store3(w, i, X, l, Y[0])
+    store3(w, i, X + 3, l, Y[1])
 
 
 @kernel
-def store_inertia(W, i, I):
-    A, B, C = I
-    for r in range(3):
-        W[i, r, 0], W[i, r, 1], W[i, r, 2] = A[r]
-        W[i, r, 3], W[i, r, 4], W[i, r, 5] = B[r]
-        W[i, r + 3, 3], W[i, r + 3, 4], W[i, r + 3, 5] = C[r]
-        W[i, 3, r], W[i, 4, r], W[i, 5, r] = B[r]                 # the block B^T
+def load_rotation(w, i, X, l):
+    """The 3x3 matrix in slot ``X`` (9 numbers, row by row)."""
+    return load3(w, i, X, l), load3(w, i, X + 3, l), load3(w, i, X + 6, l)
 
 
 @kernel
-def row_mul(W, i, k, X):
-    """Row ``k`` of the (6, 6) matrix ``W[i]`` times the 6-vector ``X``."""
-    (a, b, c), (d, e, f) = X
-    return (W[i, k, 0] * a + W[i, k, 1] * b + W[i, k, 2] * c
-            + W[i, k, 3] * d + W[i, k, 4] * e + W[i, k, 5] * f)
+def store_rotation(w, i, X, l, A):
+    store3(w, i, X, l, A[0])
+    store3(w, i, X + 3, l, A[1])
+    store3(w, i, X + 6, l, A[2])
 
 
 @kernel
-def column_mul(W, i, k, X):
-    """Column ``k`` of the (6, 6) matrix ``W[i]`` times the 6-vector ``X``."""
-    (a, b, c), (d, e, f) = X
-    return (W[i, 0, k] * a + W[i, 1, k] * b + W[i, 2, k] * c
-            + W[i, 3, k] * d + W[i, 4, k] * e + W[i, 5, k] * f)
+def load_transform(w, i, l):
+    """``T_{lambda(i),i} = (R, p)`` of body ``i``."""
+    return load_rotation(w, i, R, l), load3(w, i, P, l)
 
 
 @kernel
-def matrix_mul(W, i, X):
-    """``W[i] X`` for a (6, 6) matrix ``W[i]``."""
-    return ((row_mul(W, i, 0, X), row_mul(W, i, 1, X), row_mul(W, i, 2, X)),
-            (row_mul(W, i, 3, X), row_mul(W, i, 4, X), row_mul(W, i, 5, X)))
+def load_inertia(w, i, X, l):
+    """The blocks ``A, B, C`` of the inertia in slot ``X`` (27 numbers)."""
+    return (load_rotation(w, i, X, l), load_rotation(w, i, X + 9, l),
+            load_rotation(w, i, X + 18, l))
 
 
 @kernel
-def matrix_T_mul(W, i, X):
-    """``W[i]^T X`` for a (6, 6) matrix ``W[i]``."""
-    return ((column_mul(W, i, 0, X), column_mul(W, i, 1, X),
-             column_mul(W, i, 2, X)),
-            (column_mul(W, i, 3, X), column_mul(W, i, 4, X),
-             column_mul(W, i, 5, X)))
+def store_inertia(w, i, X, l, I):
+    store_rotation(w, i, X, l, I[0])
+    store_rotation(w, i, X + 9, l, I[1])
+    store_rotation(w, i, X + 18, l, I[2])
 
 
 @kernel
-def store_column(W, i, k, X):
-    """Column ``k`` of the (6, 6) matrix ``W[i]`` := ``X``."""
-    W[i, 0, k], W[i, 1, k], W[i, 2, k] = X[0]
-    W[i, 3, k], W[i, 4, k], W[i, 5, k] = X[1]
+def load_columns(w, i, X, l):
+    """The (6, 6) matrix in slot ``X`` as its six columns (36 numbers)."""
+    return (load6(w, i, X, l), load6(w, i, X + 6, l), load6(w, i, X + 12, l),
+            load6(w, i, X + 18, l), load6(w, i, X + 24, l), load6(w, i, X + 30, l))
 
 
 @kernel
-def unit_twist(k, zero):
-    """The ``k``-th unit 6-vector ``e_k`` (of the type of ``zero``)."""
-    one = zero + 1
-    return ((one if k == 0 else zero, one if k == 1 else zero,
-             one if k == 2 else zero),
-            (one if k == 3 else zero, one if k == 4 else zero,
-             one if k == 5 else zero))
+def store_columns(w, i, X, l, C):
+    store6(w, i, X, l, C[0])
+    store6(w, i, X + 6, l, C[1])
+    store6(w, i, X + 12, l, C[2])
+    store6(w, i, X + 18, l, C[3])
+    store6(w, i, X + 24, l, C[4])
+    store6(w, i, X + 30, l, C[5])
 
 
+# --- whole slots, every state of a chunk ------------------------------------------
+@kernel
+def copy_slots(w, i, X, k, Y, n):
+    """Row ``i``'s ``n`` numbers from slot ``X`` := row ``k``'s from slot ``Y``, for
+    every state of the chunk (a parent's twist handed to its child): one loop over
+    the slots' numbers, which lie one after the other (of the states past the
+    chunk's ``L`` too, which no result reads)."""
+    for m in range(n * LANES):
+        w[i, at(X, m)] = w[k, at(Y, m)]
+
+
+@kernel
+def add_slots(w, i, X, k, Y, n):
+    """Row ``i``'s ``n`` numbers from slot ``X`` += row ``k``'s from slot ``Y``, for
+    every state of the chunk (a child's term added to its parent's sum), as
+    :func:`copy_slots`."""
+    for m in range(n * LANES):
+        w[i, at(X, m)] = w[i, at(X, m)] + w[k, at(Y, m)]
+
+
+# --- the flattened model's numbers (the same for every state) ---------------------
 @kernel
 def body_inertia(body, i):
     """``I_i`` of the flattened model as blocks ``A, B, C``."""
@@ -425,11 +491,35 @@ def placement(body, i):
             (body[i, PX], body[i, PX + 1], body[i, PX + 2]))
 
 
-@kernel(inline=True)
-def S_mul(S, v, n, x, zero):
-    """``S_i x_i = sum_r S[v + r] x[v + r]`` over the ``n`` coordinates of joint
-    ``i``."""
-    out = ((zero, zero, zero), (zero, zero, zero))
-    for r in range(n):
-        out = sadd(out, sscale(x[v + r], load6(S, v + r)))
-    return out
+@kernel
+def axes(body, i):
+    """The joint's axes ``a`` and ``b`` (see
+    :func:`liedyn.engine.dispatch.flat_model`)."""
+    return ((body[i, PAR], body[i, PAR + 1], body[i, PAR + 2]),
+            (body[i, PAR + 3], body[i, PAR + 4], body[i, PAR + 5]))
+
+
+@kernel
+def unit_twist(k, zero):
+    """The ``k``-th unit 6-vector ``e_k`` (of the type of ``zero``)."""
+    one = zero + 1
+    return ((one if k == 0 else zero, one if k == 1 else zero,
+             one if k == 2 else zero),
+            (one if k == 3 else zero, one if k == 4 else zero,
+             one if k == 5 else zero))
+
+
+@kernel
+def columns_mul(C, X):
+    """``M X`` for the (6, 6) matrix ``M`` of columns ``C``."""
+    (a, b, c), (d, e, f) = X
+    return sadd(sadd(sadd(sscale(a, C[0]), sscale(b, C[1])), sadd(sscale(c, C[2]),
+                                                                 sscale(d, C[3]))),
+                sadd(sscale(e, C[4]), sscale(f, C[5])))
+
+
+@kernel
+def columns_T_mul(C, X):
+    """``M^T X`` for the (6, 6) matrix ``M`` of columns ``C``."""
+    return ((sdot(C[0], X), sdot(C[1], X), sdot(C[2], X)),
+            (sdot(C[3], X), sdot(C[4], X), sdot(C[5], X)))

@@ -23,8 +23,10 @@
 import contextlib
 import functools
 import os
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -33,7 +35,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from liedyn.engine import dispatch as _exec, jit as _jit
-from liedyn.engine import drivers as K
+from liedyn.engine import drivers as K, kernels, spatial
 from liedyn import joints as J
 from liedyn._checks import ChartSingularityError, NonFiniteResultError
 from liedyn.forward_dynamics import aba, aba_pass, inverse_mass_matrix
@@ -71,16 +73,21 @@ def test_operators_equal_their_6x6_matrices():
     A = rng.normal(size=(6, 6))
     I = A @ A.T
     Rt, pt = tuple(map(tuple, R)), tuple(p)
-    assert np.allclose(flat(K.Ad_inv_mul(Rt, pt, pair(V))), Ad(inverse(T)) @ V, atol=1e-13)
-    assert np.allclose(flat(K.Ad_star_inv_mul(Rt, pt, pair(V))), Ad_star(inverse(T)) @ V,
+    S = spatial
+    assert np.allclose(flat(S.Ad_inv_mul(Rt, pt, pair(V))), Ad(inverse(T)) @ V, atol=1e-13)
+    assert np.allclose(flat(S.Ad_star_inv_mul(Rt, pt, pair(V))), Ad_star(inverse(T)) @ V,
                        atol=1e-13)
-    assert np.allclose(flat(K.ad_mul(pair(V), pair(X))), ad(V) @ X, atol=1e-13)
-    assert np.allclose(flat(K.ad_star_mul(pair(V), pair(X))), ad_star(V) @ X, atol=1e-13)
-    assert np.allclose(flat(K.inertia_mul(blocks(I), pair(V))), I @ V, atol=1e-13)
+    assert np.allclose(flat(S.ad_mul(pair(V), pair(X))), ad(V) @ X, atol=1e-13)
+    assert np.allclose(flat(S.ad_star_mul(pair(V), pair(X))), ad_star(V) @ X, atol=1e-13)
+    assert np.allclose(flat(S.inertia_mul(blocks(I), pair(V))), I @ V, atol=1e-13)
     C = Ad_star(inverse(T)) @ I @ Ad(inverse(T))
-    W = np.zeros((1, 6, 6))
-    K.store_inertia(W, 0, K.congruence(Rt, pt, blocks(I)))
-    assert np.allclose(W[0], C, atol=1e-12)
+    A, B, D = S.congruence(Rt, pt, blocks(I))              # [[A, B], [B^T, D]]
+    assert np.allclose(np.block([[np.array(A), np.array(B)], [np.array(B).T, np.array(D)]]),
+                       C, atol=1e-12)
+    w = np.zeros((1, 40 * S.LANES))               # a row of a chunk, through its slots
+    S.store_inertia(w, 0, 3, 5, S.congruence(Rt, pt, blocks(I)))
+    assert S.load_inertia(w, 0, 3, 5) == S.congruence(Rt, pt, blocks(I))  # stored, read
+    assert w[0, S.at(3, 5)] == A[0][0] and w[0, S.at(3 + 26, 5)] == D[2][2]
 
 
 
@@ -118,6 +125,26 @@ def test_compiled_equals_the_reference_on_200_random_trees(start):
             expected = every_kernel(model, q, dq, ddq, f_ext)
         for a, b in zip(compiled, expected):
             assert relerr(a, b) <= 1e-12, f"seed {seed}"
+
+
+@pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
+def test_switched_off_the_kernels_run_no_state_compiled(monkeypatch):
+    """With the kernels switched off, one float64 state of a model whose flattened
+    arrays are already cached still runs the reference: rnea_pass is called."""
+    import liedyn.inverse_dynamics as inverse_dynamics
+    model, q, dq, ddq, _ = random_state(3)
+    rnea(model, q, dq, ddq)                       # compiled: the model is flattened
+    calls = []
+
+    def spy(*args, **kwargs):
+        calls.append(args)
+        return rnea_pass(*args, **kwargs)
+    monkeypatch.setattr(inverse_dynamics, "rnea_pass", spy)
+    rnea(model, q, dq, ddq)
+    assert calls == []
+    with reference():
+        rnea(model, q, dq, ddq)
+    assert len(calls) == 1
 
 
 @pytest.mark.parametrize("seed", range(10))
@@ -204,13 +231,16 @@ def test_massless_leaf_still_raises():
 
 
 def kernel_inverse(D, tols):
-    """``K.invert`` of the (n, n) block ``D`` as plain Python, with the pivots'
-    tolerances ``tols``."""
-    n = len(D)
-    work, Psi = np.zeros((n, 6)), np.zeros((n, 6))
-    work[:, :n] = D
-    K.invert(work, 0, n, Psi, tuple(tols) + (0.0,) * (6 - n))
-    return Psi[:, :n]
+    """``kernels.invert`` of the (n, n) block ``D`` as plain Python, with the pivots'
+    tolerances ``tols``: the block in the rows of a chunk of one state."""
+    n, S = len(D), spatial
+    d = np.zeros((n, S.BLOCK_SLOTS * S.LANES))
+    for r in range(n):
+        d[r, S.at(S.TOL, 0)] = tols[r]
+        for c in range(n):
+            d[r, S.at(S.D + c, 0)] = D[r][c]
+    kernels.invert(0, n, d, 1)
+    return np.array([[d[r, S.at(S.PSI + c, 0)] for c in range(n)] for r in range(n)])
 
 
 def test_each_pivot_is_refused_not_above_its_bound():
@@ -221,9 +251,9 @@ def test_each_pivot_is_refused_not_above_its_bound():
     from liedyn.joint import PIVOT_TOL
     traces = (2 * 3.0, 2 * 5.0)
     turning, sliding = ((0.0, 0.0, 1.0), (0.0, 0.0, 0.0)), ((0.0,) * 3, (2.0, 0.0, 0.0))
-    assert K.pivot_tol(turning, traces, 0.0) == PIVOT_TOL * 6.0
-    assert K.pivot_tol(sliding, traces, 0.0) == PIVOT_TOL * 40.0
-    assert K.pivot_tol(turning, traces, 1e3) == PIVOT_TOL * 1006.0   # the armature
+    assert kernels.pivot_tol(turning, traces, 0.0) == PIVOT_TOL * 6.0
+    assert kernels.pivot_tol(sliding, traces, 0.0) == PIVOT_TOL * 40.0
+    assert kernels.pivot_tol(turning, traces, 1e3) == PIVOT_TOL * 1006.0   # the armature
     tols = [PIVOT_TOL * 6.0, PIVOT_TOL * 40.0]
     D = np.array([[2.0, 1.0], [1.0, 3.0]])
     assert np.allclose(kernel_inverse(D, tols), np.linalg.inv(D))
@@ -477,10 +507,10 @@ def test_forward_partials_refuse_a_singular_mass_matrix():
     a positive definite one is inverted. The kernel as plain Python; compiled, it
     is a step of aba_partials_loop."""
     w = [np.zeros((2, 2)) for _ in range(4)]
-    assert not K.forward_partials(np.diag([1.0, 0.0]), np.eye(2), np.eye(2), *w)
+    assert not kernels.forward_partials(np.diag([1.0, 0.0]), np.eye(2), np.eye(2), *w)
     M = np.array([[2.0, 1.0], [1.0, 2.0]])
     Dq, Dv, Minv = np.eye(2), 2 * np.eye(2), M.copy()
-    assert K.forward_partials(Minv, Dq, Dv, *w)
+    assert kernels.forward_partials(Minv, Dq, Dv, *w)
     assert np.allclose(Minv, np.linalg.inv(M)) and np.allclose(Dq, -np.linalg.inv(M))
     assert np.allclose(Dv, -2 * np.linalg.inv(M))
 
@@ -628,14 +658,35 @@ print("reference")
 # ---------------------------------------------------------------------------------------------
 # numba's cache: a folder per content of the engine's sources
 # ---------------------------------------------------------------------------------------------
+def modules_the_compiled_code_reads():
+    """The modules of liedyn outside the engine that the compiled modules import (their
+    constants and series end up in the machine code); dispatch.py runs in Python."""
+    engine = Path(_jit.__file__).parent
+    names = set()
+    for f in engine.glob("*.py"):
+        if f.name in ("dispatch.py", "__init__.py"):
+            continue
+        text = f.read_text()
+        names |= set(re.findall(r"^from \.\.(\w+) import", text, re.M))
+        for group in re.findall(r"^from \.\. import ([\w, ]+)", text, re.M):
+            names |= {n.strip() for n in group.split(",")}
+    return names
+
+
 @pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
 def test_compiled_drivers_are_cached_in_the_folder_of_their_sources():
-    """numba checks only the driver's own file; an edited kernel (inlined from
-    kernels.py) must not reuse the machine code of the old one."""
+    """numba checks only the driver's own file; an edited kernel (from kernels.py) or
+    tolerance (from joint.py or joints.py) must not reuse the machine code of the old
+    one: the folder's digest covers the engine and every module its compiled code
+    reads from."""
     import liedyn
     engine = os.path.dirname(_jit.__file__)
+    read = modules_the_compiled_code_reads()
+    assert {"joint", "joints", "lie", "dexp"} <= read             # tolerances, series
+    assert {m.__name__.split(".")[-1] for m in _jit.SOURCES} >= read
     sources = sorted(os.path.join(engine, f) for f in os.listdir(engine) if f.endswith(".py"))
-    sources += [liedyn.lie.__file__, liedyn.dexp.__file__, liedyn.joint.__file__]
+    sources += [m.__file__ for m in _jit.SOURCES]
+    assert all(getattr(liedyn, name).__file__ in sources for name in read)
     assert os.path.basename(_jit.CACHE_DIR) == "numba-" + _jit.sources_digest(sources)
     model = serial_chain(2)
     rnea(model, np.zeros(2), np.zeros(2), np.zeros(2))            # compiled, cached
@@ -651,3 +702,156 @@ def test_the_digest_follows_every_source(tmp_path):
     b.write_text("y = 3\n")
     assert _jit.sources_digest([a, b]) != before
     assert _jit.sources_digest([a]) != _jit.sources_digest([b])
+
+
+# ---------------------------------------------------------------------------------------------
+# chunks of states and threads
+# ---------------------------------------------------------------------------------------------
+LANES = spatial.LANES
+BATCHES = [1, LANES - 1, LANES, LANES + 1, 3 * LANES + 5]
+
+
+@contextlib.contextmanager
+def threads(n, every_batch=False):
+    """``n`` threads; ``every_batch``: also for batches too small to gain from them
+    (the engine's threshold of work per thread set to one state)."""
+    before, work = _exec.get_num_threads(), _exec._WORK_PER_THREAD
+    _exec.set_num_threads(n)
+    if every_batch:
+        _exec._WORK_PER_THREAD = 1
+    try:
+        yield
+    finally:
+        _exec.set_num_threads(before)
+        _exec._WORK_PER_THREAD = work
+
+
+def every_algorithm(model, q, dq, x, f_ext):
+    """The results of every algorithm the engine runs (the partials for constant S)."""
+    tau = rnea(model, q, dq, x, f_ext)
+    out = [tau, aba(model, q, dq, x, f_ext), mass_matrix(model, q),
+           *hybrid(model, q, dq, x, x, every_other_joint(model), f_ext),
+           inverse_mass_matrix(model, q)]
+    if _exec.flat_model(model)[0][0, spatial.JOINT] & spatial.VARYING_S == 0:
+        out += [*rnea_partials(model, q, dq, x, f_ext), *aba_partials(model, q, dq, x, f_ext)]
+    return out
+
+
+@pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
+@pytest.mark.parametrize("joints", ["every", "constant S"])
+@pytest.mark.parametrize("n_threads", [1, 2])
+def test_batches_across_chunk_boundaries_equal_single_states(joints, n_threads):
+    """A batch goes through the kernels a chunk of LANES states at a time (the last one
+    filled up with copies of the batch's last state), and in shares on several threads:
+    batches of 1, LANES - 1, LANES, LANES + 1 and 3 LANES + 5 states, on one thread and
+    on two (every batch split), give each state what a call on that state alone gives,
+    for every algorithm; the states of a chunk are computed by the same instructions
+    but sum in the order of their own call, so to a stated tolerance."""
+    kinds = None if joints == "every" else CONSTANT_S_JOINTS
+    for seed, B in enumerate(BATCHES):
+        model, q, dq, x, f_ext = random_state(seed + 40, kinds, batch=(B,))
+        with threads(n_threads, every_batch=True):
+            batched = every_algorithm(model, q, dq, x, f_ext)
+        for k in range(B):
+            single = every_algorithm(model, q[k], dq[k], x[k], f_ext[k])
+            for a, b in zip(batched, single):
+                assert relerr(a[k], b) <= 1e-12, (B, k)
+
+
+@pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
+def test_a_batch_shared_among_threads_is_split_at_the_state_and_shared_inputs_kept():
+    """Inputs that hold one state for the whole batch (q, f_ext here) reach every share
+    whole; the others are split by states."""
+    model, q, dq, x, f_ext = random_state(7, batch=(37,))
+    with threads(3, every_batch=True):
+        tau = rnea(model, q[0], dq, x, f_ext[0])
+    for k in (0, 18, 36):
+        assert relerr(tau[k], rnea(model, q[0], dq[k], x[k], f_ext[0])) <= 1e-12
+
+
+def test_the_number_of_threads_is_set_checked_and_restored():
+    default = _exec.get_num_threads()
+    assert default >= 1
+    try:
+        assert _exec.set_num_threads(1) == 1 and _exec.get_num_threads() == 1
+        assert _exec._threads_for(10**6, 40) == 1            # one core: every batch
+        _exec.set_num_threads(4)
+        assert _exec._threads_for(1, 40) == 1                  # one state: no threads
+        assert _exec._threads_for(10**6, 40) == 4
+        for bad in (0, -2, 1.5, True, "2"):
+            with pytest.raises(ValueError, match="argument 'n'"):
+                _exec.set_num_threads(bad)
+        assert _exec.get_num_threads() == 4                   # a refusal changes nothing
+    finally:
+        assert _exec.set_num_threads(None) == default
+
+
+@pytest.mark.parametrize("value, expected", [("3", "3"), ("1", "1"), ("0", "ValueError"),
+                                             ("two", "ValueError")])
+def test_liedyn_num_threads_sets_the_default(value, expected):
+    script = """
+import liedyn as ld
+try:
+    print(ld.get_num_threads())
+except ValueError as error:
+    assert "LIEDYN_NUM_THREADS" in str(error), error
+    print("ValueError")
+"""
+    env = dict(os.environ, LIEDYN_NUM_THREADS=value)
+    run = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                         text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == expected
+
+
+@pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
+def test_the_loops_over_states_compile_to_packed_multiply_adds():
+    """The hot loops run over the states of a chunk, and the compiled driver holds
+    packed fused multiply-adds on vector registers (``vfmadd...pd`` on ``ymm`` or
+    ``zmm``: 4 or 8 states per instruction), compiled afresh (numba cannot show cached
+    machine code) for this machine's CPU. Skipped on a CPU without FMA."""
+    import llvmlite.binding as llvm
+    if not llvm.get_host_cpu_features().get("fma", False):
+        pytest.skip("the CPU has no fused multiply-add")
+    script = """
+import re, tempfile
+import numpy as np
+from liedyn.engine import drivers, jit
+jit.CACHE_DIR = tempfile.mkdtemp()               # compile, do not load
+import liedyn as ld
+model = ld.robots.serial_chain(3)
+ld.rnea(model, np.zeros(3), np.zeros(3), np.zeros(3))
+asm = drivers.rnea_loop.fast.inspect_asm(drivers.rnea_loop.fast.signatures[0])
+packed = re.findall(r"vfmadd\\w*pd\\s[^\\n]*%[yz]mm", asm)
+scalar = re.findall(r"vfmadd\\w*sd\\s", asm)
+print(len(packed), len(scalar))
+"""
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=600)
+    assert run.returncode == 0, run.stderr
+    packed, scalar = map(int, run.stdout.split())
+    assert packed >= 50, (packed, scalar)
+
+
+@pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
+def test_kernels_are_compiled_without_reference_counts():
+    """A kernel never allocates and only reads and writes the arrays it gets: compiled
+    with numba's option _nrt=False (not part of its documented API), it counts no
+    references to them, an atomic operation per array and call. The table's kernel
+    and the joints' (too large for LLVM to inline into their caller) compiled here:
+    their functions hold no reference count. If a numba release drops or ignores
+    the option, this test fails."""
+    import numba
+    model = serial_chain(2)
+    topo, body, _ = _exec.flat_model(model)
+    w, c, _ = K.workspace(topo, spatial.BODY_SLOTS, 0, np.zeros(1))
+    K.prepare(topo, body, w, c, 1)
+    caller = numba.njit(lambda topo, body, w, c: kernels.rnea_chunk(topo, body, w, c, 1))
+    caller(topo, body, w, c)
+    ir = caller.inspect_llvm(caller.signatures[0])
+    functions = {re.search(r"@([^(\s]+)\(", f)[1]: f for f in ir.split("\ndefine ")[1:]}
+    kernel_bodies = [f for name, f in functions.items()
+                     if "10rnea_chunk" in name or "12joint_motion" in name]
+    assert kernel_bodies, list(functions)
+    for f in kernel_bodies:
+        assert "@NRT_incref" not in f and "@NRT_decref" not in f
