@@ -16,10 +16,10 @@ from . import _math
 from ._spatial import (Ad_inv_mul, Ad_mul, Ad_star_inv_mul, Ad_star_mul, ad_mul,
                        ad_star_mul, cross, inverse, matvec, tr)
 from .constrained_dynamics import VELOCITY_TOL, constrained_forward
-from .constraints import (LoopClosure, Pfaffian, _constraint_list,
+from .constraints import (LoopClosure, Pfaffian, constraint_list,
                           constraint_jacobian)
 from .crba import mass_matrix
-from .derivatives import _table5_backward, _table5_forward
+from .derivatives import table5_backward, table5_forward
 from .dexp import dexp_inv_so3
 from .inverse_dynamics import gravity_acceleration, rnea_pass
 from .kinematics import forward_kinematics
@@ -199,7 +199,7 @@ def constrained_forward_partials(model, constraints, q, dq, tau, f_ext=None,
     >>> bool(np.allclose(loops[0].jacobian(model, q0) @ P.dddq_dtau, 0))
     True
     """
-    constraints = _constraint_list(constraints)
+    constraints = constraint_list(constraints)
     _, dtype, q, dq, tau, f_ext = state(model, q, dq, tau, f_ext=f_ext,
                                         names=("dq", "tau"))
     if dtype == object and any(isinstance(c, Pfaffian) for c in constraints):
@@ -249,14 +249,14 @@ def _loop_closure_partials(model, constraints, rows, q, dq, ddq, lam, f_ext,
               np.zeros(batch + (N, 6), dtype=dtype))
     nominal = rnea_pass(model, qx, dqx, ddqx, (f_ext + F_c)[..., None, :, :])
     fw = nominal.forward
-    fd = _table5_forward(model, fw, qx, dqx, ddqx, dl_q, dl_dq, None, None,
-                         with_xi=bool(loops))
+    fd = table5_forward(model, fw, qx, dqx, ddqx, dl_q, dl_dq, None, None,
+                        with_xi=bool(loops))
     dF_c = np.zeros(batch + (2 * n, N, 6), dtype=dtype)
     R2 = np.zeros(batch + (2 * n, m), dtype=dtype)
     for (c, r), mu in zip(loops, mus):
         dF, R2[..., r] = _loop_closure_terms(model, c, mu, Tw, fw, fd, baumgarte)
         dF_c = dF_c + dF
-    R1 = _table5_backward(model, nominal, fd, qx, None, dF_c if loops else None)
+    R1 = table5_backward(model, nominal, fd, qx, None, dF_c if loops else None)
     return np.array(np.broadcast_to(R1, batch + (2 * n, n))), R2
 
 

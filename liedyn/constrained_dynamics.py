@@ -17,7 +17,7 @@ import numpy as np
 
 from . import _checks, _math
 from ._spatial import Ad_inv_matrix, matvec, tr
-from .constraints import _baumgarte, _constraint_list, _evaluate, _Kinematics
+from .constraints import baumgarte_gains, constraint_list, evaluate, Kinematics
 from .forward_dynamics import aba_pass
 from .hybrid_dynamics import hybrid_pass
 from .model import state
@@ -202,16 +202,17 @@ def constrained_forward(model, constraints, q, dq, tau, f_ext=None, baumgarte=No
     ValueError
         if ``A M^-1 A^T`` is singular, or ``dq`` violates the constraints
     """
-    constraints, baumgarte = _constraint_list(constraints), _baumgarte(baumgarte)
+    constraints = constraint_list(constraints)
+    baumgarte = baumgarte_gains(baumgarte)
     if velocity_tol is not None:
         velocity_tol = _checks.scalar("velocity_tol", velocity_tol, positive=True)
     _, _, q, dq, tau, f_ext = state(model, q, dq, tau, f_ext=f_ext,
                                     names=("dq", "tau"))
     full = aba_pass(model, q, dq, tau, f_ext)                 # the full call: ddq_r
-    kin = _Kinematics(model, q, dq, fw=full.forward,
-                      ground=gravity_acceleration(model))
-    A, drift, f = _evaluate(model, constraints, kin, jacobian=True, drift=True,
-                            residual=baumgarte is not None)
+    kin = Kinematics(model, q, dq, fw=full.forward,
+                     ground=gravity_acceleration(model))
+    A, drift, f = evaluate(model, constraints, kin, jacobian=True, drift=True,
+                           residual=baumgarte is not None)
     if baumgarte is None and velocity_tol is not None:
         _check_velocity(A, dq, velocity_tol)
     ddq_r = full.ddq
@@ -234,12 +235,13 @@ def constrained_forward_kkt(model, constraints, q, dq, tau, f_ext=None,
     -(dA dq)]``, ``M`` by CRBA, ``b`` by RNEA; the state is not checked.
     """
     from .crba import mass_matrix
-    constraints, baumgarte = _constraint_list(constraints), _baumgarte(baumgarte)
+    constraints = constraint_list(constraints)
+    baumgarte = baumgarte_gains(baumgarte)
     _, _, q, dq, tau, f_ext = state(model, q, dq, tau, f_ext=f_ext,
                                     names=("dq", "tau"))
-    A, drift, f = _evaluate(model, constraints, _Kinematics(model, q, dq),
-                            jacobian=True, drift=True,
-                            residual=baumgarte is not None)
+    A, drift, f = evaluate(model, constraints, Kinematics(model, q, dq),
+                           jacobian=True, drift=True,
+                           residual=baumgarte is not None)
     M = mass_matrix(model, q)
     b = rnea(model, q, dq, np.zeros(model.nv), f_ext)
     m, n = A.shape[-2], model.nv
@@ -278,8 +280,8 @@ def _null_space(B):
 def _check_consistent(model, constraints, q, dq, ddq, tol=1e-6):
     """``A``, after checking ``A dq = 0`` and ``A ddq + dA dq = 0`` to ``tol``
     (relative); not tested on symbols."""
-    A, drift, _ = _evaluate(model, constraints, _Kinematics(model, q, dq),
-                            jacobian=True, drift=True)
+    A, drift, _ = evaluate(model, constraints, Kinematics(model, q, dq),
+                           jacobian=True, drift=True)
     numbers = _numbers(matvec(A, dq), matvec(A, ddq) + drift, dq, ddq)
     if numbers is None:
         return A
@@ -324,7 +326,7 @@ def constrained_inverse(model, constraints, q, dq, ddq, actuated, tau_passive=No
     numbers only: ``TypeError`` on sympy objects.
     """
     _checks.choice("objective", objective, ("min_torque", "min_constraint_force"))
-    constraints = _constraint_list(constraints)
+    constraints = constraint_list(constraints)
     a = _coordinate_mask(model, actuated, "actuated")
     p = ~a
     q, dq, ddq = model.check_q(q), model.check_v(dq), model.check_v(ddq, "ddq")
@@ -389,7 +391,7 @@ def constrained_hybrid(model, constraints, q, dq, ddq, tau, prescribed, f_ext=No
         if ``A_v M_vv^-1 A_v^T`` is singular, or the prescribed accelerations admit
         no motion
     """
-    constraints = _constraint_list(constraints)
+    constraints = constraint_list(constraints)
     u = _coordinate_mask(model, prescribed, "prescribed")
     v = ~u
     _, _, q, dq, ddq, tau, f_ext = state(model, q, dq, ddq, tau, f_ext=f_ext,
@@ -400,9 +402,9 @@ def constrained_hybrid(model, constraints, q, dq, ddq, tau, prescribed, f_ext=No
                                       prescribed, f_ext, u)
     mask = np.asarray(prescribed)
     full = hybrid_pass(model, q, dq, ddq, tau, mask, f_ext)    # the full call: (77)
-    kin = _Kinematics(model, q, dq, fw=full.forward,
-                      ground=gravity_acceleration(model))
-    A, drift, _ = _evaluate(model, constraints, kin, jacobian=True, drift=True)
+    kin = Kinematics(model, q, dq, fw=full.forward,
+                     ground=gravity_acceleration(model))
+    A, drift, _ = evaluate(model, constraints, kin, jacobian=True, drift=True)
     tau_r, ddq_r = full.tau, full.ddq
     E = np.zeros(A.shape[:-2] + (model.nv, m), dtype=A.dtype)
     E[..., v, :] = tr(A)[..., v, :]                     # columns: tau_v = A_v^T e_k
@@ -430,8 +432,8 @@ def _overdetermined_hybrid(model, constraints, q, dq, ddq, tau, prescribed, f_ex
                          "n_v takes one state, not a batch")
     _numbers_only(f"constrained_hybrid with m = {m} constraints > n_v = {n_v} "
                   "torque-given coordinates", q, dq, ddq, tau)
-    A, drift, _ = _evaluate(model, constraints, _Kinematics(model, q, dq),
-                            jacobian=True, drift=True)
+    A, drift, _ = evaluate(model, constraints, Kinematics(model, q, dq),
+                           jacobian=True, drift=True)
     rhs = -(A[:, u] @ ddq[u] + drift)
     ddq_v = np.linalg.lstsq(A[:, v], rhs, rcond=None)[0]
     residual = np.max(np.abs(A[:, v] @ ddq_v - rhs), initial=0.0)

@@ -10,7 +10,7 @@ nv), the drift ``dA dq`` (..., m) and, if holonomic, the residual ``f(q)``;
 :func:`project` moves a state onto the constraint manifold. The dynamics (Kim's
 §3.1-3.3) are in :mod:`liedyn.constrained_dynamics`; they evaluate all constraints
 from the forward recursion of their articulated-body (or hybrid) pass
-(:class:`_Kinematics`).
+(:class:`Kinematics`).
 """
 import numpy as np
 
@@ -26,7 +26,7 @@ __all__ = ["LoopClosure", "Pfaffian", "constraint_jacobian", "constraint_drift",
 AXES = {"wx": 0, "wy": 1, "wz": 2, "vx": 3, "vy": 4, "vz": 5}
 
 
-class _Kinematics:
+class Kinematics:
     """One forward recursion (Kim (2012), eqs. (37), (41)) shared by all
     constraints.
 
@@ -155,18 +155,18 @@ class LoopClosure:
 
     def residual(self, model, q):
         """``f(q)`` (..., m): the selected rotation-vector and position errors."""
-        return self._terms(model, _Kinematics(model, model.check_q(q)),
+        return self._terms(model, Kinematics(model, model.check_q(q)),
                            residual=True)[2]
 
     def jacobian(self, model, q):
         """``A(q)`` (..., m, nv) with ``A dq = P V_rel``."""
-        return self._terms(model, _Kinematics(model, model.check_q(q)),
+        return self._terms(model, Kinematics(model, model.check_q(q)),
                            jacobian=True)[0]
 
     def drift(self, model, q, dq):
         """``dA/dt dq`` (..., m): the part of ``d/dt (A dq)`` without ``ddq``."""
         _, _, q, dq, _ = state(model, q, dq)
-        return self._terms(model, _Kinematics(model, q, dq), drift=True)[1]
+        return self._terms(model, Kinematics(model, q, dq), drift=True)[1]
 
     def _terms(self, model, kin, jacobian=False, drift=False, residual=False):
         """``(A, dA dq, f)`` from shared kinematics ``kin``; ``None`` if not
@@ -293,7 +293,7 @@ class Pfaffian:
                  else np.zeros(kin.batch + (self.m,))) if residual else None)
 
 
-def _constraint_list(constraints, allow_empty=False):
+def constraint_list(constraints, allow_empty=False):
     """A non-empty list of LoopClosure / Pfaffian (a single one must be wrapped)."""
     constraints = _checks.sequence("constraints", constraints,
                                    (LoopClosure, Pfaffian),
@@ -306,7 +306,7 @@ def _constraint_list(constraints, allow_empty=False):
     return constraints
 
 
-def _baumgarte(baumgarte):
+def baumgarte_gains(baumgarte):
     """``None`` or ``(alpha, beta)``: two finite numbers, ``alpha >= 0``."""
     if baumgarte is None:
         return None
@@ -317,11 +317,11 @@ def _baumgarte(baumgarte):
     return tuple(gains)
 
 
-def _evaluate(model, constraints, kin, jacobian=False, drift=False, residual=False):
+def evaluate(model, constraints, kin, jacobian=False, drift=False, residual=False):
     """All constraints' ``A`` (..., m, nv), ``dA dq`` and ``f`` (..., m), stacked
     (zero rows of ``f`` without a residual; None for those not asked).
     """
-    constraints = _constraint_list(constraints)
+    constraints = constraint_list(constraints)
     parts = [c._terms(model, kin, jacobian, drift, residual) for c in constraints]
     out = []
     for k, (wanted, tail) in enumerate(
@@ -337,25 +337,25 @@ def _evaluate(model, constraints, kin, jacobian=False, drift=False, residual=Fal
 
 def constraint_jacobian(model, constraints, q):
     """All constraints' ``A(q)`` stacked: (..., m, nv). Kim (2012), eq. (55)."""
-    return _evaluate(model, constraints, _Kinematics(model, model.check_q(q)),
-                     jacobian=True)[0]
+    return evaluate(model, constraints, Kinematics(model, model.check_q(q)),
+                    jacobian=True)[0]
 
 
 def constraint_drift(model, constraints, q, dq):
     """All constraints' ``dA/dt dq`` stacked: (..., m). Kim (2012), eq. (67)."""
     _, _, q, dq, _ = state(model, q, dq)
-    return _evaluate(model, constraints, _Kinematics(model, q, dq), drift=True)[1]
+    return evaluate(model, constraints, Kinematics(model, q, dq), drift=True)[1]
 
 
 def constraint_residual(model, constraints, q):
     """The holonomic residuals ``f(q)`` (..., m) stacked: Kim (2012), Section 3,
     ``f(q) = 0`` with ``A = df/dq`` (Pfaffians without one add nothing).
     """
-    holonomic = [c for c in _constraint_list(constraints) if c.holonomic]
+    holonomic = [c for c in constraint_list(constraints) if c.holonomic]
     if not holonomic:
         return np.zeros(np.shape(q)[:-1] + (0,))
-    return _evaluate(model, holonomic, _Kinematics(model, model.check_q(q)),
-                     residual=True)[2]
+    return evaluate(model, holonomic, Kinematics(model, model.check_q(q)),
+                    residual=True)[2]
 
 
 def project(model, constraints, q, dq=None, tol=1e-12, max_iter=50):
@@ -370,7 +370,7 @@ def project(model, constraints, q, dq=None, tol=1e-12, max_iter=50):
     -------
     q : (nq,) array, and dq : (nv,) array when ``dq`` is given
     """
-    constraints = _constraint_list(constraints, allow_empty=dq is None)
+    constraints = constraint_list(constraints, allow_empty=dq is None)
     tol = _checks.scalar("tol", tol, positive=True)
     max_iter = _checks.scalar("max_iter", max_iter, positive=True, integer=True)
     q = np.array(model.check_q(q), dtype=float)
@@ -378,8 +378,8 @@ def project(model, constraints, q, dq=None, tol=1e-12, max_iter=50):
     for _ in range(max_iter):
         if not holonomic:
             break
-        A, _, f = _evaluate(model, holonomic, _Kinematics(model, q), jacobian=True,
-                            residual=True)
+        A, _, f = evaluate(model, holonomic, Kinematics(model, q), jacobian=True,
+                           residual=True)
         if np.max(np.abs(f)) < tol:
             break
         q = model.integrate(q, -np.linalg.pinv(A) @ f)

@@ -83,9 +83,9 @@ def rnea_derivative(model, q, dq, ddq, delta_q=None,
     dl_I = _optional(model, "delta_I", delta_I, (N, 6, 6))
     dl_f = _optional(model, "delta_f_ext", delta_f_ext, (N, 6))
     dl_X = _optional(model, "delta_X", delta_X, (N, 6))
-    fd = _table5_forward(model, nominal.forward, q, dq, ddq,
-                         delta_q, delta_dq, delta_ddq, dl_X)
-    dtau = _table5_backward(model, nominal, fd, q, dl_I, dl_f)
+    fd = table5_forward(model, nominal.forward, q, dq, ddq,
+                        delta_q, delta_dq, delta_ddq, dl_X)
+    dtau = table5_backward(model, nominal, fd, q, dl_I, dl_f)
     if delta_ddq is not None and np.any(model.armature):    # rotors: armature ddq
         dl_ddq = _checks.array("delta_ddq", delta_ddq, (model.nv,))
         dtau = dtau + model.armature * dl_ddq
@@ -107,8 +107,8 @@ class _ForwardDerivative:
     xi: list
 
 
-def _table5_forward(model, fw, q, dq, ddq, delta_q, delta_dq, delta_ddq, dl_X,
-                    with_xi=False):
+def table5_forward(model, fw, q, dq, ddq, delta_q, delta_dq, delta_ddq, dl_X,
+                   with_xi=False):
     """Table 5's forward half: the derivatives of Kim's eqs. (37) and (41)."""
     deltas = [None if x is None else model.check_v(x, n)
               for x, n in ((delta_q, "delta_q"), (delta_dq, "delta_dq"),
@@ -157,7 +157,7 @@ def _table5_forward(model, fw, q, dq, ddq, delta_q, delta_dq, delta_ddq, dl_X,
     return _ForwardDerivative(dh, S_p, dV, ddV, xi if with_xi else None)
 
 
-def _table5_backward(model, nominal, fd, q, dl_I, dl_f):
+def table5_backward(model, nominal, fd, q, dl_I, dl_f):
     """Table 5's backward half, the derivative of Kim's eq. (42): ``dtau``
     (..., nv)."""
     fw, N = nominal.forward, model.nbodies

@@ -190,7 +190,7 @@ def from_dh(rows, modified=False, gravity=(0.0, 0.0, -9.81), name="dh",
         i = model.add_body(f"link{k + 1}", k, joint, placement=before @ X,
                            inertia=I if ok else None, armature=armature)
         if not ok:
-            model._set_inertia_as_given(i, I)
+            model.set_inertia_unchecked(i, I)
         model.link_frames.append(after)
         before = after
     return model

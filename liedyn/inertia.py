@@ -11,17 +11,11 @@ import numpy as np
 
 from . import _checks
 from ._spatial import tr
-from .lie import Ad, Ad_star, skew, unskew
+from .lie import Ad, Ad_star, blocks, skew, unskew
 
 __all__ = ["spatial_inertia", "compose", "check_inertia", "transform_inertia",
            "kinetic_energy", "momentum", "box_inertia", "cylinder_inertia",
            "sphere_inertia", "rod_inertia", "to_parameters", "from_parameters"]
-
-
-def _blocks(A, B, C, D):
-    """The block matrix [[A, B], [C, D]] from equally batched blocks."""
-    return np.concatenate([np.concatenate([A, B], axis=-1),
-                           np.concatenate([C, D], axis=-1)], axis=-2)
 
 
 def _scale(M):
@@ -42,18 +36,6 @@ _FLOOR_REL, _FLOOR_MASS = 1e-3, 1e-5
 def _floor(tol, I_bar, m):
     """The absolute tolerance floor of the rotational checks."""
     return tol * (_FLOOR_REL * I_bar + _FLOOR_MASS * m)
-
-
-def _batch_shape(shapes):
-    """The broadcast of ``{argument name: batch shape}``, or a ``ValueError`` naming
-    them."""
-    try:
-        return np.broadcast_shapes(*shapes.values())
-    except ValueError:
-        listed = ", ".join(f"'{k}' {v}" for k, v in shapes.items())
-        raise ValueError(f"arguments {', '.join(repr(k) for k in shapes)}: batch "
-                         "shapes (the leading dimensions) do not broadcast "
-                         f"together: {listed}") from None
 
 
 def _positive(name, x):
@@ -149,7 +131,7 @@ def spatial_inertia(mass, com, I_com, R=None):
     shapes = {"mass": m.shape, "com": p.shape[:-1], "I_com": Ic.shape[:-2]}
     if R is not None:
         shapes["R"] = R.shape[:-2]
-    batch = _batch_shape(shapes)
+    batch = _checks.batch_shape(shapes)
     floor = 0.0 if object in (m.dtype, Ic.dtype) else _floor(1e-9, 0.0, m.real)
     Ic = _check_rotational("I_com", Ic, 1e-9, floor, massless=m == 0)
     if R is not None:
@@ -157,7 +139,7 @@ def spatial_inertia(mass, com, I_com, R=None):
     m = np.broadcast_to(m, batch)[..., None, None]
     P = np.broadcast_to(skew(p), batch + (3, 3))
     Ic = np.broadcast_to(Ic, batch + (3, 3))
-    return _blocks(Ic + m * tr(P) @ P, m * P, m * tr(P), m * np.eye(3, dtype=int))
+    return blocks(Ic + m * tr(P) @ P, m * P, m * tr(P), m * np.eye(3, dtype=int))
 
 
 def check_inertia(I, name="I", tol=1e-9):
@@ -443,4 +425,4 @@ def from_parameters(pi):
                   np.stack([xy, yy, yz], -1),
                   np.stack([xz, yz, zz], -1)], axis=-2)
     C = skew(mc)
-    return _blocks(J, C, tr(C), m[..., None, None] * np.eye(3, dtype=int))
+    return blocks(J, C, tr(C), m[..., None, None] * np.eye(3, dtype=int))
