@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _checks, _math
-from ._spatial import Ad_inv_matrix, matvec, tr
+from ._spatial import Ad_inv_matrix, matvec, transpose
 from .constraints import baumgarte_gains, constraint_list, evaluate, Kinematics
 from .forward_dynamics import aba_pass
 from .hybrid_dynamics import hybrid_pass
@@ -135,11 +135,11 @@ def _simplified_pass(model, record, torques, prescribed=None):
     for i in range(N, 0, -1):                         # backward, Kim eqs. (49)-(50)
         B[i] = np.zeros(batch + (6, m), dtype=dtype)
         for k in model.children[i]:
-            B[i] = B[i] + tr(X[k]) @ beta[k]
+            B[i] = B[i] + transpose(X[k]) @ beta[k]
         if u[i]:
             beta[i] = B[i]
         else:
-            U[i] = torques[..., model.v_slice[i], :] - tr(fw.S[i]) @ B[i]
+            U[i] = torques[..., model.v_slice[i], :] - transpose(fw.S[i]) @ B[i]
             beta[i] = B[i] + IS[i] @ (record.Psi[i] @ U[i])
     ddq = np.zeros(batch + (model.nv, m), dtype=dtype)
     tau = np.array(np.broadcast_to(torques, batch + (model.nv, m)), dtype=dtype)
@@ -148,9 +148,10 @@ def _simplified_pass(model, record, torques, prescribed=None):
         a = X[i] @ dV[model.parent[i]]
         if u[i]:
             dV[i] = a
-            tau[..., model.v_slice[i], :] = tr(IS[i]) @ a + tr(fw.S[i]) @ B[i]
+            tau[..., model.v_slice[i], :] = (transpose(IS[i]) @ a
+                                             + transpose(fw.S[i]) @ B[i])
         else:
-            ddq_i = record.Psi[i] @ (U[i] - tr(IS[i]) @ a)
+            ddq_i = record.Psi[i] @ (U[i] - transpose(IS[i]) @ a)
             ddq[..., model.v_slice[i], :] = ddq_i
             dV[i] = a + fw.S[i] @ ddq_i
     return ddq, tau
@@ -216,7 +217,7 @@ def constrained_forward(model, constraints, q, dq, tau, f_ext=None, baumgarte=No
     if baumgarte is None and velocity_tol is not None:
         _check_velocity(A, dq, velocity_tol)
     ddq_r = full.ddq
-    MinvAT = _simplified_pass(model, full, tr(A))[0]            # m simplified calls
+    MinvAT = _simplified_pass(model, full, transpose(A))[0]     # m simplified calls
     G = A @ MinvAT
     _check_rank(G, "A M^-1 A^T")
     rhs = matvec(A, ddq_r) + _stabilised_rhs(A, drift, f, dq, baumgarte)
@@ -247,7 +248,7 @@ def constrained_forward_kkt(model, constraints, q, dq, tau, f_ext=None,
     m, n = A.shape[-2], model.nv
     batch = np.broadcast_shapes(M.shape[:-2], A.shape[:-2])
     K = np.zeros(batch + (n + m, n + m), dtype=np.result_type(M, A, tau, b))
-    K[..., :n, :n], K[..., :n, n:], K[..., n:, :n] = M, -tr(A), A
+    K[..., :n, :n], K[..., :n, n:], K[..., n:, :n] = M, -transpose(A), A
     rhs_c = _stabilised_rhs(A, drift, f, dq, baumgarte)
     rhs = np.concatenate([np.broadcast_to(tau - b, batch + (n,)),
                           -np.broadcast_to(rhs_c, batch + (m,))], axis=-1)
@@ -407,7 +408,7 @@ def constrained_hybrid(model, constraints, q, dq, ddq, tau, prescribed, f_ext=No
     A, drift, _ = evaluate(model, constraints, kin, jacobian=True, drift=True)
     tau_r, ddq_r = full.tau, full.ddq
     E = np.zeros(A.shape[:-2] + (model.nv, m), dtype=A.dtype)
-    E[..., v, :] = tr(A)[..., v, :]                     # columns: tau_v = A_v^T e_k
+    E[..., v, :] = transpose(A)[..., v, :]              # columns: tau_v = A_v^T e_k
     unit_ddq, unit_tau = _simplified_pass(model, full, E, mask)         # (78)
     Minv_AvT = unit_ddq[..., v, :]                                # (..., n_v, m)
     tau_uc = unit_tau[..., u, :]                                  # (..., n_u, m)
@@ -417,7 +418,7 @@ def constrained_hybrid(model, constraints, q, dq, ddq, tau, prescribed, f_ext=No
     ddq_out, tau_out = np.array(ddq_r), np.array(tau_r)
     ddq_out[..., v] = ddq_r[..., v] + matvec(Minv_AvT, lam)                   # (80)
     tau_out[..., u] = (tau_r[..., u] + matvec(tau_uc, lam)
-                       - matvec(tr(A[..., :, u]), lam))                      # (79)
+                       - matvec(transpose(A[..., :, u]), lam))               # (79)
     return tau_out, ddq_out, lam
 
 

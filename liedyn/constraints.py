@@ -15,7 +15,7 @@ from the forward recursion of their articulated-body (or hybrid) pass
 import numpy as np
 
 from . import _checks
-from ._spatial import Ad_inv_mul, Ad_mul, ad_mul, compose, matvec, tr
+from ._spatial import Ad_inv_mul, Ad_mul, ad_mul, compose, matvec, transpose
 from .kinematics import forward_pass, joint_transforms, world_poses
 from .lie import log_so3
 from .model import state
@@ -64,9 +64,10 @@ class Kinematics:
             Rw = np.stack(np.broadcast_arrays(*self.Rw[1:]), axis=-3)[
                 ..., body, :, :]
             pw = np.stack(np.broadcast_arrays(*self.pw[1:]), axis=-2)[..., body, :]
-            S = np.concatenate([tr(np.broadcast_to(self.S[i], self.q.shape[:-1]
-                                                   + self.S[i].shape[-2:]))
-                                for i in range(1, N + 1)], axis=-2)
+            batch = self.q.shape[:-1]
+            S = np.concatenate(
+                [transpose(np.broadcast_to(self.S[i], batch + self.S[i].shape[-2:]))
+                 for i in range(1, N + 1)], axis=-2)
             self._columns = Ad_mul(Rw, pw, S)
         return self._columns
 
@@ -197,14 +198,14 @@ class LoopClosure:
         Rb, pb = Tb
         cols = Ad_inv_mul(Rb[..., None, :, :], pb[..., None, :],
                           s[:, None] * kin.columns(model))    # (..., nv, 6), in {b}
-        return tr(cols[..., self.axes])
+        return transpose(cols[..., self.axes])
 
     def _drift(self, kin, a, b, Ta, Tb):
         """``dA dq = P (dV_b - Ad_{T_ba} dV_a + ad_{V_rel} Ad_{T_ba} V_a)``."""
         (Ra, pa), (Rb, pb) = Ta, Tb
         Va, dVa = kin.motion(a, self.frame_a)
         Vb, dVb = kin.motion(b, self.frame_b)
-        Rba, pba = tr(Rb) @ Ra, matvec(tr(Rb), pa - pb)          # T_ba = T_b^-1 T_a
+        Rba, pba = transpose(Rb) @ Ra, matvec(transpose(Rb), pa - pb)  # T_b^-1 T_a
         AVa = Ad_mul(Rba, pba, Va)
         acc = dVb - Ad_mul(Rba, pba, dVa) + ad_mul(Vb - AVa, AVa)
         return acc[..., self.axes]
@@ -212,8 +213,8 @@ class LoopClosure:
     def _residual(self, Ta, Tb):
         """``f = P (log(R_a^T R_b), R_b^T (p_b - p_a))``."""
         (Ra, pa), (Rb, pb) = Ta, Tb
-        err = np.concatenate([log_so3(tr(Ra) @ Rb), matvec(tr(Rb), pb - pa)],
-                             axis=-1)
+        err = np.concatenate([log_so3(transpose(Ra) @ Rb),
+                              matvec(transpose(Rb), pb - pa)], axis=-1)
         return err[..., self.axes]
 
 

@@ -24,7 +24,8 @@ import numpy as np
 
 from . import _checks, _math
 from .engine import dispatch as _exec
-from ._spatial import Ad_inv_mul, Ad_star_inv_mul, ad_mul, ad_star_mul, matvec, tr
+from ._spatial import (Ad_inv_mul, Ad_star_inv_mul, ad_mul, ad_star_mul, matvec,
+                       transpose)
 from .forward_dynamics import aba, inverse_mass_matrix
 from .crba import mass_matrix
 from .hybrid_dynamics import check_prescribed, hybrid
@@ -176,7 +177,8 @@ def table5_backward(model, nominal, fd, q, dl_I, dl_f):
             dF_i = dF_i + Ad_star_inv_mul(
                 fw.R[k], fw.p[k], dF[k] - ad_star_mul(fd.dh[k], nominal.F[k]))
         dF[i] = dF_i
-        dtau.append(matvec(tr(fd.S_p[i]), F) + matvec(tr(fw.S[i]), dF_i))
+        dtau.append(matvec(transpose(fd.S_p[i]), F)
+                    + matvec(transpose(fw.S[i]), dF_i))
     dtau = dtau[::-1]
     batch = np.broadcast_shapes(q.shape[:-1], *[x.shape[:-1] for x in dtau])
     return np.concatenate(
@@ -231,7 +233,7 @@ def rnea_partials(model, q, dq, ddq, f_ext=None):
     qx, dqx, ddqx = _directions(model, q, dq, ddq)
     E = np.eye(model.nv, dtype=_exact_dtype(qx, dqx, ddqx))
     fx = None if f_ext is None else model.check_f_ext(f_ext)[..., None, :, :]
-    out = [tr(rnea_derivative(model, qx, dqx, ddqx, f_ext=fx, **{name: E}))
+    out = [transpose(rnea_derivative(model, qx, dqx, ddqx, f_ext=fx, **{name: E}))
            for name in ("delta_q", "delta_dq", "delta_ddq")]
     return tuple(out)
 
@@ -271,7 +273,7 @@ def rnea_inertial_partials(model, q, dq, ddq, f_ext=None):
         dI[10 * i:10 * i + 10, i] = basis
     qx, dqx, ddqx = _directions(model, q, dq, ddq)
     fx = None if f_ext is None else model.check_f_ext(f_ext)[..., None, :, :]
-    return tr(rnea_derivative(model, qx, dqx, ddqx, delta_I=dI, f_ext=fx))
+    return transpose(rnea_derivative(model, qx, dqx, ddqx, delta_I=dI, f_ext=fx))
 
 
 def aba_derivative(model, q, dq, tau, delta_q=None, delta_dq=None, delta_tau=None,
@@ -459,4 +461,4 @@ def hybrid_partials(model, q, dq, ddq, tau, prescribed, f_ext=None):
     res = [hybrid_derivative(*args, f_ext=fx, **kw) for kw in
            ({"delta_q": E}, {"delta_dq": E},
             {"delta_ddq": E * u[:, None], "delta_tau": E * ~u[:, None]})]
-    return HybridPartials(*[tr(x) for pair in res for x in pair])
+    return HybridPartials(*[transpose(x) for pair in res for x in pair])

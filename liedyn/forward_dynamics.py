@@ -13,7 +13,7 @@ import numpy as np
 
 from . import _checks, _math
 from .engine import dispatch as _exec
-from ._spatial import Ad_inv_matrix, Ad_inv_mul, ad_star_mul, matvec, tr
+from ._spatial import Ad_inv_matrix, Ad_inv_mul, ad_star_mul, matvec, transpose
 from .kinematics import ForwardPass, forward_pass
 from .model import state
 from .inverse_dynamics import gravity_acceleration
@@ -255,15 +255,15 @@ def articulation_step(model, i, V, S, eta, f_ext, children, batch, tau=None,
     I_hat = np.broadcast_to(I, batch + I.shape)
     B_hat = -ad_star_mul(V, matvec(I, V)) - f_ext
     for A_k, Pi_k, beta_k in children:              # Ad*_{T_{i,k}^-1} = A_k^T
-        I_hat = I_hat + tr(A_k) @ Pi_k @ A_k
-        B_hat = B_hat + matvec(tr(A_k), beta_k)
+        I_hat = I_hat + transpose(A_k) @ Pi_k @ A_k
+        B_hat = B_hat + matvec(transpose(A_k), beta_k)
     if ddq is not None:                             # acceleration prescribed
         beta = B_hat + matvec(I_hat, eta + matvec(S, ddq))
         return I_hat, B_hat, None, I_hat, beta
     IS = I_hat @ S
-    Psi = joint_inverse(tr(S) @ IS + model.rotor(i), I_hat, S, model, i)
-    Pi = I_hat - IS @ Psi @ tr(IS)
-    u = tau - matvec(tr(S), matvec(I_hat, eta) + B_hat)
+    Psi = joint_inverse(transpose(S) @ IS + model.rotor(i), I_hat, S, model, i)
+    Pi = I_hat - IS @ Psi @ transpose(IS)
+    u = tau - matvec(transpose(S), matvec(I_hat, eta) + B_hat)
     beta = B_hat + matvec(I_hat, eta + matvec(S @ Psi, u))
     return I_hat, B_hat, Psi, Pi, beta
 
@@ -282,7 +282,7 @@ def acceleration_step(A, dV_parent, eta, S, I_hat, B_hat, Psi, tau, ddq=None):
     """
     a = matvec(A, dV_parent) + eta
     if ddq is None:                                                     # (45)
-        ddq = matvec(Psi, tau - matvec(tr(S), matvec(I_hat, a) + B_hat))
+        ddq = matvec(Psi, tau - matvec(transpose(S), matvec(I_hat, a) + B_hat))
     dV = a + matvec(S, ddq)                                             # (41)
     return ddq, dV, matvec(I_hat, dV) + B_hat
 
@@ -379,7 +379,7 @@ def inverse_mass_matrix(model, q):
     E, zero = np.eye(model.nv, dtype=dtype), np.zeros(model.nv, dtype=dtype)
     cols = aba_pass(model, q[..., None, :], zero, E,
                     dV0=np.zeros(6, dtype=dtype)).ddq
-    return tr(_checks.finite_result("inverse_mass_matrix", cols, q=q))
+    return transpose(_checks.finite_result("inverse_mass_matrix", cols, q=q))
 
 
 def mass_matrix_factor(model, q):
@@ -419,13 +419,15 @@ def mass_matrix_factor(model, q):
     S, W = ap.forward.S, {}                   # W[j, i]: the blocks of W
     for i in range(1, model.nbodies + 1):
         U = ap.I_hat[i] @ S[i]
-        L = _cholesky(tr(S[i]) @ U + model.rotor(i), model, i)  # D_i = L_i L_i^T
-        F = tr(_math.solve(L, tr(U)))                           # I_hat_i S_i L_i^-T
+        D = transpose(S[i]) @ U + model.rotor(i)
+        L = _cholesky(D, model, i)                               # D_i = L_i L_i^T
+        F = transpose(_math.solve(L, transpose(U)))             # I_hat_i S_i L_i^-T
         W[i, i], j = L, i
         while model.parent[j] > 0:
-            F = tr(Ad_inv_matrix(ap.forward.R[j], ap.forward.p[j])) @ F  # Ad* F
+            A_j = Ad_inv_matrix(ap.forward.R[j], ap.forward.p[j])
+            F = transpose(A_j) @ F                                           # Ad* F
             j = model.parent[j]
-            W[j, i] = tr(S[j]) @ F
+            W[j, i] = transpose(S[j]) @ F
     return _blocks(model, W, q)
 
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from . import _checks
 from .engine import dispatch as _exec
-from ._spatial import matvec, tr
+from ._spatial import matvec, transpose
 from .forward_dynamics import (ABAPass, acceleration_step, articulation_step,
                                first_sweep)
 from .crba import mass_matrix
@@ -65,7 +65,7 @@ def hybrid_pass(model, q, dq, ddq, tau, prescribed, f_ext=None, dV0=None):
             A[i], dV[model.parent[i]], eta[i], S[i], I_hat[i], B_hat[i], Psi[i],
             tau[i], ddq=ddq[i] if u[i] else None)
         if u[i]:                        # (53), and the rotor's a ddq
-            tau[i] = (matvec(tr(S[i]), F[i])
+            tau[i] = (matvec(transpose(S[i]), F[i])
                       + matvec(model.rotor(i), ddq[i]))
     tau_out, ddq_out = given.joined(ddq, tau)
     return HybridPass(fw, eta, I_hat, B_hat, Psi, Pi, beta, ddq_out, dV, F,

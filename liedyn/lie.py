@@ -11,7 +11,7 @@ matrix operators have no branches and run on sympy object arrays; ``exp_*`` and
 """
 import numpy as np
 
-from . import _checks
+from . import _checks, _spatial
 from ._math import cos, is_symbolic, sin, sqrt
 
 __all__ = ["skew", "unskew", "hat", "vee", "exp_so3", "log_so3", "exp_se3",
@@ -41,12 +41,7 @@ def skew(w):
            [ 3.,  0., -1.],
            [-2.,  1.,  0.]])
     """
-    w = _checks.array("w", w, (3,))
-    W = np.zeros(w.shape + (3,), dtype=w.dtype)
-    W[..., 0, 1], W[..., 0, 2] = -w[..., 2], w[..., 1]
-    W[..., 1, 0], W[..., 1, 2] = w[..., 2], -w[..., 0]
-    W[..., 2, 0], W[..., 2, 1] = -w[..., 1], w[..., 0]
-    return W
+    return _spatial.skew(_checks.array("w", w, (3,)))
 
 
 def unskew(W):
@@ -391,13 +386,7 @@ def inverse(T):
     >>> np.allclose(inverse(T) @ T, np.eye(4))
     True
     """
-    T = _checks.homogeneous("T", T)
-    Rt = np.swapaxes(T[..., :3, :3], -1, -2)
-    Ti = np.zeros_like(T)
-    Ti[..., :3, :3] = Rt
-    Ti[..., :3, 3] = -(Rt @ T[..., :3, 3, None])[..., 0]
-    Ti[..., 3, 3] = 1
-    return Ti
+    return _spatial.inverse(_checks.homogeneous("T", T))
 
 
 # --- Adjoint and coadjoint operators ----------------------------------------------
