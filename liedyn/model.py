@@ -144,9 +144,9 @@ class Model:
         (``joint.chart_singular``), in order
     flat_model : tuple or None
         the model flattened for the compiled engine, cached by
-        :func:`liedyn.engine.dispatch.flat_model` on first use: its arrays, or
-        ``()`` if the engine cannot run this model; ``None`` until then, and again
-        after every edit (:func:`edited`)
+        ``liedyn.engine.dispatch.flat_model`` on first use: its arrays, or ``()``
+        if the engine cannot run this model; ``None`` until then, and again after
+        every edit (``liedyn.model.edited``)
 
     Examples
     --------
