@@ -502,17 +502,35 @@ def test_compiled_aba_partials_equal_the_numpy_composition(seed):
 
 
 def test_forward_partials_refuse_a_singular_mass_matrix():
-    """A singular M (as of a massless last body): the Cholesky pivot is zero and the
-    kernel declines (the public function then raises the reference path's error);
-    a positive definite one is inverted. The kernel as plain Python; compiled, it
-    is a step of aba_partials_loop."""
-    w = [np.zeros((2, 2)) for _ in range(4)]
-    assert not kernels.forward_partials(np.diag([1.0, 0.0]), np.eye(2), np.eye(2), *w)
-    M = np.array([[2.0, 1.0], [1.0, 2.0]])
-    Dq, Dv, Minv = np.eye(2), 2 * np.eye(2), M.copy()
-    assert kernels.forward_partials(Minv, Dq, Dv, *w)
-    assert np.allclose(Minv, np.linalg.inv(M)) and np.allclose(Dq, -np.linalg.inv(M))
-    assert np.allclose(Dv, -2 * np.linalg.inv(M))
+    """The chunk kernel as plain Python on three states of a branched tree (its
+    M = L^T D L without fill-in): a positive definite M is inverted and the partials
+    become -M^-1 dtau/dx, checked against numpy; a singular M (as of a massless last
+    body: a zero pivot) makes it decline (the public function then raises the
+    reference path's error). Compiled, it is a step of aba_partials_loop."""
+    model = random_tree(5, np.random.default_rng(1), joint_types=("revolute",
+                                                                  "spherical"))
+    assert model.parent == [-1, 0, 1, 2, 2, 3]           # bodies 3 and 4: two branches
+    topo, _, _ = _exec.flat_model(model)
+    n, L, rng = model.nv, 3, np.random.default_rng(5)
+    lam = np.empty(n, np.int64)
+    kernels.coordinate_parents(topo, lam)
+    Ms = [mass_matrix(model, model.random_configuration(rng)) for _ in range(L)]
+    rel = np.abs(sum(np.abs(M) for M in Ms)) > 0
+    assert not rel.all()                                 # zeros off the paths
+    Dq = [rng.normal(size=(n, n)) * rel for _ in range(L)]
+    Dv = [rng.normal(size=(n, n)) * rel for _ in range(L)]
+    lanes = [np.stack([x.ravel() for x in xs], axis=1) for xs in (Ms, Dq, Dv)]
+    M, dq, dv = (np.ascontiguousarray(x) for x in lanes)
+    Minv, a = np.empty_like(M), np.empty(L)
+    assert kernels.forward_partials(M, dq, dv, Minv, lam, a, L)
+    for l in range(L):
+        inv = np.linalg.inv(Ms[l])
+        assert relerr(Minv[:, l].reshape(n, n), inv) < 1e-12
+        assert relerr(dq[:, l].reshape(n, n), -inv @ Dq[l]) < 1e-12
+        assert relerr(dv[:, l].reshape(n, n), -inv @ Dv[l]) < 1e-12
+    M = np.ascontiguousarray(np.stack([x.ravel() for x in Ms], axis=1))
+    M[(n - 1) * n + n - 1, 1] = 0.0                      # state 1: a zero pivot
+    assert not kernels.forward_partials(M, dq, dv, Minv, lam, a, L)
 
 
 @pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
