@@ -265,17 +265,6 @@ def scatter_matrix(m, rel, b0, B, out, L):
                 out[(b0 + l) * nv + r, k] = m[r * nv + k, l] if rel[r, k] else 0
 
 
-@kernel
-def scatter_dense(m, b0, B, out, L):
-    """The chunk's (nv, nv) matrices, entry ``(r, k)`` in row ``r nv + k`` of ``m``,
-    into states ``b0 ..`` of ``out`` (``B nv`` rows)."""
-    nv = out.shape[1]
-    for l in range(min(L, B - b0)):
-        for r in range(nv):
-            for k in range(nv):
-                out[(b0 + l) * nv + r, k] = m[r * nv + k, l]
-
-
 # --- the drivers ------------------------------------------------------------------
 # Each runs a batch of B states through its kernel in chunks of L = min(B, LANES).
 def _rnea(topo, body, q, dq, ddq, f_ext, tau, check):
@@ -301,7 +290,7 @@ def _crba(topo, body, q, M, check):
         return 1
     L = min(B, LANES)
     w, c, d = workspace(topo, ABA_SLOTS, 0, M)
-    m = np.empty((nv * nv, LANES), M.dtype)
+    m = np.empty((nv * nv, max(L, 1)), M.dtype)
     rel = related(topo)
     prepare(topo, body, w, c, L)
     for b0 in range(0, B, max(L, 1)):
@@ -363,7 +352,7 @@ def _rnea_partials(topo, body, q, dq, ddq, f_ext, dtau_dq, dtau_dv, M, check):
         return 1
     L = min(B, LANES)
     w, c, d = workspace(topo, PARTIALS_SLOTS, PARTIALS_BLOCK_SLOTS, M)
-    m = np.empty((3, nv * nv, LANES), M.dtype)
+    m = np.empty((3, nv * nv, max(L, 1)), M.dtype)
     mq, mv, mM = m[0], m[1], m[2]
     inside = np.zeros(N + 1, np.bool_)
     rel = related(topo)
@@ -389,8 +378,8 @@ def _aba_partials(topo, body, q, dq, tau, f_ext, dddq_dq, dddq_dv, Minv, check):
     """``(d ddq/dq, d ddq/d(dq), M^-1)`` of ``B`` states in one call, each (nv, nv)
     as (B nv, nv): per chunk ``ddq`` by :func:`~liedyn.engine.kernels.aba_chunk`,
     the partials of ``tau`` and ``M`` at it
-    (:func:`~liedyn.engine.kernels.rnea_partials_chunk`), then
-    :func:`~liedyn.engine.kernels.forward_partials` on the chunk. Returns 3 if some
+    (:func:`~liedyn.engine.kernels.rnea_partials_chunk`), then per state
+    :func:`~liedyn.engine.kernels.forward_partials`. Returns 3 if some
     joint's ``S`` depends on ``q``, 1 for bad input, a chart singularity or an
     ``M`` that is not positive definite, 2 for a non-finite result."""
     B, nv, N = states(topo, Minv), topo[0, VI], topo.shape[0] - 1
@@ -401,9 +390,9 @@ def _aba_partials(topo, body, q, dq, tau, f_ext, dddq_dq, dddq_dv, Minv, check):
         return 1
     L = min(B, LANES)
     w, c, d = workspace(topo, PARTIALS_SLOTS, PARTIALS_BLOCK_SLOTS, Minv)
-    m = np.empty((4, nv * nv, LANES), Minv.dtype)
-    mq, mv, mM, mMinv = m[0], m[1], m[2], m[3]
-    a = np.empty(LANES, Minv.dtype)
+    m = np.empty((3, nv * nv, max(L, 1)), Minv.dtype)
+    mq, mv, mM = m[0], m[1], m[2]
+    one = np.empty((4, nv, nv), Minv.dtype)        # one state's matrices
     lam = np.empty(nv, np.int64)
     coordinate_parents(topo, lam)
     inside = np.zeros(N + 1, np.bool_)
@@ -418,17 +407,22 @@ def _aba_partials(topo, body, q, dq, tau, f_ext, dddq_dq, dddq_dv, Minv, check):
         rnea_chunk(topo, body, w, c, L)                 # tau at it, then Table 5
         ground_frame_pass(topo, body, w, c, L)
         rnea_partials_chunk(topo, body, w, c, d, inside, mq, mv, mM, L)
-        for r in range(nv):                             # zero off the paths
-            for k in range(nv):
-                if not rel[r, k]:
-                    for l in range(L):
-                        mq[r * nv + k, l] = 0
-                        mv[r * nv + k, l] = 0
-        if not forward_partials(mM, mq, mv, mMinv, lam, a, L):
-            return 1
-        scatter_dense(mMinv, b0, B, Minv, L)
-        scatter_dense(mq, b0, B, dddq_dq, L)
-        scatter_dense(mv, b0, B, dddq_dv, L)
+        Mb, Aq, Av, Mi = one[0], one[1], one[2], one[3]
+        for l in range(min(L, B - b0)):
+            for r in range(nv):
+                for k in range(nv):
+                    x = rel[r, k]
+                    Mb[r, k] = mM[r * nv + k, l] if x else 0
+                    Aq[r, k] = mq[r * nv + k, l] if x else 0
+                    Av[r, k] = mv[r * nv + k, l] if x else 0
+            if not forward_partials(Mb, Aq, Av, Mi, lam):
+                return 1
+            s = (b0 + l) * nv
+            for r in range(nv):
+                for k in range(nv):
+                    Minv[s + r, k] = Mi[r, k]
+                    dddq_dq[s + r, k] = Aq[r, k]
+                    dddq_dv[s + r, k] = Av[r, k]
     if check and not (all_finite(dddq_dq) and all_finite(dddq_dv)
                       and all_finite(Minv)):
         return 2

@@ -587,7 +587,6 @@ def rnea_partials_chunk(topo, body, w, c, d, inside, dtau_dq, dtau_dv, M, L):
 
 
 # --- the partials of forward dynamics: M^-1 from the mass matrix -----------------
-# The matrices of a chunk: entry (r, k) of state l in m[r * n + k, l].
 @kernel
 def coordinate_parents(topo, lam):
     """``lam[k]``: the velocity coordinate before ``k`` on its path to the ground
@@ -607,78 +606,73 @@ def coordinate_parents(topo, lam):
 
 
 @kernel
-def ltdl(M, lam, a, L):
-    """In place, for the ``L`` states of a chunk: ``M = L^T D L`` with ``L`` unit
-    lower triangular and ``L_ki`` non-zero only for ``i`` on the path of ``k``
+def ltdl(M, lam):
+    """In place, for one state: ``M = L^T D L`` with ``L`` unit lower triangular
+    and ``L_ki`` non-zero only for ``i`` on the path of ``k``
     (:func:`coordinate_parents`): no fill-in (Featherstone (2008), Sec. 6.5, the
-    LTDL factorisation). ``D`` on the diagonal of ``M``, ``L`` below it; ``a`` a
-    scratch of ``L`` numbers. False if a pivot is not positive (``M`` is not
-    positive definite). Plain (non-conjugate) products: the complex step passes."""
+    LTDL factorisation). ``D`` on the diagonal of ``M``, ``L`` below it. False if
+    a pivot is not positive (``M`` is not positive definite). Plain
+    (non-conjugate) products: the complex step passes."""
     n = lam.shape[0]
     for k in range(n - 1, -1, -1):
-        for l in range(L):
-            if not M[k * n + k, l].real > 0:
-                return False
+        if not M[k, k].real > 0:
+            return False
         i = lam[k]
         while i >= 0:
-            for l in range(L):
-                a[l] = M[k * n + i, l] / M[k * n + k, l]
+            a = M[k, i] / M[k, k]
             j = i
             while j >= 0:                        # row i, on the path of i
-                for l in range(L):
-                    M[i * n + j, l] = M[i * n + j, l] - a[l] * M[k * n + j, l]
+                M[i, j] = M[i, j] - a * M[k, j]
                 j = lam[j]
-            for l in range(L):
-                M[k * n + i, l] = a[l]
+            M[k, i] = a
             i = lam[i]
     return True
 
 
 @kernel
-def ltdl_solve(M, lam, X, L):
-    """``X <- M^-1 X`` for the factor of :func:`ltdl` in ``M``, the ``n`` columns of
-    ``X`` at once: ``L^-T`` from the tips (each coordinate's row subtracted from
-    the rows on its path), ``D^-1``, then ``L^-1`` from the ground."""
+def ltdl_solve(M, lam, X):
+    """``X <- M^-1 X`` for the factor of :func:`ltdl` in ``M``, the columns of ``X``
+    at once (row operations: the inner loops run along rows): ``L^-T`` from the
+    tips (each coordinate's row subtracted from the rows on its path), ``D^-1``,
+    then ``L^-1`` from the ground."""
     n = lam.shape[0]
     for i in range(n - 1, -1, -1):
         j = lam[i]
         while j >= 0:
+            f = M[i, j]
             for c in range(n):
-                for l in range(L):
-                    X[j * n + c, l] -= M[i * n + j, l] * X[i * n + c, l]
+                X[j, c] = X[j, c] - f * X[i, c]
             j = lam[j]
     for i in range(n):
+        d = M[i, i]
         for c in range(n):
-            for l in range(L):
-                X[i * n + c, l] = X[i * n + c, l] / M[i * n + i, l]
+            X[i, c] = X[i, c] / d
     for i in range(n):
         j = lam[i]
         while j >= 0:
+            f = M[i, j]
             for c in range(n):
-                for l in range(L):
-                    X[i * n + c, l] -= M[i * n + j, l] * X[j * n + c, l]
+                X[i, c] = X[i, c] - f * X[j, c]
             j = lam[j]
 
 
 @kernel
-def forward_partials(M, dtau_dq, dtau_dv, Minv, lam, a, L):
-    """In place, for the ``L`` states of a chunk: ``dtau/dx -> d ddq/dx = -M^-1
-    dtau/dx`` (implicit differentiation of ``M ddq + b = tau``;
-    :func:`liedyn.derivatives.aba_partials`) and ``Minv = M^-1``, by the factor of
-    :func:`ltdl` (``M`` is overwritten by it); the entries of ``dtau/dx`` off the
-    paths must be zero. False if ``M`` is not positive definite."""
+def forward_partials(M, dtau_dq, dtau_dv, Minv, lam):
+    """In place, for one state: ``dtau/dx -> d ddq/dx = -M^-1 dtau/dx`` (implicit
+    differentiation of ``M ddq + b = tau``; :func:`liedyn.derivatives.aba_partials`)
+    and ``Minv = M^-1``, all (n, n), by the factor of :func:`ltdl` (``M`` is
+    overwritten by it). False if ``M`` is not positive definite."""
     n = lam.shape[0]
-    if not ltdl(M, lam, a, L):
+    if not ltdl(M, lam):
         return False
     for r in range(n):
         for k in range(n):
-            for l in range(L):
-                Minv[r * n + k, l] = M[0, l] * 0 + (1 if r == k else 0)
-    ltdl_solve(M, lam, Minv, L)
-    ltdl_solve(M, lam, dtau_dq, L)
-    ltdl_solve(M, lam, dtau_dv, L)
-    for r in range(n * n):
-        for l in range(L):
-            dtau_dq[r, l] = -dtau_dq[r, l]
-            dtau_dv[r, l] = -dtau_dv[r, l]
+            Minv[r, k] = M[0, 0] * 0 + (1 if r == k else 0)
+    ltdl_solve(M, lam, Minv)
+    ltdl_solve(M, lam, dtau_dq)
+    ltdl_solve(M, lam, dtau_dv)
+    for r in range(n):
+        for k in range(n):
+            dtau_dq[r, k] = -dtau_dq[r, k]
+            dtau_dv[r, k] = -dtau_dv[r, k]
     return True

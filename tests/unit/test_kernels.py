@@ -502,35 +502,30 @@ def test_compiled_aba_partials_equal_the_numpy_composition(seed):
 
 
 def test_forward_partials_refuse_a_singular_mass_matrix():
-    """The chunk kernel as plain Python on three states of a branched tree (its
-    M = L^T D L without fill-in): a positive definite M is inverted and the partials
-    become -M^-1 dtau/dx, checked against numpy; a singular M (as of a massless last
+    """The kernel as plain Python on a branched tree (its M = L^T D L without
+    fill-in): a positive definite M is inverted and the partials become
+    -M^-1 dtau/dx, checked against numpy; a singular M (as of a massless last
     body: a zero pivot) makes it decline (the public function then raises the
     reference path's error). Compiled, it is a step of aba_partials_loop."""
     model = random_tree(5, np.random.default_rng(1), joint_types=("revolute",
                                                                   "spherical"))
     assert model.parent == [-1, 0, 1, 2, 2, 3]           # bodies 3 and 4: two branches
     topo, _, _ = _exec.flat_model(model)
-    n, L, rng = model.nv, 3, np.random.default_rng(5)
+    n, rng = model.nv, np.random.default_rng(5)
     lam = np.empty(n, np.int64)
     kernels.coordinate_parents(topo, lam)
-    Ms = [mass_matrix(model, model.random_configuration(rng)) for _ in range(L)]
-    rel = np.abs(sum(np.abs(M) for M in Ms)) > 0
+    M0 = mass_matrix(model, model.random_configuration(rng))
+    rel = M0 != 0
     assert not rel.all()                                 # zeros off the paths
-    Dq = [rng.normal(size=(n, n)) * rel for _ in range(L)]
-    Dv = [rng.normal(size=(n, n)) * rel for _ in range(L)]
-    lanes = [np.stack([x.ravel() for x in xs], axis=1) for xs in (Ms, Dq, Dv)]
-    M, dq, dv = (np.ascontiguousarray(x) for x in lanes)
-    Minv, a = np.empty_like(M), np.empty(L)
-    assert kernels.forward_partials(M, dq, dv, Minv, lam, a, L)
-    for l in range(L):
-        inv = np.linalg.inv(Ms[l])
-        assert relerr(Minv[:, l].reshape(n, n), inv) < 1e-12
-        assert relerr(dq[:, l].reshape(n, n), -inv @ Dq[l]) < 1e-12
-        assert relerr(dv[:, l].reshape(n, n), -inv @ Dv[l]) < 1e-12
-    M = np.ascontiguousarray(np.stack([x.ravel() for x in Ms], axis=1))
-    M[(n - 1) * n + n - 1, 1] = 0.0                      # state 1: a zero pivot
-    assert not kernels.forward_partials(M, dq, dv, Minv, lam, a, L)
+    Dq, Dv = rng.normal(size=(2, n, n)) * rel
+    M, dq, dv, Minv = M0.copy(), Dq.copy(), Dv.copy(), np.empty((n, n))
+    assert kernels.forward_partials(M, dq, dv, Minv, lam)
+    inv = np.linalg.inv(M0)
+    assert relerr(Minv, inv) < 1e-12
+    assert relerr(dq, -inv @ Dq) < 1e-12 and relerr(dv, -inv @ Dv) < 1e-12
+    M = M0.copy()
+    M[n - 1, n - 1] = 0.0                                # a zero pivot
+    assert not kernels.forward_partials(M, dq, dv, Minv, lam)
 
 
 @pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
