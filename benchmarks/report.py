@@ -191,7 +191,7 @@ def markdown(rows, info, args, compiled, before=None):
         "`liedyn.engine.kernels` (numba"
         f"{'' if compiled else ': absent or disabled in this run'}; the aba partials "
         "are built from aba and the rnea partials, whose mass matrix a compiled "
-        "Cholesky factorisation inverts); **reference** is the reference "
+        "sparse L^T D L factorisation inverts); **reference** is the reference "
         "implementation, the numpy `*_pass` functions the chapters list (what runs "
         "without numba, and for other dtypes)."]
     lines += targets_table(rows, info, args, before)

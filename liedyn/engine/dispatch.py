@@ -428,7 +428,7 @@ def rnea_partials(model, q, dq, ddq, f_ext=None):
 def aba_partials(model, q, dq, tau, f_ext=None):
     """``(d ddq/dq, d ddq/d(dq), M^-1)`` by the compiled kernels, or ``None``:
     ``ddq`` by ABA (Kim (2012), Table 3), the Table 5 partials of ``tau`` and ``M``
-    at it (:func:`rnea_partials`), then per state ``M^-1`` by a Cholesky
-    factorisation and ``d ddq/dx = -M^-1 dtau/dx``, all in one compiled call."""
+    at it (:func:`rnea_partials`), then ``M^-1`` and ``d ddq/dx = -M^-1 dtau/dx`` by
+    the sparse factor ``M = L^T D L``, all in one compiled call."""
     out = run(K.aba_partials_loop, model, (q, dq, tau), MATRICES, f_ext)
     return out

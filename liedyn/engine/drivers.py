@@ -22,8 +22,9 @@ import numpy as np
 from ..joints import CHART_TOL, QUAT_TOL
 from .jit import compiled, kernel
 from .joints import joint_axis
-from .kernels import (aba_chunk, crba_chunk, forward_partials, ground_frame_pass,
-                      hybrid_chunk, rnea_chunk, rnea_partials_chunk)
+from .kernels import (aba_chunk, coordinate_parents, crba_chunk, forward_partials,
+                      ground_frame_pass, hybrid_chunk, rnea_chunk,
+                      rnea_partials_chunk)
 from .spatial import (
     A0, ABA_SLOTS, BLOCK_SLOTS, BODY_SLOTS, CHARTS, COORDINATE_SLOTS, DDQ, DQ,
     DSDQ, DV, FEXT, FREE, JOINT, LANES, NQ, NV, PARENT, PARTIALS_BLOCK_SLOTS,
@@ -289,7 +290,7 @@ def _crba(topo, body, q, M, check):
         return 1
     L = min(B, LANES)
     w, c, d = workspace(topo, ABA_SLOTS, 0, M)
-    m = np.empty((nv * nv, LANES), M.dtype)
+    m = np.empty((nv * nv, max(L, 1)), M.dtype)
     rel = related(topo)
     prepare(topo, body, w, c, L)
     for b0 in range(0, B, max(L, 1)):
@@ -351,7 +352,7 @@ def _rnea_partials(topo, body, q, dq, ddq, f_ext, dtau_dq, dtau_dv, M, check):
         return 1
     L = min(B, LANES)
     w, c, d = workspace(topo, PARTIALS_SLOTS, PARTIALS_BLOCK_SLOTS, M)
-    m = np.empty((3, nv * nv, LANES), M.dtype)
+    m = np.empty((3, nv * nv, max(L, 1)), M.dtype)
     mq, mv, mM = m[0], m[1], m[2]
     inside = np.zeros(N + 1, np.bool_)
     rel = related(topo)
@@ -378,9 +379,9 @@ def _aba_partials(topo, body, q, dq, tau, f_ext, dddq_dq, dddq_dv, Minv, check):
     as (B nv, nv): per chunk ``ddq`` by :func:`~liedyn.engine.kernels.aba_chunk`,
     the partials of ``tau`` and ``M`` at it
     (:func:`~liedyn.engine.kernels.rnea_partials_chunk`), then per state
-    :func:`~liedyn.engine.kernels.forward_partials`. Returns 3 if some joint's ``S``
-    depends on ``q``, 1 for bad input, a chart singularity or an ``M`` that is not
-    positive definite, 2 for a non-finite result."""
+    :func:`~liedyn.engine.kernels.forward_partials`. Returns 3 if some
+    joint's ``S`` depends on ``q``, 1 for bad input, a chart singularity or an
+    ``M`` that is not positive definite, 2 for a non-finite result."""
     B, nv, N = states(topo, Minv), topo[0, VI], topo.shape[0] - 1
     if topo[0, JOINT] & VARYING_S:
         return 3
@@ -389,9 +390,11 @@ def _aba_partials(topo, body, q, dq, tau, f_ext, dddq_dq, dddq_dv, Minv, check):
         return 1
     L = min(B, LANES)
     w, c, d = workspace(topo, PARTIALS_SLOTS, PARTIALS_BLOCK_SLOTS, Minv)
-    m = np.empty((3, nv * nv, LANES), Minv.dtype)
+    m = np.empty((3, nv * nv, max(L, 1)), Minv.dtype)
     mq, mv, mM = m[0], m[1], m[2]
-    one = np.empty((7, nv, nv), Minv.dtype)        # one state's matrices
+    one = np.empty((4, nv, nv), Minv.dtype)        # one state's matrices
+    lam = np.empty(nv, np.int64)
+    coordinate_parents(topo, lam)
     inside = np.zeros(N + 1, np.bool_)
     rel = related(topo)
     prepare(topo, body, w, c, L)
@@ -404,7 +407,7 @@ def _aba_partials(topo, body, q, dq, tau, f_ext, dddq_dq, dddq_dv, Minv, check):
         rnea_chunk(topo, body, w, c, L)                 # tau at it, then Table 5
         ground_frame_pass(topo, body, w, c, L)
         rnea_partials_chunk(topo, body, w, c, d, inside, mq, mv, mM, L)
-        Mb, Aq, Av = one[0], one[1], one[2]
+        Mb, Aq, Av, Mi = one[0], one[1], one[2], one[3]
         for l in range(min(L, B - b0)):
             for r in range(nv):
                 for k in range(nv):
@@ -412,12 +415,12 @@ def _aba_partials(topo, body, q, dq, tau, f_ext, dddq_dq, dddq_dv, Minv, check):
                     Mb[r, k] = mM[r * nv + k, l] if x else 0
                     Aq[r, k] = mq[r * nv + k, l] if x else 0
                     Av[r, k] = mv[r * nv + k, l] if x else 0
-            if not forward_partials(Mb, Aq, Av, one[3], one[4], one[5], one[6]):
+            if not forward_partials(Mb, Aq, Av, Mi, lam):
                 return 1
             s = (b0 + l) * nv
             for r in range(nv):
                 for k in range(nv):
-                    Minv[s + r, k] = Mb[r, k]
+                    Minv[s + r, k] = Mi[r, k]
                     dddq_dq[s + r, k] = Aq[r, k]
                     dddq_dv[s + r, k] = Av[r, k]
     if check and not (all_finite(dddq_dq) and all_finite(dddq_dv)

@@ -593,84 +593,91 @@ def rnea_partials_chunk(topo, body, w, c, d, inside, dtau_dq, dtau_dv, M, L):
 
 # --- the partials of forward dynamics: M^-1 from the mass matrix -----------------
 @kernel
-def cholesky(M, L):
-    """``M = L L^T`` with ``L`` lower triangular, for the symmetric positive
-    definite ``M`` (n, n) of one state; False if a pivot is not positive (``M`` is
-    not). Plain (non-conjugate) products, so that the complex step passes through.
-    (ABA's :func:`invert`, Gauss-Jordan on its small ``D_i`` blocks, would take
-    twice the operations on the whole ``M`` and could not tell that it is
-    singular.)"""
-    n = M.shape[0]
-    for j in range(n):
-        d = M[j, j]
-        for k in range(j):
-            d = d - L[j, k] * L[j, k]
-        if not d.real > 0:
+def coordinate_parents(topo, lam):
+    """``lam[k]``: the velocity coordinate before ``k`` on its path to the ground
+    (the joint's previous one, else the last one of the nearest ancestor that
+    moves), ``-1`` at the ground. ``M_rk`` can be non-zero only if one of ``r``,
+    ``k`` is on the other's path (Featherstone (2008), Sec. 6.5)."""
+    N = topo.shape[0] - 1
+    for i in range(1, N + 1):
+        j, last = topo[i, PARENT], -1
+        while j > 0 and last < 0:
+            if topo[j, NV] > 0:
+                last = topo[j, VI] + topo[j, NV] - 1
+            j = topo[j, PARENT]
+        for r in range(topo[i, NV]):
+            k = topo[i, VI] + r
+            lam[k] = last if r == 0 else k - 1
+
+
+@kernel
+def ltdl(M, lam):
+    """In place, for one state: ``M = L^T D L`` with ``L`` unit lower triangular
+    and ``L_ki`` non-zero only for ``i`` on the path of ``k``
+    (:func:`coordinate_parents`): no fill-in (Featherstone (2008), Sec. 6.5, the
+    LTDL factorisation). ``D`` on the diagonal of ``M``, ``L`` below it. False if
+    a pivot is not positive (``M`` is not positive definite). Plain
+    (non-conjugate) products: the complex step passes."""
+    n = lam.shape[0]
+    for k in range(n - 1, -1, -1):
+        if not M[k, k].real > 0:
             return False
-        L[j, j] = sqrt(d)
-        for i in range(j + 1, n):
-            s = M[i, j]
-            for k in range(j):
-                s = s - L[i, k] * L[j, k]
-            L[i, j] = s / L[j, j]
+        i = lam[k]
+        while i >= 0:
+            a = M[k, i] / M[k, k]
+            j = i
+            while j >= 0:                        # row i, on the path of i
+                M[i, j] = M[i, j] - a * M[k, j]
+                j = lam[j]
+            M[k, i] = a
+            i = lam[i]
     return True
 
 
 @kernel
-def cholesky_inverse(L, Z, Minv):
-    """``Minv = M^-1 = Z^T Z`` with ``Z = L^-1`` (lower triangular, row by row:
-    ``Z_i = (e_i - sum_k<i L_ik Z_k) / L_ii``), from the factor of
-    :func:`cholesky`. Row operations only: the inner loops run along rows."""
-    n = L.shape[0]
+def ltdl_solve(M, lam, X):
+    """``X <- M^-1 X`` for the factor of :func:`ltdl` in ``M``, the columns of ``X``
+    at once (row operations: the inner loops run along rows): ``L^-T`` from the
+    tips (each coordinate's row subtracted from the rows on its path), ``D^-1``,
+    then ``L^-1`` from the ground."""
+    n = lam.shape[0]
+    for i in range(n - 1, -1, -1):
+        j = lam[i]
+        while j >= 0:
+            f = M[i, j]
+            for c in range(n):
+                X[j, c] = X[j, c] - f * X[i, c]
+            j = lam[j]
     for i in range(n):
-        for j in range(i + 1):
-            Z[i, j] = L[i, i] * 0 + (1 if i == j else 0)
-        for k in range(i):
-            a = L[i, k]
-            for j in range(k + 1):
-                Z[i, j] = Z[i, j] - a * Z[k, j]
-        for j in range(i + 1):
-            Z[i, j] = Z[i, j] / L[i, i]
+        d = M[i, i]
+        for c in range(n):
+            X[i, c] = X[i, c] / d
     for i in range(n):
-        for j in range(n):
-            Minv[i, j] = L[i, i] * 0
-    for k in range(n):                  # Minv = sum_k Z_k^T Z_k (row k of Z)
-        for i in range(k + 1):
-            a = Z[k, i]
-            for j in range(k + 1):
-                Minv[i, j] = Minv[i, j] + a * Z[k, j]
+        j = lam[i]
+        while j >= 0:
+            f = M[i, j]
+            for c in range(n):
+                X[i, c] = X[i, c] - f * X[j, c]
+            j = lam[j]
 
 
 @kernel
-def minus_mul(A, B, tmp):
-    """``B <- -A B`` for (n, n) matrices (rows of ``B`` accumulated into rows of
-    ``tmp``, then copied back)."""
-    n = A.shape[0]
-    for i in range(n):
-        for j in range(n):
-            tmp[i, j] = A[i, 0] * 0
-        for k in range(n):
-            a = A[i, k]
-            for j in range(n):
-                tmp[i, j] = tmp[i, j] - a * B[k, j]
-    for i in range(n):
-        for j in range(n):
-            B[i, j] = tmp[i, j]
-
-
-@kernel
-def forward_partials(M, dtau_dq, dtau_dv, L, Z, Minv, tmp):
-    """In place, for one state: ``M -> M^-1``, ``dtau/dx -> d ddq/dx = -M^-1
-    dtau/dx`` (implicit differentiation of ``M ddq + b = tau``;
-    :func:`liedyn.derivatives.aba_partials`), with ``L``, ``Z``, ``Minv``, ``tmp``
-    (n, n) workspaces. False if ``M`` is not positive definite."""
-    if not cholesky(M, L):
+def forward_partials(M, dtau_dq, dtau_dv, Minv, lam):
+    """In place, for one state: ``dtau/dx -> d ddq/dx = -M^-1 dtau/dx`` (implicit
+    differentiation of ``M ddq + b = tau``; :func:`liedyn.derivatives.aba_partials`)
+    and ``Minv = M^-1``, all (n, n), by the factor of :func:`ltdl` (``M`` is
+    overwritten by it). False if ``M`` is not positive definite."""
+    n = lam.shape[0]
+    if not ltdl(M, lam):
         return False
-    cholesky_inverse(L, Z, Minv)
-    minus_mul(Minv, dtau_dq, tmp)
-    minus_mul(Minv, dtau_dv, tmp)
-    n = M.shape[0]
-    for i in range(n):
-        for j in range(n):
-            M[i, j] = Minv[i, j]
+    for r in range(n):
+        for k in range(n):
+            Minv[r, k] = M[0, 0] * 0 + (1 if r == k else 0)
+    ltdl_solve(M, lam, Minv)
+    ltdl_solve(M, lam, dtau_dq)
+    ltdl_solve(M, lam, dtau_dv)
+    for r in range(n):
+        for k in range(n):
+            dtau_dq[r, k] = -dtau_dq[r, k]
+            dtau_dv[r, k] = -dtau_dv[r, k]
     return True

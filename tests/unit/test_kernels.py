@@ -502,17 +502,30 @@ def test_compiled_aba_partials_equal_the_numpy_composition(seed):
 
 
 def test_forward_partials_refuse_a_singular_mass_matrix():
-    """A singular M (as of a massless last body): the Cholesky pivot is zero and the
-    kernel declines (the public function then raises the reference path's error);
-    a positive definite one is inverted. The kernel as plain Python; compiled, it
-    is a step of aba_partials_loop."""
-    w = [np.zeros((2, 2)) for _ in range(4)]
-    assert not kernels.forward_partials(np.diag([1.0, 0.0]), np.eye(2), np.eye(2), *w)
-    M = np.array([[2.0, 1.0], [1.0, 2.0]])
-    Dq, Dv, Minv = np.eye(2), 2 * np.eye(2), M.copy()
-    assert kernels.forward_partials(Minv, Dq, Dv, *w)
-    assert np.allclose(Minv, np.linalg.inv(M)) and np.allclose(Dq, -np.linalg.inv(M))
-    assert np.allclose(Dv, -2 * np.linalg.inv(M))
+    """The kernel as plain Python on a branched tree (its M = L^T D L without
+    fill-in): a positive definite M is inverted and the partials become
+    -M^-1 dtau/dx, checked against numpy; a singular M (as of a massless last
+    body: a zero pivot) makes it decline (the public function then raises the
+    reference path's error). Compiled, it is a step of aba_partials_loop."""
+    model = random_tree(5, np.random.default_rng(1), joint_types=("revolute",
+                                                                  "spherical"))
+    assert model.parent == [-1, 0, 1, 2, 2, 3]           # bodies 3 and 4: two branches
+    topo, _, _ = _exec.flat_model(model)
+    n, rng = model.nv, np.random.default_rng(5)
+    lam = np.empty(n, np.int64)
+    kernels.coordinate_parents(topo, lam)
+    M0 = mass_matrix(model, model.random_configuration(rng))
+    rel = M0 != 0
+    assert not rel.all()                                 # zeros off the paths
+    Dq, Dv = rng.normal(size=(2, n, n)) * rel
+    M, dq, dv, Minv = M0.copy(), Dq.copy(), Dv.copy(), np.empty((n, n))
+    assert kernels.forward_partials(M, dq, dv, Minv, lam)
+    inv = np.linalg.inv(M0)
+    assert relerr(Minv, inv) < 1e-12
+    assert relerr(dq, -inv @ Dq) < 1e-12 and relerr(dv, -inv @ Dv) < 1e-12
+    M = M0.copy()
+    M[n - 1, n - 1] = 0.0                                # a zero pivot
+    assert not kernels.forward_partials(M, dq, dv, Minv, lam)
 
 
 @pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
