@@ -14,12 +14,12 @@ import numpy as np
 
 
 def cross(a, b):
-    """``a x b`` for (..., 3) arrays, written out component by component into one
-    output (any dtype: float, complex, sympy objects).
-
-    >>> cross(np.array([1, 0, 0]), np.array([0, 1, 0])).tolist()
-    [0, 0, 1]
+    """``a x b`` for (..., 3) arrays, written out; single vectors go through Python
+    scalars, which also serves complex and sympy entries.
     """
+    if a.ndim == 1 and b.ndim == 1:
+        return _out(_c(a.tolist(), b.tolist()), a, b)
+    # batched: component by component into one output
     a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
     b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
     out = np.empty(np.broadcast_shapes(a.shape, b.shape),
@@ -51,8 +51,45 @@ def rot_T(R, x):
     return np.einsum("...ji,...j->...i", R, x)
 
 
+def _single(matrices, vectors):
+    """One unbatched state (2-D matrices, 1-D vectors): Python lists beat numpy
+    calls."""
+    return all(M.ndim == 2 for M in matrices) and all(x.ndim == 1 for x in vectors)
+
+
+def _c(a, b):
+    """``a x b`` on lists."""
+    return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2],
+            a[0] * b[1] - a[1] * b[0]]
+
+
+def _r(R, x):
+    """``R x`` on lists."""
+    return [R[0][0] * x[0] + R[0][1] * x[1] + R[0][2] * x[2],
+            R[1][0] * x[0] + R[1][1] * x[1] + R[1][2] * x[2],
+            R[2][0] * x[0] + R[2][1] * x[1] + R[2][2] * x[2]]
+
+
+def _rt(R, x):
+    """``R^T x`` on lists."""
+    return [R[0][0] * x[0] + R[1][0] * x[1] + R[2][0] * x[2],
+            R[0][1] * x[0] + R[1][1] * x[1] + R[2][1] * x[2],
+            R[0][2] * x[0] + R[1][2] * x[1] + R[2][2] * x[2]]
+
+
+def _add(a, b, sign=1):
+    return [x + sign * y for x, y in zip(a, b)]
+
+
+def _out(values, *arrays):
+    return np.array(values, dtype=np.result_type(*arrays))
+
+
 def Ad_inv_mul(R, p, V):
     """``Ad_{T^-1} V`` for ``T = (R, p)``."""
+    if _single([R], [p, V]):
+        Rl, w, v = R.tolist(), V[:3].tolist(), V[3:].tolist()
+        return _out(_rt(Rl, w) + _rt(Rl, _add(v, _c(p.tolist(), w), -1)), R, p, V)
     w, v = V[..., :3], V[..., 3:]
     return np.concatenate([rot_T(R, w), rot_T(R, v - cross(p, w))], axis=-1)
 
@@ -65,6 +102,10 @@ def Ad_mul(R, p, V):
 
 def Ad_star_inv_mul(R, p, F):
     """``Ad*_{T^-1} F``: a wrench in the child frame, expressed in the parent."""
+    if _single([R], [p, F]):
+        Rl = R.tolist()
+        Rf = _r(Rl, F[3:].tolist())
+        return _out(_add(_r(Rl, F[:3].tolist()), _c(p.tolist(), Rf)) + Rf, R, p, F)
     Rf = rot(R, F[..., 3:])
     return np.concatenate([rot(R, F[..., :3]) + cross(p, Rf), Rf], axis=-1)
 
@@ -77,6 +118,10 @@ def Ad_star_mul(R, p, F):
 
 def ad_mul(V, X):
     """``ad_V X``, the Lie bracket ``[V, X]``."""
+    if _single([], [V, X]):
+        w, v, wx, vx = (V[:3].tolist(), V[3:].tolist(), X[:3].tolist(),
+                        X[3:].tolist())
+        return _out(_c(w, wx) + _add(_c(v, wx), _c(w, vx)), V, X)
     w, v = V[..., :3], V[..., 3:]
     return np.concatenate(
         [cross(w, X[..., :3]), cross(v, X[..., :3]) + cross(w, X[..., 3:])], axis=-1
@@ -85,6 +130,10 @@ def ad_mul(V, X):
 
 def ad_star_mul(V, F):
     """``ad*_V F = ad_V^T F``."""
+    if _single([], [V, F]):
+        w, v, m, f = V[:3].tolist(), V[3:].tolist(), F[:3].tolist(), F[3:].tolist()
+        return _out([-x for x in _add(_c(w, m), _c(v, f))] + [-x for x in _c(w, f)],
+                    V, F)
     w, v = V[..., :3], V[..., 3:]
     m, f = F[..., :3], F[..., 3:]
     return np.concatenate([-cross(w, m) - cross(v, f), -cross(w, f)], axis=-1)
