@@ -5,6 +5,7 @@ checked, and the wheel installed into a clean venv (numpy, sympy and matplotlib 
 Also the chapters' setup cell in that venv before liedyn is installed: it must stop with one
 clear install message, not a traceback.
 """
+import shutil
 import subprocess
 import sys
 import venv
@@ -28,10 +29,19 @@ def run(*cmd, cwd, check=True):
     return out
 
 
+# what a build must not see: the venv, the built book, the caches and earlier builds
+NOT_SOURCE = shutil.ignore_patterns(".git", ".venv", "_build", "_vendor", "build", "dist",
+                                    "*.egg-info", "__pycache__", ".*_cache", ".hypothesis",
+                                    "node_modules")
+
+
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory):
-    out = tmp_path_factory.mktemp("dist")
-    run(sys.executable, "-m", "build", "--no-isolation", "--outdir", out, ROOT, cwd=out)
+    """The wheel and the sdist, built from a copy of the tree: setuptools writes build/ and
+    liedyn.egg-info/ beside the sources, and the checkout stays as it was."""
+    src, out = tmp_path_factory.mktemp("src") / "liedyn", tmp_path_factory.mktemp("dist")
+    shutil.copytree(ROOT, src, ignore=NOT_SOURCE)
+    run(sys.executable, "-m", "build", "--no-isolation", "--outdir", out, src, cwd=out)
     return out
 
 

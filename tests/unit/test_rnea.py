@@ -355,3 +355,12 @@ def test_two_link_arm_defaults_equal_planar_arm():
     q, dq, ddq = rng.normal(size=(3, 2))
     np.testing.assert_allclose(rnea(two_link_arm(), q, dq, ddq), rnea(planar_arm(2), q, dq, ddq),
                                rtol=0, atol=1e-12)
+
+
+def test_no_jit_runs_the_reference(request):
+    """``pytest --no-jit`` (make test's second run of the algorithms' tests) reaches the
+    engine: the public functions then take their reference implementation."""
+    if not request.config.getoption("--no-jit"):
+        pytest.skip("checks pytest --no-jit")
+    from liedyn.engine import jit
+    assert not jit.ENABLED
