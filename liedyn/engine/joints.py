@@ -87,11 +87,11 @@ def joint_angles(w, i, j0, n, L):
 @kernel
 def joint_motion(topo, body, i, w, c, rates, L):
     """Joint ``i`` for the ``L`` states of a chunk: ``T_{lambda(i),i} = X_i
-    Phi_i(q_i)`` into the slots ``R``, ``P`` of its row of ``w`` (from ``q_i`` in its
-    slot ``Q``), the columns of ``S_i`` (Kim (2012), eq. (37)) that depend on ``q``
-    into its coordinate rows of ``c``, and, if ``rates``, ``dS_i dq_i`` (Kim (2012),
-    eq. (41)) into the slot ``DSDQ`` (it stays zero for the other joints). Joints
-    as in :mod:`liedyn.joints`."""
+    Phi_i(q_i)`` into the slots ``R``, ``P`` of its row of ``w`` (from ``q_i`` in
+    its slot ``Q``), the columns of ``S_i`` (Kim (2012), eq. (37)) that depend on
+    ``q`` into its coordinate rows of ``c``, and, if ``rates``, ``dS_i dq_i`` (Kim
+    (2012), eq. (41)) into the slot ``DSDQ`` (it stays zero for the other joints).
+    Joints as in :mod:`liedyn.joints`."""
     code, v = topo[i, JOINT], topo[i, VI]
     RX, pX = placement(body, i)
     a, b = axes(body, i)

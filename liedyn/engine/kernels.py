@@ -512,7 +512,7 @@ def ground_frame_pass(topo, body, w, c, L):
 @kernel
 def rnea_partials_chunk(topo, body, w, c, d, inside, dtau_dq, dtau_dv, M, L):
     """``dtau/dq``, ``dtau/d(dq)`` and ``M`` of the ``L`` states of a chunk from the
-    ground-frame quantities of :func:`ground_frame_pass`, for joints with constant
+    ground-frame quantities of ``ground_frame_pass``, for joints with constant
     ``S``: Kim (2012), Lemma 3 and Table 5 along every unit direction at once
     (derived in :ref:`ch10-ground-frame`); entry ``(r, k)`` into the row
     ``r nv + k`` of each matrix (the others stay as they were: zero).
