@@ -45,8 +45,8 @@ test: book chromium lint
 
 # the static checks (pyproject.toml): the linter, the types, unused code in the package
 lint: $(STAMP)
-	# ruff check
-	# mypy
+	$(VENV)/bin/ruff check
+	$(VENV)/bin/mypy
 	$(VENV)/bin/vulture
 
 # the library's unit tests and doctests, stopping at the first failure; writes nothing into

@@ -629,7 +629,7 @@ class _Step:
     yours: object
     expected: object
     kind: str = "other"
-    symmetric: tuple = None
+    symmetric: tuple | None = None
     said: str = ""
 
 

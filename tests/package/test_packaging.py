@@ -16,6 +16,7 @@ from zipfile import ZipFile
 import pytest
 
 from common import ROOT, setup_cell
+
 PINS = {line.split("==")[0]: line.strip() for line in (ROOT / "requirements.txt").read_text()
         .splitlines() if "==" in line and not line.startswith("#")}
 
@@ -88,7 +89,8 @@ def test_wheel_and_sdist_metadata(dist):
 
 
 def test_setup_cell_without_liedyn(clean_venv, tmp_path):
-    out = run(clean_venv, "-c", setup_cell(ROOT / "book/01_rigid_body_motion.ipynb"), cwd=tmp_path, check=False)
+    out = run(clean_venv, "-c", setup_cell(ROOT / "book/01_rigid_body_motion.ipynb"),
+              cwd=tmp_path, check=False)
     assert out.returncode == 1
     assert "This chapter needs liedyn. Install with" in out.stderr
     assert "pip install liedyn" in out.stderr
@@ -113,4 +115,5 @@ print(liedyn.__file__)
     out = run(clean_venv, "-c", script, cwd=tmp_path)
     assert "site-packages/liedyn/__init__.py" in out.stdout, out.stdout
     assert "ch1.ex1: correct." in out.stdout
-    assert run(clean_venv, "-c", setup_cell(ROOT / "book/01_rigid_body_motion.ipynb"), cwd=tmp_path).stderr == ""
+    cell = setup_cell(ROOT / "book/01_rigid_body_motion.ipynb")
+    assert run(clean_venv, "-c", cell, cwd=tmp_path).stderr == ""
