@@ -35,7 +35,8 @@ class URDFError(ValueError):
     ``"string"``, kept as ``file``; the other parts optional).
     """
 
-    def __init__(self, label, element, message, attribute=None, line=None):
+    def __init__(self, label: str, element: str | None, message: str,
+                 attribute: str | None = None, line: int | None = None) -> None:
         self.file, self.element, self.attribute, self.line = (
             label, element, attribute, line)
         self._message = message
