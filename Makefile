@@ -1,9 +1,11 @@
 # liedyn: two commands do everything on a fresh machine (README.md).
 #   make book   the HTML book in _build/html, every notebook executed, warnings are errors
-#   make test   every check, by pytest: the package, the book's sources, the notebooks cell by
-#               cell (nbval), the built pages, 3D scenes and chapters in Chromium, the wheel
-# For readers: make lab, make notebook. For writers: make quick, make pdf, make pdf-test,
-# make bench, make clean (CONTRIBUTING.md).
+#   make test   every check: ruff, mypy and vulture (make lint); by pytest the package, the
+#               book's sources, the notebooks cell by cell (nbval), the built pages, 3D scenes
+#               and chapters in Chromium, the wheel; the algorithms' tests again without the
+#               compiled engine
+# For readers: make lab, make notebook. For writers: make quick, make lint, make pdf,
+# make pdf-test, make bench, make clean (CONTRIBUTING.md).
 SHELL := /bin/bash
 .SHELLFLAGS := -eo pipefail -c
 VENV := .venv
@@ -13,7 +15,7 @@ JB := $(VENV)/bin/jupyter-book build . -W -n --keep-going
 STAMP := $(VENV)/.installed
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: book test quick lab notebook pdf pdf-test bench chromium clean
+.PHONY: book test lint quick lab notebook pdf pdf-test bench chromium clean
 
 # The venv from the pinned requirements: uv (from PyPI) installs them from its cache in
 # seconds, pip when uv cannot run; liedyn itself in editable mode.
@@ -33,12 +35,24 @@ _vendor/.stamp: scripts/vendor.sh
 book: $(STAMP) _vendor/.stamp
 	$(JB)
 
-test: book chromium
-	$(PYTEST) -n 2 --dist loadscope
+# the algorithms' tests without the compiled engine: every public function on its reference
+CORE := tests/unit/test_rnea.py tests/unit/test_aba.py tests/unit/test_crba.py \
+	tests/unit/test_hybrid.py tests/unit/test_derivatives.py tests/unit/test_constraints.py
 
-# the library's own tests, stopping at the first failure
-quick: $(STAMP)
-	$(PYTEST) -q -x tests liedyn --ignore=tests/browser
+test: book chromium lint
+	$(PYTEST) -n 2 --dist loadscope
+	$(PYTEST) -q -n 2 --dist loadscope --no-jit $(CORE)
+
+# the static checks (pyproject.toml): the linter, the types, unused code in the package
+lint: $(STAMP)
+	$(VENV)/bin/ruff check
+	$(VENV)/bin/mypy
+	$(VENV)/bin/vulture
+
+# the library's unit tests and doctests, stopping at the first failure; writes nothing into
+# the tree but git-ignored caches (pytest --lf reruns the last failures)
+quick: lint
+	$(PYTEST) -q -x -n 2 tests/unit liedyn
 
 chromium:
 	command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)

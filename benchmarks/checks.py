@@ -57,40 +57,45 @@ def main():
         warnings.simplefilter("ignore")
         robots = {"Panda": load("panda"), "Talos": load("talos", floating_base=True)}
     for name, model in robots.items():
-        rng = np.random.default_rng(0)
-        q = model.random_configuration(rng)
-        dq, ddq = rng.normal(size=(2, model.nv))
-        tau = ld.rnea(model, q, dq, ddq)
-        ld.aba(model, q, dq, tau)
-        topo, body, no_f_ext = dispatch.flat_model(model)
-        out = np.empty(model.nv)
-        times = {
-            "rnea (whole call)": best(lambda: ld.rnea(model, q, dq, ddq), 3000),
-            "rnea driver, checks off": best(lambda: K.rnea_loop.fast(
-                topo, body, q, dq, ddq, no_f_ext, out, K.CHECK_OFF), 3000),
-            "rnea driver, checks on": best(lambda: K.rnea_loop.fast(
-                topo, body, q, dq, ddq, no_f_ext, out, K.CHECK_STATE), 3000),
-            "aba (whole call)": best(lambda: ld.aba(model, q, dq, tau), 3000),
-            "aba driver, checks off": best(lambda: K.aba_loop.fast(
-                topo, body, q, dq, tau, no_f_ext, out, K.CHECK_OFF), 3000),
-            "aba driver, checks on": best(lambda: K.aba_loop.fast(
-                topo, body, q, dq, tau, no_f_ext, out, K.CHECK_STATE), 3000),
-            "compiled: lengths, NaN, inf, quaternions (bad_input)": best(
-                lambda: lengths_and_values(topo, q, dq, ddq, no_f_ext), 20000),
-            "compiled: unit quaternions alone": best(lambda: quaternions(topo, q),
-                                                     20000),
-            "compiled: chart singularities (aba)": best(lambda: charts(topo, q),
-                                                        20000),
-            "compiled: finite result": best(lambda: finite(tau), 20000),
-            "empty compiled call, for scale": best(lambda: finite(tau[:0]), 20000),
-            "Python: check_q(q)": best(lambda: model.check_q(q), 20000),
-            "Python: check_v(dq) + check_v(ddq)": best(
-                lambda: (model.check_v(dq), model.check_v(ddq, "ddq")), 20000),
-            "Python: all_finite(tau)": best(lambda: _checks.all_finite(tau), 20000),
-        }
+        times = check_times(model)
         print(f"{name} (nq = {model.nq}, nv = {model.nv}):")
         for what, t in times.items():
             print(f"  {what:54s} {t:8.3f} us")
+
+
+def check_times(model):
+    """The best time of each call on one random state of ``model``, in us."""
+    rng = np.random.default_rng(0)
+    q = model.random_configuration(rng)
+    dq, ddq = rng.normal(size=(2, model.nv))
+    tau = ld.rnea(model, q, dq, ddq)
+    ld.aba(model, q, dq, tau)
+    topo, body, no_f_ext = dispatch.flat_model(model)
+    out = np.empty(model.nv)
+    return {
+        "rnea (whole call)": best(lambda: ld.rnea(model, q, dq, ddq), 3000),
+        "rnea driver, checks off": best(lambda: K.rnea_loop.fast(
+            topo, body, q, dq, ddq, no_f_ext, out, K.CHECK_OFF), 3000),
+        "rnea driver, checks on": best(lambda: K.rnea_loop.fast(
+            topo, body, q, dq, ddq, no_f_ext, out, K.CHECK_STATE), 3000),
+        "aba (whole call)": best(lambda: ld.aba(model, q, dq, tau), 3000),
+        "aba driver, checks off": best(lambda: K.aba_loop.fast(
+            topo, body, q, dq, tau, no_f_ext, out, K.CHECK_OFF), 3000),
+        "aba driver, checks on": best(lambda: K.aba_loop.fast(
+            topo, body, q, dq, tau, no_f_ext, out, K.CHECK_STATE), 3000),
+        "compiled: lengths, NaN, inf, quaternions (bad_input)": best(
+            lambda: lengths_and_values(topo, q, dq, ddq, no_f_ext), 20000),
+        "compiled: unit quaternions alone": best(lambda: quaternions(topo, q),
+                                                 20000),
+        "compiled: chart singularities (aba)": best(lambda: charts(topo, q),
+                                                    20000),
+        "compiled: finite result": best(lambda: finite(tau), 20000),
+        "empty compiled call, for scale": best(lambda: finite(tau[:0]), 20000),
+        "Python: check_q(q)": best(lambda: model.check_q(q), 20000),
+        "Python: check_v(dq) + check_v(ddq)": best(
+            lambda: (model.check_v(dq), model.check_v(ddq, "ddq")), 20000),
+        "Python: all_finite(tau)": best(lambda: _checks.all_finite(tau), 20000),
+    }
 
 
 if __name__ == "__main__":

@@ -164,7 +164,8 @@ def targets_table(rows, info, args, before=None):
             if not ops:
                 continue
             cells = [str(ops)]
-            for key, cores in (("liedyn_batch", 1), ("liedyn_all_batch", info["cores"])):
+            for key, cores in (("liedyn_batch", 1),
+                               ("liedyn_all_batch", info["cores"])):
                 t = r.get(key)
                 rate = ops / t if t else None
                 cells += ["-" if rate is None else f"{rate / 1e9:.1f}",

@@ -43,44 +43,45 @@ import os
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
-import argparse                                                  # noqa: E402
-import cProfile                                                  # noqa: E402
-import io                                                        # noqa: E402
-import json                                                      # noqa: E402
-import pstats                                                    # noqa: E402
-import subprocess                                                # noqa: E402
-import sys                                                       # noqa: E402
-import tempfile                                                  # noqa: E402
-import time                                                      # noqa: E402
-import warnings                                                  # noqa: E402
+import argparse  # noqa: E402
+import cProfile  # noqa: E402
+import io  # noqa: E402
+import json  # noqa: E402
+import pstats  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+import warnings  # noqa: E402
 
-import numpy as np                                               # noqa: E402
-import pinocchio as pin                                          # noqa: E402
-import modern_robotics as mr                                     # noqa: E402
+import modern_robotics as mr  # noqa: E402
+import numpy as np  # noqa: E402
+import pinocchio as pin  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = (sys.argv[sys.argv.index("--source") + 1] if "--source" in sys.argv
           else os.path.join(HERE, ".."))                 # this checkout's liedyn
 sys.path[:0] = [SOURCE, os.path.join(HERE, "..", "tests")]   # the Pinocchio bridges
 
-import liedyn                                                    # noqa: E402
-from liedyn import joints as J                                   # noqa: E402
-from liedyn.crba import mass_matrix                              # noqa: E402
-from liedyn.derivatives import aba_partials, rnea_partials       # noqa: E402
-from liedyn.engine import dispatch, drivers as K, jit            # noqa: E402
-from liedyn.forward_dynamics import aba                          # noqa: E402
-from liedyn.hybrid_dynamics import hybrid, hybrid_direct         # noqa: E402
-from liedyn.inverse_dynamics import rnea                         # noqa: E402
-from liedyn.lie import Ad                                        # noqa: E402
-from liedyn.robots import serial_chain                           # noqa: E402
-from liedyn.urdf import load_robot, robot_path                   # noqa: E402
+import liedyn  # noqa: E402
+from liedyn import joints as J  # noqa: E402
+from liedyn.crba import mass_matrix  # noqa: E402
+from liedyn.derivatives import aba_partials, rnea_partials  # noqa: E402
+from liedyn.engine import dispatch, jit  # noqa: E402
+from liedyn.engine import drivers as K  # noqa: E402
+from liedyn.forward_dynamics import aba  # noqa: E402
+from liedyn.hybrid_dynamics import hybrid, hybrid_direct  # noqa: E402
+from liedyn.inverse_dynamics import rnea  # noqa: E402
+from liedyn.lie import Ad  # noqa: E402
+from liedyn.robots import serial_chain  # noqa: E402
+from liedyn.urdf import load_robot, robot_path  # noqa: E402
 
-from pinocchio_bridge import to_pinocchio                        # noqa: E402
-from pinocchio_urdf import PinMap                                # noqa: E402
+from pinocchio_bridge import to_pinocchio  # noqa: E402
+from pinocchio_urdf import PinMap  # noqa: E402
 
 sys.path.insert(0, HERE)
-import report                                                    # noqa: E402
-from report import OVERHEAD_REPEATS, PARTIALS, PARTIALS_STATES   # noqa: E402
+import report  # noqa: E402
+from report import OVERHEAD_REPEATS, PARTIALS, PARTIALS_STATES  # noqa: E402
 
 ALGORITHMS = ("rnea", "mass matrix", "aba", "hybrid", "rnea partials", "aba partials")
 KERNEL_ALGORITHMS = ("rnea", "mass matrix", "aba", "hybrid")   # compiled drivers
@@ -118,7 +119,7 @@ class Case:
         for k in range(len(q)):
             B = self.pinmap.B(q[k])    # constant for these robots (no planar joints)
             xs = (self.pinmap.q(q[k]), B @ dq[k], B @ ddq[k], B @ tau[k])
-            for lst, x in zip(out, xs):
+            for lst, x in zip(out, xs, strict=True):
                 lst.append(x)
         return tuple(np.array(x) for x in out)
 
@@ -216,7 +217,9 @@ def operations(model, alg, rng):
     count them (the sines and cosines of the joints not counted); ``None`` for an
     engine whose kernels are not on chunks of states."""
     try:
-        from liedyn.engine import drivers as D, kernels as K, spatial as S
+        from liedyn.engine import drivers as D
+        from liedyn.engine import kernels as K
+        from liedyn.engine import spatial as S
         chunk = {"rnea": K.rnea_chunk, "aba": K.aba_chunk}[alg]
     except (ImportError, AttributeError):
         return None
@@ -526,12 +529,12 @@ def overhead_only():
     rng = np.random.default_rng(7)
     rows = []
     for case in make_cases():
-        q, dq, ddq, tau = (x[0] for x in case.states(1, rng))
+        state = tuple(x[0] for x in case.states(1, rng))       # q, dq, ddq, tau
         ours, bare = liedyn_calls(case), bare_calls(case)
         for alg in KERNEL_ALGORITHMS:
             rows.append({"robot": case.label, "algorithm": alg,
-                         **overhead(lambda f=ours[alg]: f(q, dq, ddq, tau),
-                                    lambda k=bare[alg]: k(q, dq, ddq, tau))})
+                         **overhead(lambda f=ours[alg], s=state: f(*s),
+                                    lambda k=bare[alg], s=state: k(*s))})
     print("\n".join(report.overhead_table(rows)))
 
 
@@ -552,7 +555,8 @@ def compile_probe(dtypes):
     for dtype in dtypes:
         for name, f in COMPILE_CALLS.items():
             x = np.zeros(model.nv, dtype=dtype)
-            out[f"{name} ({dtype})"] = once(lambda: f(model, q.astype(dtype), x))
+            out[f"{name} ({dtype})"] = once(
+                lambda f=f, dtype=dtype, x=x: f(model, q.astype(dtype), x))
     return out
 
 

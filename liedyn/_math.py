@@ -6,9 +6,6 @@ on numbers and sympy's, matrix by matrix, on object arrays (exact on rationals).
 """
 import numpy as np
 
-__all__ = ["sin", "cos", "sqrt", "atan2", "is_symbolic", "asarray", "result_dtype",
-           "zeros", "eye", "exact", "decidable", "inv", "solve", "cholesky"]
-
 
 def is_symbolic(x):
     """True for a numpy object array (e.g. of sympy expressions) or a sympy
@@ -61,16 +58,6 @@ def result_dtype(*arrays):
     if any(np.asarray(a).dtype == object for a in arrays):
         return np.dtype(object)
     return np.result_type(float, *[np.asarray(a).dtype for a in arrays])
-
-
-def zeros(shape, dtype):
-    """Zeros of ``dtype`` (object arrays hold the integer 0, sympy-friendly)."""
-    return np.zeros(shape, dtype=dtype)
-
-
-def eye(n, dtype):
-    """Identity of ``dtype`` (object arrays get integer 1 and 0)."""
-    return np.eye(n, dtype=dtype)
 
 
 def exact(x, dtype):

@@ -136,7 +136,7 @@ def _line(data, root, node):
     lines = _start_lines(data)
     if lines is None:
         return None
-    for el, line in zip(root.iter(), lines):
+    for el, line in zip(root.iter(), lines, strict=True):
         if el is node:
             return line
     return None

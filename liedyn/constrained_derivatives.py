@@ -8,6 +8,8 @@ unconstrained terms by Table 5 (:func:`liedyn.derivatives.rnea_derivative`), a
 directions; only :class:`~liedyn.constraints.Pfaffian` callables are differenced
 numerically (:data:`PFAFFIAN_STEP`).
 """
+from __future__ import annotations
+
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,6 +27,14 @@ from .inverse_dynamics import gravity_acceleration, rnea_pass
 from .kinematics import forward_kinematics
 from .lie import log_so3
 from .model import state
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from ._types import ArrayLike
+    from .constraints import LoopClosure, Pfaffian
+    from .model import Model
 
 __all__ = ["constrained_forward_partials", "ConstrainedForwardPartials",
            "PFAFFIAN_STEP"]
@@ -154,9 +164,14 @@ def _pfaffian_terms(model, c, lam_c, q, dq, ddq, baumgarte, h):
     return np.stack(dAT_lam, axis=-2), np.stack(dg, axis=-2)
 
 
-def constrained_forward_partials(model, constraints, q, dq, tau, f_ext=None,
-                                 baumgarte=None, velocity_tol=VELOCITY_TOL,
-                                 fd_step=PFAFFIAN_STEP):
+def constrained_forward_partials(model: Model,
+                                 constraints: Sequence[LoopClosure | Pfaffian],
+                                 q: ArrayLike, dq: ArrayLike, tau: ArrayLike,
+                                 f_ext: ArrayLike | None = None,
+                                 baumgarte: tuple[float, float] | None = None,
+                                 velocity_tol: float | None = VELOCITY_TOL,
+                                 fd_step: float = PFAFFIAN_STEP,
+                                 ) -> ConstrainedForwardPartials:
     """Partial derivatives of constrained forward dynamics w.r.t. ``q``, ``dq``,
     ``tau``.
 
@@ -211,10 +226,11 @@ def constrained_forward_partials(model, constraints, q, dq, tau, f_ext=None,
                                    velocity_tol=velocity_tol)
     n = model.nv
     starts = np.cumsum([0] + [c.m for c in constraints])
-    rows = [slice(s, s + c.m) for s, c in zip(starts, constraints)]
+    rows = [slice(s, s + c.m)
+            for s, c in zip(starts[:-1], constraints, strict=True)]
     R1, R2 = _loop_closure_partials(model, constraints, rows, q, dq, ddq, lam,
                                     f_ext, baumgarte)
-    for c, r in zip(constraints, rows):
+    for c, r in zip(constraints, rows, strict=True):
         if isinstance(c, Pfaffian):
             dAT_lam, g = _pfaffian_terms(model, c, lam[..., r], q, dq, ddq,
                                          baumgarte, fd_step)
@@ -234,7 +250,7 @@ def _loop_closure_partials(model, constraints, rows, q, dq, ddq, lam, f_ext,
     zero)."""
     batch, n, m, N = q.shape[:-1], model.nv, lam.shape[-1], model.nbodies
     dtype = np.result_type(q, dq, ddq, lam, f_ext, float)
-    loops = [(c, r) for c, r in zip(constraints, rows)
+    loops = [(c, r) for c, r in zip(constraints, rows, strict=True)
              if isinstance(c, LoopClosure)]
     Tw = forward_kinematics(model, q).T_world
     mus = []
@@ -245,7 +261,8 @@ def _loop_closure_partials(model, constraints, rows, q, dq, ddq, lam, f_ext,
     E, Z = np.eye(n), np.zeros((n, n))
     dl_q, dl_dq = np.concatenate([E, Z]), np.concatenate([Z, E])
     qx, dqx, ddqx = (x[..., None, :] for x in (q, dq, ddq))
-    F_c = sum((_loop_wrenches(model, c, mu, Tw) for (c, _), mu in zip(loops, mus)),
+    F_c = sum((_loop_wrenches(model, c, mu, Tw)
+               for (c, _), mu in zip(loops, mus, strict=True)),
               np.zeros(batch + (N, 6), dtype=dtype))
     nominal = rnea_pass(model, qx, dqx, ddqx, (f_ext + F_c)[..., None, :, :])
     fw = nominal.forward
@@ -253,7 +270,7 @@ def _loop_closure_partials(model, constraints, rows, q, dq, ddq, lam, f_ext,
                         with_xi=bool(loops))
     dF_c = np.zeros(batch + (2 * n, N, 6), dtype=dtype)
     R2 = np.zeros(batch + (2 * n, m), dtype=dtype)
-    for (c, r), mu in zip(loops, mus):
+    for (c, r), mu in zip(loops, mus, strict=True):
         dF, R2[..., r] = _loop_closure_terms(model, c, mu, Tw, fw, fd, baumgarte)
         dF_c = dF_c + dF
     R1 = table5_backward(model, nominal, fd, qx, None, dF_c if loops else None)

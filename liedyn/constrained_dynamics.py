@@ -11,6 +11,8 @@ recursion inside the articulated-body (or hybrid) pass, whose articulated inerti
 the ``m`` simplified passes of §3.2 reuse; :func:`constrained_forward_kkt` is the
 direct solve of the saddle-point system, for checking.
 """
+from __future__ import annotations
+
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,6 +24,14 @@ from .forward_dynamics import aba_pass
 from .hybrid_dynamics import hybrid_pass
 from .model import state
 from .inverse_dynamics import gravity_acceleration, rnea
+
+from typing import TYPE_CHECKING, Literal, overload
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from ._types import Array, ArrayLike
+    from .constraints import LoopClosure, Pfaffian
+    from .model import Model
 
 __all__ = ["constrained_forward", "constrained_forward_kkt", "constrained_inverse",
            "constrained_hybrid", "RANK_TOL", "VELOCITY_TOL"]
@@ -169,8 +179,31 @@ class ConstrainedForward:
     MinvAT: np.ndarray
 
 
-def constrained_forward(model, constraints, q, dq, tau, f_ext=None, baumgarte=None,
-                        full_output=False, velocity_tol=VELOCITY_TOL):
+@overload
+def constrained_forward(model: Model, constraints: Sequence[LoopClosure | Pfaffian],
+                        q: ArrayLike, dq: ArrayLike, tau: ArrayLike,
+                        f_ext: ArrayLike | None = None,
+                        baumgarte: tuple[float, float] | None = None,
+                        full_output: Literal[False] = False,
+                        velocity_tol: float | None = VELOCITY_TOL,
+                        ) -> tuple[Array, Array]: ...
+@overload
+def constrained_forward(model: Model, constraints: Sequence[LoopClosure | Pfaffian],
+                        q: ArrayLike, dq: ArrayLike, tau: ArrayLike,
+                        f_ext: ArrayLike | None = None,
+                        baumgarte: tuple[float, float] | None = None,
+                        *, full_output: Literal[True],
+                        velocity_tol: float | None = VELOCITY_TOL,
+                        ) -> ConstrainedForward: ...
+
+
+def constrained_forward(model: Model, constraints: Sequence[LoopClosure | Pfaffian],
+                        q: ArrayLike, dq: ArrayLike, tau: ArrayLike,
+                        f_ext: ArrayLike | None = None,
+                        baumgarte: tuple[float, float] | None = None,
+                        full_output: bool = False,
+                        velocity_tol: float | None = VELOCITY_TOL,
+                        ) -> tuple[Array, Array] | ConstrainedForward:
     """Forward dynamics of a constrained system, Kim (2012), §3.2, Kim's eqs.
     (67)-(69).
 
@@ -296,8 +329,11 @@ def _check_consistent(model, constraints, q, dq, ddq, tol=1e-6):
     return A
 
 
-def constrained_inverse(model, constraints, q, dq, ddq, actuated, tau_passive=None,
-                        objective="min_torque", f_ext=None):
+def constrained_inverse(model: Model, constraints: Sequence[LoopClosure | Pfaffian],
+                        q: ArrayLike, dq: ArrayLike, ddq: ArrayLike,
+                        actuated: ArrayLike, tau_passive: ArrayLike | None = None,
+                        objective: str = "min_torque",
+                        f_ext: ArrayLike | None = None) -> tuple[Array, Array]:
     """Inverse dynamics of a constrained system, Kim (2012), §3.1, Kim's eqs.
     (56)-(66).
 
@@ -368,7 +404,11 @@ def constrained_inverse(model, constraints, q, dq, ddq, actuated, tau_passive=No
     return tau, lam
 
 
-def constrained_hybrid(model, constraints, q, dq, ddq, tau, prescribed, f_ext=None):
+def constrained_hybrid(model: Model, constraints: Sequence[LoopClosure | Pfaffian],
+                       q: ArrayLike, dq: ArrayLike, ddq: ArrayLike, tau: ArrayLike,
+                       prescribed: ArrayLike,
+                       f_ext: ArrayLike | None = None,
+                       ) -> tuple[Array, Array, Array]:
     """Hybrid dynamics of a constrained system, Kim (2012), §3.3, Kim's eqs.
     (70)-(80).
 

@@ -12,6 +12,8 @@ nv), the drift ``dA dq`` (..., m) and, if holonomic, the residual ``f(q)``;
 from the forward recursion of their articulated-body (or hybrid) pass
 (:class:`Kinematics`).
 """
+from __future__ import annotations
+
 import numpy as np
 
 from . import _checks
@@ -19,6 +21,13 @@ from ._spatial import Ad_inv_mul, Ad_mul, ad_mul, compose, matvec, transpose
 from .kinematics import forward_pass, joint_transforms, world_poses
 from .lie import log_so3
 from .model import state
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from ._types import Array, ArrayLike
+    from .model import Model
 
 __all__ = ["LoopClosure", "Pfaffian", "constraint_jacobian", "constraint_drift",
            "constraint_residual", "project"]
@@ -117,8 +126,10 @@ class LoopClosure:
 
     holonomic = True
 
-    def __init__(self, body_a, body_b, frame_a=None, frame_b=None,
-                 axes=("wx", "wy", "wz", "vx", "vy", "vz")):
+    def __init__(self, body_a: int | str, body_b: int | str,
+                 frame_a: ArrayLike | None = None, frame_b: ArrayLike | None = None,
+                 axes: Sequence[str | int] = ("wx", "wy", "wz", "vx", "vy", "vz"),
+                 ) -> None:
         for name, body in (("body_a", body_a), ("body_b", body_b)):
             if isinstance(body, (bool, np.bool_)) or not isinstance(
                 body, (str, int, np.integer)):
@@ -154,17 +165,17 @@ class LoopClosure:
         return (f"LoopClosure({self.body_a!r}, {self.body_b!r}, "
                 f"axes={self.axes.tolist()})")
 
-    def residual(self, model, q):
+    def residual(self, model: Model, q: ArrayLike) -> Array:
         """``f(q)`` (..., m): the selected rotation-vector and position errors."""
         return self._terms(model, Kinematics(model, model.check_q(q)),
                            residual=True)[2]
 
-    def jacobian(self, model, q):
+    def jacobian(self, model: Model, q: ArrayLike) -> Array:
         """``A(q)`` (..., m, nv) with ``A dq = P V_rel``."""
         return self._terms(model, Kinematics(model, model.check_q(q)),
                            jacobian=True)[0]
 
-    def drift(self, model, q, dq):
+    def drift(self, model: Model, q: ArrayLike, dq: ArrayLike) -> Array:
         """``dA/dt dq`` (..., m): the part of ``d/dt (A dq)`` without ``ddq``."""
         _, _, q, dq, _ = state(model, q, dq)
         return self._terms(model, Kinematics(model, q, dq), drift=True)[1]
@@ -240,7 +251,8 @@ class Pfaffian:
     (2, 4)
     """
 
-    def __init__(self, A, drift, m, residual=None):
+    def __init__(self, A: Callable[..., ArrayLike], drift: Callable[..., ArrayLike],
+                 m: int, residual: Callable[..., ArrayLike] | None = None) -> None:
         for name, f in (("A", A), ("drift", drift)):
             if not callable(f):
                 raise TypeError(f"argument '{name}': expected a callable, got "
@@ -255,18 +267,18 @@ class Pfaffian:
         return f"Pfaffian(m={self.m})"
 
     @property
-    def holonomic(self):
+    def holonomic(self) -> bool:
         """True if the constraint has a residual ``f(q)``."""
         return self._residual is not None
 
-    def residual(self, model, q):
+    def residual(self, model: Model, q: ArrayLike) -> Array:
         """``f(q)`` (..., m), or an empty (..., 0) array without one."""
         if self._residual is None:
             return np.zeros(np.shape(q)[:-1] + (0,))
         f = _checks.array("residual", self._residual(model.check_q(q)), (self.m,))
         return f
 
-    def jacobian(self, model, q):
+    def jacobian(self, model: Model, q: ArrayLike) -> Array:
         """``A(q)`` (..., m, nv) from the callable."""
         try:
             return _checks.array("A", self._A(model.check_q(q)), (self.m, model.nv))
@@ -274,7 +286,7 @@ class Pfaffian:
             raise type(err)(f"Pfaffian: {err} (what A(q) returned; m = {self.m}, "
                             f"nv = {model.nv})") from None
 
-    def drift(self, model, q, dq):
+    def drift(self, model: Model, q: ArrayLike, dq: ArrayLike) -> Array:
         """``dA/dt dq`` (..., m) from the callable."""
         try:
             return _checks.array(
@@ -331,7 +343,7 @@ def evaluate(model, constraints, kin, jacobian=False, drift=False, residual=Fals
             out.append(None)
             continue
         rows = [np.broadcast_to(p[k], kin.batch + (c.m,) + tail)
-                for p, c in zip(parts, constraints)]
+                for p, c in zip(parts, constraints, strict=True)]
         out.append(np.concatenate(rows, axis=-1 - len(tail)))
     return out
 

@@ -11,6 +11,8 @@ dq_d``; configurations are (..., nq), velocities (..., nv). Gains are symmetric
 positive definite (nv, nv) matrices, given as a matrix, a diagonal (nv,) or a
 scalar (:func:`gain`).
 """
+from __future__ import annotations
+
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,6 +24,12 @@ from .crba import (bias_force, coriolis_matrix, gravity_torque, kinetic_energy,
 from .kinematics import body_accelerations, body_jacobian, forward_kinematics
 from .inverse_dynamics import rnea
 from .simulation import simulate
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ._types import Array, ArrayLike, StateFunction
+    from .model import Model
 
 __all__ = ["gain", "tracking_error", "computed_torque", "computed_torque_lyapunov",
            "pd_gravity", "pd_gravity_lyapunov", "passivity_based",
@@ -90,7 +98,9 @@ def tracking_error(model, q, dq, q_d, dq_d):
     return e, de
 
 
-def computed_torque(model, q, dq, q_d, dq_d, ddq_d, Kp, Kd):
+def computed_torque(model: Model, q: ArrayLike, dq: ArrayLike, q_d: ArrayLike,
+                    dq_d: ArrayLike, ddq_d: ArrayLike, Kp: ArrayLike,
+                    Kd: ArrayLike) -> Array:
     """Computed torque: ``tau = M(q) (ddq_d - Kd de - Kp e) + C(q, dq) dq + g(q)``.
 
     Murray, Li and Sastry, Ch. 4, "Control Algorithm" (1) without constraints; one
@@ -139,7 +149,8 @@ def computed_torque_lyapunov(model, q, dq, q_d, dq_d, Kp):
     return (np.sum(de * de, axis=-1) + np.sum(e * matvec(Kp, e), axis=-1)) / 2
 
 
-def pd_gravity(model, q, dq, q_d, Kp, Kd):
+def pd_gravity(model: Model, q: ArrayLike, dq: ArrayLike, q_d: ArrayLike,
+               Kp: ArrayLike, Kd: ArrayLike) -> Array:
     """PD control with gravity compensation: ``tau = -Kp e - Kd dq + g(q)``.
 
     Takegaki and Arimoto (1981); Murray, Li and Sastry, Ch. 4 (PD control).
@@ -193,7 +204,9 @@ def _reference_velocity(model, q, dq, q_d, dq_d, ddq_d, Lam):
     return e, de, dq_r, ddq_r, dq - dq_r
 
 
-def passivity_based(model, q, dq, q_d, dq_d, ddq_d, Lam, Kd):
+def passivity_based(model: Model, q: ArrayLike, dq: ArrayLike, q_d: ArrayLike,
+                    dq_d: ArrayLike, ddq_d: ArrayLike, Lam: ArrayLike,
+                    Kd: ArrayLike) -> Array:
     """Slotine and Li's controller: ``tau = M ddq_r + C(q, dq) dq_r + g(q) - Kd s``.
 
     Slotine and Li (1987): with ``dq_r = dq_d - Lam e`` and ``s = dq - dq_r = de +
@@ -292,7 +305,9 @@ def _task_inertia(model, q, J):
     return np.linalg.inv(A), X
 
 
-def operational_space_control(model, q, dq, J, dJdq, a, tau_null=None):
+def operational_space_control(model: Model, q: ArrayLike, dq: ArrayLike,
+                              J: ArrayLike, dJdq: ArrayLike, a: ArrayLike,
+                              tau_null: ArrayLike | None = None) -> Array:
     """Operational-space control: torques for the task acceleration ``ddx = a``.
 
     Khatib (1987): ``F = Lambda (a - dJ dq) + mu + p`` with ``mu + p = Lambda J M^-1
@@ -398,8 +413,11 @@ class ClosedLoop:
     trajectory: object
 
 
-def simulate_closed_loop(model, controller, q0, dq0, dt, steps=None, duration=None,
-                         method="rk4"):
+def simulate_closed_loop(model: Model,
+                         controller: StateFunction,
+                         q0: ArrayLike, dq0: ArrayLike, dt: float,
+                         steps: int | None = None, duration: float | None = None,
+                         method: str = "rk4") -> ClosedLoop:
     """Simulate ``M ddq + b = tau`` with ``tau = controller(t, q, dq)``; record
     ``tau``.
 

@@ -4,6 +4,8 @@ eq. (32)): :func:`mass_matrix` by the composite-rigid-body algorithm,
 with ``dM/dt - 2C`` skew, energies and momentum. Derived in
 :ref:`sec-equations-of-motion`.
 """
+from __future__ import annotations
+
 import numpy as np
 
 from . import _checks, _math
@@ -12,6 +14,12 @@ from ._spatial import Ad_inv_matrix, Ad_matrix, inverse, matvec, skew, transpose
 from .kinematics import forward_kinematics, forward_pass, joint_transforms
 from .model import state
 from .inverse_dynamics import rnea
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ._types import Array, ArrayLike, Scalar
+    from .model import Model
 
 __all__ = ["mass_matrix", "composite_inertias", "bias_force", "gravity_torque",
            "coriolis_matrix", "kinetic_energy", "potential_energy", "momentum"]
@@ -48,7 +56,7 @@ def _joint_terms(model, q):
     return q, A, S
 
 
-def mass_matrix(model, q):
+def mass_matrix(model: Model, q: ArrayLike) -> Array:
     """The joint-space mass matrix ``M(q)`` by the composite-rigid-body algorithm.
 
     ``M_ii = S_i^T I^c_i S_i``; walking up from ``i``, ``F <-
@@ -100,7 +108,8 @@ def _symmetric(model, blocks, q):
     return M
 
 
-def bias_force(model, q, dq, f_ext=None):
+def bias_force(model: Model, q: ArrayLike, dq: ArrayLike,
+               f_ext: ArrayLike | None = None) -> Array:
     """``b(q, dq) = rnea(q, dq, 0)`` (..., nv): Coriolis, centrifugal, gravity and
     external terms.
 
@@ -118,7 +127,7 @@ def bias_force(model, q, dq, f_ext=None):
     return rnea(model, q, dq, np.zeros(model.nv, _math.result_dtype(q, dq)), f_ext)
 
 
-def gravity_torque(model, q):
+def gravity_torque(model: Model, q: ArrayLike) -> Array:
     """``g(q) = rnea(q, 0, 0)`` (..., nv): the torques that hold the model still.
 
     Zhang, Lecture 9: the gravity term of ``tau = M ddq + c + g``; Kim (2012),
@@ -145,7 +154,7 @@ def _ad(V):
                            np.concatenate([v, w], -1)], -2)
 
 
-def coriolis_matrix(model, q, dq):
+def coriolis_matrix(model: Model, q: ArrayLike, dq: ArrayLike) -> Array:
     """A Coriolis matrix ``C(q, dq)`` with ``C dq = b - g`` and ``dM/dt - 2C`` skew.
 
     From the body Jacobians (Zhang, Lecture 9): ``C = sum_i J_i^T (I_i dJ_i + B_i
@@ -184,7 +193,7 @@ def coriolis_matrix(model, q, dq):
     return C
 
 
-def kinetic_energy(model, q, dq):
+def kinetic_energy(model: Model, q: ArrayLike, dq: ArrayLike) -> Array | Scalar:
     """``sum_i V_i^T I_i V_i / 2 = dq^T M dq / 2`` (Kim (2012), eq. (15)), shape
     (...), plus the rotors' ``armature dq^2 / 2``.
 
@@ -196,10 +205,10 @@ def kinetic_energy(model, q, dq):
     fw = forward_pass(model, q, dq)
     rotors = np.sum(model.armature * dq * dq, axis=-1) / 2
     return rotors + sum(np.sum(V * matvec(I, V), axis=-1) / 2
-                        for V, I in zip(fw.V[1:], model.inertias[1:]))
+                        for V, I in zip(fw.V[1:], model.inertias[1:], strict=True))
 
 
-def potential_energy(model, q):
+def potential_energy(model: Model, q: ArrayLike) -> Array | Scalar:
     """Gravitational potential ``-sum_i m_i g . c_i``, ``c_i`` the world centre of
     mass.
 

@@ -18,6 +18,8 @@ are differentiated implicitly, ``d ddq/dp = M^-1 (dtau/dp - dID/dp)``: the
 quantities of Tables 6-7; constrained forward dynamics in
 :mod:`liedyn.constrained_derivatives`.
 """
+from __future__ import annotations
+
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,6 +33,12 @@ from .crba import mass_matrix
 from .hybrid_dynamics import check_prescribed, hybrid
 from .inertia import from_parameters
 from .inverse_dynamics import rnea_pass
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ._types import Array, ArrayLike
+    from .model import Model
 
 __all__ = ["rnea_derivative", "rnea_partials", "rnea_inertial_partials",
            "aba_derivative", "aba_partials", "hybrid_derivative", "hybrid_partials",
@@ -199,11 +207,13 @@ def _directions(model, q, *vectors):
     broadcast."""
     names = ("dq", "ddq", "tau") if len(vectors) == 3 else ("dq", "ddq")
     q = model.check_q(q)
-    vectors = [model.check_v(v, name) for v, name in zip(vectors, names)]
+    vectors = [model.check_v(v, name)
+               for v, name in zip(vectors, names, strict=True)]
     return [x[..., None, :] for x in [q] + vectors]
 
 
-def rnea_partials(model, q, dq, ddq, f_ext=None):
+def rnea_partials(model: Model, q: ArrayLike, dq: ArrayLike, ddq: ArrayLike,
+                  f_ext: ArrayLike | None = None) -> tuple[Array, ...]:
     """Full partial derivatives of inverse dynamics: ``(dtau/dq, dtau/d(dq), M)``.
 
     Kim (2012), Table 5 with the ``nv`` unit directions of ``q``, ``dq`` and ``ddq``
@@ -313,7 +323,8 @@ def aba_derivative(model, q, dq, tau, delta_q=None, delta_dq=None, delta_tau=Non
                        rhs[..., None])[..., 0]
 
 
-def aba_partials(model, q, dq, tau, f_ext=None):
+def aba_partials(model: Model, q: ArrayLike, dq: ArrayLike, tau: ArrayLike,
+                 f_ext: ArrayLike | None = None) -> tuple[Array, Array, Array]:
     """Full partials of forward dynamics: ``(d ddq/dq, d ddq/d(dq), M^-1)``.
 
     The quantities of Kim (2012), Table 6: ``d ddq/dx = -M^-1 dtau/dx`` at ``ddq =
@@ -429,7 +440,9 @@ class HybridPartials:
     dddq_dinput: np.ndarray
 
 
-def hybrid_partials(model, q, dq, ddq, tau, prescribed, f_ext=None):
+def hybrid_partials(model: Model, q: ArrayLike, dq: ArrayLike, ddq: ArrayLike,
+                    tau: ArrayLike, prescribed: ArrayLike,
+                    f_ext: ArrayLike | None = None) -> HybridPartials:
     """All partial derivatives of :func:`liedyn.hybrid_dynamics.hybrid`.
 
     The quantities of Kim (2012), Table 7: :func:`hybrid_derivative` with the ``nv``

@@ -20,6 +20,8 @@ last one is the flange). Each row's mass, centre of mass and inertia about the
 centre of mass are given in its DH link frame, as in the Toolbox; ``armature`` is
 the rotor inertia reflected through the gear (Toolbox: ``Jm G^2``).
 """
+from __future__ import annotations
+
 import warnings
 
 import numpy as np
@@ -29,6 +31,14 @@ from . import joints as J
 from .inertia import compose, spatial_inertia, transform_inertia
 from .lie import exp_so3, inverse, make_transform
 from .model import Model
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
+    from collections.abc import Mapping, Sequence
+    from ._types import ArrayLike
+    from .model import Model
 
 __all__ = ["from_dh", "puma560", "stanford_arm", "DH_FIELDS"]
 
@@ -126,8 +136,9 @@ def _split(modified, kind, theta, d, a, alpha):
     return _Rz(theta) @ _Tz(d), _Tx(a) @ _Rx(alpha)
 
 
-def from_dh(rows, modified=False, gravity=(0.0, 0.0, -9.81), name="dh",
-            inertia_check="warn", base=None):
+def from_dh(rows: Sequence[Mapping[str, Any]], modified: bool = False,
+            gravity: ArrayLike = (0.0, 0.0, -9.81), name: str = "dh",
+            inertia_check: str = "warn", base: ArrayLike | None = None) -> Model:
     """A serial arm from a Denavit-Hartenberg table (see the module docstring).
 
     Kim (2012), Section 2.1: each row gives a placement ``X_i`` and a joint
@@ -178,7 +189,8 @@ def from_dh(rows, modified=False, gravity=(0.0, 0.0, -9.81), name="dh",
         raise ValueError("argument 'rows': expected at least one row")
     base = np.eye(4) if base is None else _checks.transform("base", base)
     model = Model(gravity=gravity, name=name)
-    model.link_frames = [base]
+    link_frames = [base]
+    model.link_frames = link_frames
     model.convention = "modified" if modified else "standard"
     before = base                       # the part of the last link after its joint
     for k, row in enumerate(rows):
@@ -191,12 +203,12 @@ def from_dh(rows, modified=False, gravity=(0.0, 0.0, -9.81), name="dh",
                            inertia=I if ok else None, armature=armature)
         if not ok:
             model.set_inertia_unchecked(i, I)
-        model.link_frames.append(after)
+        link_frames.append(after)
         before = after
     return model
 
 
-def puma560(armature=True, gravity=(0.0, 0.0, -9.81)):
+def puma560(armature: bool = True, gravity: ArrayLike = (0.0, 0.0, -9.81)) -> Model:
     """The Puma 560 in standard DH, with the dynamic parameters of Corke and
     Armstrong-Helouvry (1994) as the Robotics Toolbox carries them.
 
@@ -232,7 +244,8 @@ def puma560(armature=True, gravity=(0.0, 0.0, -9.81)):
     return from_dh(rows, gravity=gravity, name="Puma 560", inertia_check="ignore")
 
 
-def stanford_arm(armature=True, gravity=(0.0, 0.0, -9.81)):
+def stanford_arm(armature: bool = True,
+                 gravity: ArrayLike = (0.0, 0.0, -9.81)) -> Model:
     """The Stanford arm (Scheinman) in standard DH, joint 3 prismatic, with the
     dynamic parameters of Paul (1981), Tables 6.5-6.6, as the Robotics Toolbox
     (Corke) carries them; kinematics from Stanford AIM-177.

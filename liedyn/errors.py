@@ -41,7 +41,8 @@ class ModelFileError(ValueError):
 
     FORMAT = "model"
 
-    def __init__(self, label, element, message, attribute=None, line=None):
+    def __init__(self, label: str, element: str | None, message: str,
+                 attribute: str | None = None, line: int | None = None) -> None:
         self.file, self.element, self.attribute, self.line = (
             label, element, attribute, line)
         self.message = message

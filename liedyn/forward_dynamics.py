@@ -7,6 +7,8 @@ ad_{V_i} S_i dq_i + dS_i dq_i``; backward, the articulated inertias and bias for
 (41)). The printed Table 3 misprints three operators; the code follows the
 derivation and the errata appendix records the corrections.
 """
+from __future__ import annotations
+
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,6 +20,12 @@ from .kinematics import ForwardPass, forward_pass
 from .model import state
 from .inverse_dynamics import gravity_acceleration
 from .joint import PIVOT_TOL
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ._types import Array, ArrayLike
+    from .model import Model
 
 __all__ = ["ABAPass", "aba", "aba_pass", "inverse_mass_matrix",
            "mass_matrix_factor"]
@@ -287,7 +295,9 @@ def acceleration_step(A, dV_parent, eta, S, I_hat, B_hat, Psi, tau, ddq=None):
     return ddq, dV, matvec(I_hat, dV) + B_hat
 
 
-def aba_pass(model, q, dq, tau, f_ext=None, dV0=None):
+def aba_pass(model: Model, q: ArrayLike, dq: ArrayLike, tau: ArrayLike,
+             f_ext: ArrayLike | None = None,
+             dV0: ArrayLike | None = None) -> ABAPass:
     """Kim (2012), Table 3 (corrected), with every intermediate kept (see
     :class:`ABAPass`); arguments as in :func:`aba`, ``dV0`` overrides ``(0, -g)``.
     """
@@ -308,7 +318,8 @@ def aba_pass(model, q, dq, tau, f_ext=None, dV0=None):
     return ABAPass(fw, eta, I_hat, B_hat, Psi, Pi, beta, ddq_out, dV, F)
 
 
-def aba(model, q, dq, tau, f_ext=None):
+def aba(model: Model, q: ArrayLike, dq: ArrayLike, tau: ArrayLike,
+        f_ext: ArrayLike | None = None) -> Array:
     """Forward dynamics: the accelerations ``ddq`` produced by torques ``tau``, in
     O(n).
 
@@ -357,7 +368,7 @@ def aba(model, q, dq, tau, f_ext=None):
     return _checks.finite_result("aba", ddq, q=q, dq=dq, tau=tau, f_ext=f_ext)
 
 
-def inverse_mass_matrix(model, q):
+def inverse_mass_matrix(model: Model, q: ArrayLike) -> Array:
     """``M(q)^-1`` (..., nv, nv) by the articulated-body structure, without forming
     ``M``.
 

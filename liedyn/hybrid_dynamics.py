@@ -7,6 +7,8 @@ one in ``v`` the reverse. A prescribed joint passes its whole articulated inerti
 its parent (``Pi_i = I_hat_i``), a free joint the projected one. All prescribed:
 inverse dynamics; none: forward dynamics.
 """
+from __future__ import annotations
+
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,6 +21,12 @@ from .forward_dynamics import (ABAPass, acceleration_step, articulation_step,
 from .crba import mass_matrix
 from .model import state
 from .inverse_dynamics import rnea
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ._types import Array, ArrayLike
+    from .model import Model
 
 __all__ = ["HybridPass", "hybrid", "hybrid_pass", "hybrid_direct",
            "check_prescribed"]
@@ -44,7 +52,10 @@ class HybridPass(ABAPass):
     tau: np.ndarray
 
 
-def hybrid_pass(model, q, dq, ddq, tau, prescribed, f_ext=None, dV0=None):
+def hybrid_pass(model: Model, q: ArrayLike, dq: ArrayLike, ddq: ArrayLike,
+                tau: ArrayLike, prescribed: ArrayLike,
+                f_ext: ArrayLike | None = None,
+                dV0: ArrayLike | None = None) -> HybridPass:
     """Kim (2012), Table 4, with every intermediate kept (see :class:`HybridPass`);
     arguments as in :func:`hybrid`, ``dV0`` overrides ``(0, -g)``.
     """
@@ -72,7 +83,9 @@ def hybrid_pass(model, q, dq, ddq, tau, prescribed, f_ext=None, dV0=None):
                       u[1:], tau_out)
 
 
-def hybrid(model, q, dq, ddq, tau, prescribed, f_ext=None):
+def hybrid(model: Model, q: ArrayLike, dq: ArrayLike, ddq: ArrayLike,
+           tau: ArrayLike, prescribed: ArrayLike,
+           f_ext: ArrayLike | None = None) -> tuple[Array, Array]:
     """Hybrid dynamics ``(ddq_u, tau_v) -> (tau_u, ddq_v)`` in O(n).
 
     Kim (2012), eqs. (51)-(53) and Table 4, with multi-DOF joints. Entries of

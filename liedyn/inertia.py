@@ -7,11 +7,18 @@ inertia about the frame's origin, ``c`` the centre of mass. Every function takes
 leading batch dimensions and float or complex arrays; the branch-free ones (all but
 ``check_inertia``) also run on sympy object arrays, unvalidated.
 """
+from __future__ import annotations
+
 import numpy as np
 
 from . import _checks
 from ._spatial import transpose
 from .lie import Ad, Ad_star, blocks, skew, unskew
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ._types import Array, ArrayLike, Scalar
 
 __all__ = ["spatial_inertia", "compose", "check_inertia", "transform_inertia",
            "kinetic_energy", "momentum", "box_inertia", "cylinder_inertia",
@@ -95,7 +102,8 @@ def compose(mass, com, I_com):
                      [mass * P.T, mass * np.eye(3)]])
 
 
-def spatial_inertia(mass, com, I_com, R=None):
+def spatial_inertia(mass: Scalar, com: ArrayLike, I_com: ArrayLike,
+                    R: ArrayLike | None = None) -> Array:
     """The generalized inertia from mass, centre of mass and inertia about it.
 
     Kim (2012), eq. (22): ``I = [[R Ic R^T + m [p]^T [p], m [p]], [m [p]^T, m 1]]``

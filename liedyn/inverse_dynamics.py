@@ -2,6 +2,8 @@
 
 Derived in :ref:`sec-inverse-dynamics`.
 """
+from __future__ import annotations
+
 from dataclasses import dataclass
 
 import numpy as np
@@ -11,6 +13,12 @@ from .engine import dispatch as _exec
 from ._spatial import Ad_star_inv_mul, ad_star_mul, matvec
 from .kinematics import ForwardPass, forward_pass
 from .model import state
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ._types import Array, ArrayLike
+    from .model import Model
 
 __all__ = ["RNEAPass", "rnea", "rnea_pass", "gravity_acceleration"]
 
@@ -77,7 +85,8 @@ def backward_step(I, S, V, dV, F_ext, children):
     return F, matvec_T(S, F)
 
 
-def rnea_pass(model, q, dq, ddq, f_ext=None):
+def rnea_pass(model: Model, q: ArrayLike, dq: ArrayLike, ddq: ArrayLike,
+              f_ext: ArrayLike | None = None) -> RNEAPass:
     """Kim (2012), Table 2, with every intermediate kept (see :class:`RNEAPass`).
 
     Forward recursion Kim eqs. (37) and (41)
@@ -99,7 +108,8 @@ def rnea_pass(model, q, dq, ddq, f_ext=None):
     return RNEAPass(fw, F, tau)
 
 
-def rnea(model, q, dq, ddq, f_ext=None):
+def rnea(model: Model, q: ArrayLike, dq: ArrayLike, ddq: ArrayLike,
+         f_ext: ArrayLike | None = None) -> Array:
     """Inverse dynamics: the joint torques ``tau`` that produce the accelerations
     ``ddq``.
 

@@ -11,12 +11,22 @@ misplaced inverse (see the errata). ``dS`` is ``dS/dt`` along ``dq`` (Kim's eq.
 ``dS(q, dq)`` (..., 6, nv), ``integrate``, ``difference``, ``neutral`` and
 ``random``.
 """
+from __future__ import annotations
+
 import functools
 
 import numpy as np
 
 from . import _checks, lie
 from ._math import cos, exact, is_symbolic, sin
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from ._types import Array
 
 __all__ = ["Joint", "QUAT_TOL", "CHART_TOL", "PIVOT_TOL"]
 
@@ -198,7 +208,20 @@ class Joint:
     nv = 0
     chart_singular = False      # True when S(q) loses rank somewhere
     name = None
-    bodies = ()
+    bodies: tuple[str, ...] = ()
+    # the unchecked methods the algorithms call (_check_arguments sets them from the
+    # public ones), the constant S of a joint whose S does not depend on q, and what
+    # the chart check says of a joint with a singular set
+    _S_constant: Array
+    _transform: Callable[[Array], Array]
+    _S: Callable[[Array], Array]
+    _integrate: Callable[[Array, Array, Any], Array]
+    _normalize: Callable[[Array, Array | None], Any]
+    _difference: Callable[[Array, Array], Array]
+    _chart_distance: Callable[[Array], Array]
+    _check_q: Callable[[Array, str], Array]
+    singular_set: str
+    remedy: str
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -237,23 +260,24 @@ class Joint:
             raise type(err)(f"{self._label()}: {err}") from None
         return x
 
-    def chart_distance(self, q):
+    def chart_distance(self, q: Array) -> Array:
         """Distance of ``q`` (..., nq) to the set where ``S(q)`` loses rank
         (``inf``: none)."""
         return np.full(np.shape(q)[:-1], np.inf)
 
-    def normalize(self, q, dq=None):
+    def normalize(self, q: Array,
+                  dq: Array | None = None) -> Array | tuple[Array, Array]:
         """The same configuration in the joint's preferred chart (and ``dq`` carried
         along)."""
         return q if dq is None else (q, dq)
 
-    def check_q(self, q, name="q"):
+    def check_q(self, q: Array, name: str = "q") -> Array:
         """Validate a (..., nq) configuration of this joint: numbers, finite, unit
         quaternions (the hook of quaternion joints); ``name``: how messages call
         it. Returns ``q`` as an array."""
         return q
 
-    def motion(self, q):
+    def motion(self, q: Array) -> tuple[Array | None, Array | None]:
         """``Phi(q)`` as rotation (..., 3, 3) and translation (..., 3); either is
         ``None`` for a joint that never rotates or never translates.
         """
@@ -261,11 +285,11 @@ class Joint:
         return J[..., :3, :3], J[..., :3, 3]
 
     @property
-    def constant_S(self):
+    def constant_S(self) -> bool:
         """``True`` when ``S`` does not depend on ``q``, so that ``dS = 0``."""
         return type(self).dS is Joint.dS
 
-    def S(self, q):
+    def S(self, q: Array) -> Array:
         """Joint Jacobian ``S(q)`` (..., 6, nv) in the child frame (Kim (2012), eq.
         (37))."""
         if np.ndim(q) == 1:
@@ -273,13 +297,13 @@ class Joint:
         return np.broadcast_to(self._S_constant,
                                np.shape(q)[:-1] + self._S_constant.shape)
 
-    def dS(self, q, dq):
+    def dS(self, q: Array, dq: Array) -> Array:
         """Time derivative of ``S`` along ``dq`` (Kim (2012), eq. (41)); zero for
         constant ``S``."""
         shape = np.broadcast_shapes(np.shape(q)[:-1], np.shape(dq)[:-1])
         return np.zeros(shape + (6, self.nv))
 
-    def d2S(self, q, a, b):
+    def d2S(self, q: Array, a: Array, b: Array) -> Array:
         """``sum_kl d^2 S / dq_k dq_l a_k b_l`` (..., 6, nv): ``d2S(q, dq, delta
         q)`` is the ``d(dS)/dp`` of Kim (2012), Table 5; zero when ``S`` is affine.
         """
@@ -287,20 +311,20 @@ class Joint:
                                     np.shape(b)[:-1])
         return np.zeros(shape + (6, self.nv))
 
-    def integrate(self, q, v, dt=1.0):
+    def integrate(self, q: Array, v: Array, dt: float = 1.0) -> Array:
         """Configuration reached from ``q`` moving with velocity ``v`` for ``dt``:
         ``q + v dt``."""
         return q + v * dt
 
-    def difference(self, q0, q1):
+    def difference(self, q0: Array, q1: Array) -> Array:
         """The velocity ``v`` with ``integrate(q0, v, 1) == q1``: ``q1 - q0``."""
         return q1 - q0
 
-    def neutral(self):
+    def neutral(self) -> Array:
         """The zero configuration (identity motion)."""
         return np.zeros(self.nq)
 
-    def random(self, rng):
+    def random(self, rng: np.random.Generator) -> Array:
         """A random configuration drawn with the numpy Generator ``rng``."""
         return rng.uniform(-np.pi, np.pi, self.nq)
 

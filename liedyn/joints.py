@@ -8,6 +8,8 @@ quaternion ``(w, x, y, z)`` (``nq != nv``), their velocity is the body angular
 velocity or twist (a quasi-velocity, From (2012)) and ``integrate`` is
 ``q exp(v dt)``; the others have velocity ``dq/dt``.
 """
+from __future__ import annotations
+
 import numpy as np
 
 from . import _checks, dexp, lie
@@ -15,6 +17,11 @@ from ._math import cos, sin
 from ._spatial import cross, homogeneous
 from .joint import (CHART_TOL, PIVOT_TOL, QUAT_TOL, Joint, frozen,
                     rotation_about, unit_axis, zero_columns)
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ._types import Array, ArrayLike
 
 __all__ = ["Joint", "Revolute", "Prismatic", "Helical", "Screw", "Universal",
            "Planar", "Spherical", "SphericalZYX", "SphericalExp", "Free", "Fixed",
@@ -34,7 +41,7 @@ class Revolute(Joint):
 
     nq = nv = 1
 
-    def __init__(self, axis=(0.0, 0.0, 1.0)):
+    def __init__(self, axis: ArrayLike = (0.0, 0.0, 1.0)) -> None:
         self.axis = unit_axis("axis", axis)
         self._S_constant = frozen(
             np.concatenate([self.axis, np.zeros(3)])[:, None])
@@ -42,13 +49,13 @@ class Revolute(Joint):
     def __repr__(self):
         return f"Revolute(axis={self.axis.tolist()})"
 
-    def transform(self, q):
+    def transform(self, q: Array) -> Array:
         """``Phi(q) = [[exp([a] q), 0], [0, 1]]``."""
         q = np.asarray(q)
         return homogeneous(rotation_about(self.axis, q[..., 0]),
                            np.zeros(q.shape[:-1] + (3,)))
 
-    def motion(self, q):
+    def motion(self, q: Array) -> tuple[Array | None, Array | None]:
         return rotation_about(self.axis, np.asarray(q)[..., 0]), None
 
 
@@ -63,7 +70,7 @@ class Prismatic(Joint):
 
     nq = nv = 1
 
-    def __init__(self, axis=(0.0, 0.0, 1.0)):
+    def __init__(self, axis: ArrayLike = (0.0, 0.0, 1.0)) -> None:
         self.axis = unit_axis("axis", axis)
         self._S_constant = frozen(
             np.concatenate([np.zeros(3), self.axis])[:, None])
@@ -71,16 +78,16 @@ class Prismatic(Joint):
     def __repr__(self):
         return f"Prismatic(axis={self.axis.tolist()})"
 
-    def transform(self, q):
+    def transform(self, q: Array) -> Array:
         """``Phi(q) = [[1, a q], [0, 1]]``."""
         q = np.asarray(q)
         return homogeneous(np.broadcast_to(np.eye(3), q.shape[:-1] + (3, 3)),
                            q * self.axis)
 
-    def motion(self, q):
+    def motion(self, q: Array) -> tuple[Array | None, Array | None]:
         return None, np.asarray(q) * self.axis
 
-    def random(self, rng):
+    def random(self, rng: np.random.Generator) -> Array:
         return rng.uniform(-1.0, 1.0, 1)
 
 
@@ -99,7 +106,8 @@ class Helical(Joint):
 
     nq = nv = 1
 
-    def __init__(self, axis=(0.0, 0.0, 1.0), pitch=0.0):
+    def __init__(self, axis: ArrayLike = (0.0, 0.0, 1.0),
+                 pitch: float = 0.0) -> None:
         self.axis = unit_axis("axis", axis)
         self.pitch = _checks.scalar("pitch", pitch)
         self._S_constant = frozen(
@@ -108,7 +116,7 @@ class Helical(Joint):
     def __repr__(self):
         return f"Helical(axis={self.axis.tolist()}, pitch={self.pitch})"
 
-    def transform(self, q):
+    def transform(self, q: Array) -> Array:
         """``Phi(q) = [[exp([a] q), pitch q a], [0, 1]]``."""
         q = np.asarray(q)
         return homogeneous(rotation_about(self.axis, q[..., 0]),
@@ -133,7 +141,7 @@ class Screw(Joint):
 
     nq = nv = 1
 
-    def __init__(self, screw):
+    def __init__(self, screw: ArrayLike) -> None:
         A = _checks.array("screw", screw, (6,)).astype(float)
         if A.shape != (6,) or np.linalg.norm(A) < 1e-12:
             raise ValueError("argument 'screw': expected a finite non-zero "
@@ -145,7 +153,7 @@ class Screw(Joint):
     def __repr__(self):
         return f"Screw(screw={self.screw.tolist()})"
 
-    def transform(self, q):
+    def transform(self, q: Array) -> Array:
         """``exp(hat(A) q)`` in closed form, branch-free in ``q`` (sympy works).
 
         With ``A = k (a, u)``, ``|a| = 1``, ``t = k q``: ``R = exp([a] t)``,
@@ -185,7 +193,8 @@ class Universal(Joint):
 
     nq = nv = 2
 
-    def __init__(self, axis1=(1.0, 0.0, 0.0), axis2=(0.0, 1.0, 0.0)):
+    def __init__(self, axis1: ArrayLike = (1.0, 0.0, 0.0),
+                 axis2: ArrayLike = (0.0, 1.0, 0.0)) -> None:
         self.axis1 = unit_axis("axis1", axis1)
         self.axis2 = unit_axis("axis2", axis2)
         if np.linalg.norm(np.cross(self.axis1, self.axis2)) < 1e-6:
@@ -197,13 +206,13 @@ class Universal(Joint):
         return (
             f"Universal(axis1={self.axis1.tolist()}, axis2={self.axis2.tolist()})")
 
-    def transform(self, q):
+    def transform(self, q: Array) -> Array:
         q = np.asarray(q)
         R = (rotation_about(self.axis1, q[..., 0])
              @ rotation_about(self.axis2, q[..., 1]))
         return homogeneous(R, np.zeros(q.shape[:-1] + (3,)))
 
-    def S(self, q):
+    def S(self, q: Array) -> Array:
         q = np.asarray(q)
         R2 = rotation_about(self.axis2, q[..., 1])
         a1 = np.swapaxes(R2, -1, -2) @ self.axis1
@@ -212,14 +221,14 @@ class Universal(Joint):
         S[..., :3, 1] = self.axis2
         return S
 
-    def dS(self, q, dq):
+    def dS(self, q: Array, dq: Array) -> Array:
         q, dq = np.asarray(q), np.asarray(dq)
         a1 = self._S(q)[..., :3, 0]
         dS = zero_columns(2, q, dq)
         dS[..., :3, 0] = -dq[..., 1:2] * cross(self.axis2, a1)
         return dS
 
-    def d2S(self, q, a, b):
+    def d2S(self, q: Array, a: Array, b: Array) -> Array:
         q, a, b = np.asarray(q), np.asarray(a), np.asarray(b)
         a1 = self._S(q)[..., :3, 0]
         d2S = zero_columns(2, q, a, b)
@@ -242,12 +251,12 @@ class Planar(Joint):
 
     nq = nv = 3
 
-    def transform(self, q):
+    def transform(self, q: Array) -> Array:
         q = np.asarray(q)
         p = np.stack([q[..., 0], q[..., 1], np.zeros_like(q[..., 0])], axis=-1)
         return homogeneous(rotation_about(np.array([0.0, 0.0, 1.0]), q[..., 2]), p)
 
-    def S(self, q):
+    def S(self, q: Array) -> Array:
         q = np.asarray(q)
         c, s = cos(q[..., 2]), sin(q[..., 2])
         S = zero_columns(3, q)
@@ -256,7 +265,7 @@ class Planar(Joint):
         S[..., 2, 2] = 1
         return S
 
-    def dS(self, q, dq):
+    def dS(self, q: Array, dq: Array) -> Array:
         q, dq = np.asarray(q), np.asarray(dq)
         c, s, dth = cos(q[..., 2]), sin(q[..., 2]), dq[..., 2]
         dS = zero_columns(3, q, dq)
@@ -264,11 +273,11 @@ class Planar(Joint):
         dS[..., 3, 1], dS[..., 4, 1] = c * dth, -s * dth
         return dS
 
-    def random(self, rng):
+    def random(self, rng: np.random.Generator) -> Array:
         return np.concatenate(
             [rng.uniform(-1.0, 1.0, 2), rng.uniform(-np.pi, np.pi, 1)])
 
-    def d2S(self, q, a, b):
+    def d2S(self, q: Array, a: Array, b: Array) -> Array:
         q, a, b = np.asarray(q), np.asarray(a), np.asarray(b)
         d2S = zero_columns(3, q, a, b)
         d2S[..., 3:5, 0:2] = (-np.asarray(a[..., 2] * b[..., 2])[..., None, None]
@@ -319,24 +328,24 @@ class Spherical(Joint):
     nq, nv = 4, 3
     _S_constant = frozen(np.vstack([np.eye(3), np.zeros((3, 3))]))
 
-    def check_q(self, q, name="q"):
+    def check_q(self, q: Array, name: str = "q") -> Array:
         return _check_quaternion(q, name)
 
-    def transform(self, q):
+    def transform(self, q: Array) -> Array:
         q = np.asarray(q)
         return homogeneous(lie.quat_to_rot(_normalised(q)),
                            np.zeros(q.shape[:-1] + (3,)))
 
-    def integrate(self, q, v, dt=1.0):
+    def integrate(self, q: Array, v: Array, dt: float = 1.0) -> Array:
         return lie.quat_multiply(q, lie.exp_quat(v * dt))
 
-    def difference(self, q0, q1):
+    def difference(self, q0: Array, q1: Array) -> Array:
         return lie.log_quat(lie.quat_multiply(lie.quat_conjugate(q0), q1))
 
-    def neutral(self):
+    def neutral(self) -> Array:
         return np.array([1.0, 0.0, 0.0, 0.0])
 
-    def random(self, rng):
+    def random(self, rng: np.random.Generator) -> Array:
         return _random_quaternion(rng)
 
 
@@ -361,18 +370,18 @@ class SphericalZYX(Joint):
     remedy = ("Euler angles cannot represent every angular velocity there: use a "
               "Spherical (quaternion) joint instead")
 
-    def chart_distance(self, q):
+    def chart_distance(self, q: Array) -> Array:
         """``|cos(q1)|``: about the distance in radians to gimbal lock."""
         return np.abs(np.cos(np.asarray(q)[..., 1]))
 
-    def transform(self, q):
+    def transform(self, q: Array) -> Array:
         q = np.asarray(q)
         ez, ey, ex = np.eye(3)[2], np.eye(3)[1], np.eye(3)[0]
         R = (rotation_about(ez, q[..., 0]) @ rotation_about(ey, q[..., 1])
              @ rotation_about(ex, q[..., 2]))
         return homogeneous(R, np.zeros(q.shape[:-1] + (3,)))
 
-    def S(self, q):
+    def S(self, q: Array) -> Array:
         q = np.asarray(q)
         sb, cb, sc, cc = (sin(q[..., 1]), cos(q[..., 1]), sin(q[..., 2]),
                           cos(q[..., 2]))
@@ -383,7 +392,7 @@ class SphericalZYX(Joint):
         S[..., 0, 2] = 1
         return S
 
-    def dS(self, q, dq):
+    def dS(self, q: Array, dq: Array) -> Array:
         q, dq = np.asarray(q), np.asarray(dq)
         sb, cb, sc, cc = (sin(q[..., 1]), cos(q[..., 1]), sin(q[..., 2]),
                           cos(q[..., 2]))
@@ -395,11 +404,11 @@ class SphericalZYX(Joint):
         dS[..., 1, 1], dS[..., 2, 1] = -sc * dc, -cc * dc
         return dS
 
-    def random(self, rng):
+    def random(self, rng: np.random.Generator) -> Array:
         return np.array([rng.uniform(-np.pi, np.pi), rng.uniform(-1.3, 1.3),
                          rng.uniform(-np.pi, np.pi)])
 
-    def d2S(self, q, a, b):
+    def d2S(self, q: Array, a: Array, b: Array) -> Array:
         q, a, b = np.asarray(q), np.asarray(a), np.asarray(b)
         sb, cb, sc, cc = (sin(q[..., 1]), cos(q[..., 1]), sin(q[..., 2]),
                           cos(q[..., 2]))
@@ -435,13 +444,14 @@ class SphericalExp(Joint):
     remedy = ("re-normalise with Model.normalize (the same rotation with |phi| <= "
               "pi; Model.integrate does it) or use a Spherical (quaternion) joint")
 
-    def chart_distance(self, q):
+    def chart_distance(self, q: Array) -> Array:
         """``| |phi| - 2 pi k |`` for the nearest ``k >= 1``."""
         theta = np.linalg.norm(np.asarray(q).real, axis=-1)
         return np.abs(
             theta - 2 * np.pi * np.maximum(np.round(theta / (2 * np.pi)), 1))
 
-    def normalize(self, q, dq=None):
+    def normalize(self, q: Array,
+                  dq: Array | None = None) -> Array | tuple[Array, Array]:
         """The same rotation with ``|phi| <= pi``: ``phi (1 - 2 pi k / |phi|)``,
         ``k = round(|phi| / 2 pi)``, rates mapped by the Jacobian of the change of
         chart ``dphi' = (1 - 2 pi k / |phi|) dphi + 2 pi k phi (phi . dphi) /
@@ -463,7 +473,7 @@ class SphericalExp(Joint):
         return phi, ((1 - 2 * np.pi * k / theta) * dq
                      + 2 * np.pi * k * q * radial / theta ** 3)
 
-    def difference(self, q0, q1):
+    def difference(self, q0: Array, q1: Array) -> Array:
         """``q1 - q0`` with ``q1`` in the chart nearest ``q0``."""
         q0, q1 = np.asarray(q0), np.asarray(q1)
         if np.result_type(q0, q1) == object:
@@ -480,27 +490,27 @@ class SphericalExp(Joint):
             best = np.where(closer, other, best)
         return best
 
-    def transform(self, q):
+    def transform(self, q: Array) -> Array:
         q = np.asarray(q)
         return homogeneous(lie.exp_so3(q), np.zeros(q.shape[:-1] + (3,)))
 
-    def S(self, q):
+    def S(self, q: Array) -> Array:
         q = np.asarray(q)
         S = zero_columns(3, q)
         S[..., :3, :] = dexp.dexp_so3(q, side="right")
         return S
 
-    def dS(self, q, dq):
+    def dS(self, q: Array, dq: Array) -> Array:
         q, dq = np.asarray(q), np.asarray(dq)
         dS = zero_columns(3, q, dq)
         dS[..., :3, :] = dexp.dexp_so3_dot(q, dq, side="right")
         return dS
 
-    def random(self, rng):
+    def random(self, rng: np.random.Generator) -> Array:
         w = rng.normal(size=3)
         return w / np.linalg.norm(w) * rng.uniform(0, 0.9 * np.pi)
 
-    def d2S(self, q, a, b):
+    def d2S(self, q: Array, a: Array, b: Array) -> Array:
         q, a, b = np.asarray(q), np.asarray(a), np.asarray(b)
         d2S = zero_columns(3, q, a, b)
         d2S[..., :3, :] = dexp.dexp_so3_d2(q, a, b, side="right")
@@ -526,28 +536,28 @@ class Free(Joint):
     nq, nv = 7, 6
     _S_constant = frozen(np.eye(6))
 
-    def check_q(self, q, name="q"):
+    def check_q(self, q: Array, name: str = "q") -> Array:
         _check_quaternion(q[..., 3:], name + " (quaternion part)")
         return q
 
-    def transform(self, q):
+    def transform(self, q: Array) -> Array:
         q = np.asarray(q)
         return homogeneous(lie.quat_to_rot(_normalised(q[..., 3:])), q[..., :3])
 
-    def integrate(self, q, v, dt=1.0):
+    def integrate(self, q: Array, v: Array, dt: float = 1.0) -> Array:
         step = lie.exp_se3(v * dt)
         R = lie.quat_to_rot(q[..., 3:])
         p = q[..., :3] + (R @ step[..., :3, 3, None])[..., 0]
         quat = lie.quat_multiply(q[..., 3:], lie.exp_quat(v[..., :3] * dt))
         return np.concatenate([p, quat], axis=-1)
 
-    def difference(self, q0, q1):
+    def difference(self, q0: Array, q1: Array) -> Array:
         return lie.log_se3(lie.inverse(self._transform(q0)) @ self._transform(q1))
 
-    def neutral(self):
+    def neutral(self) -> Array:
         return np.array([0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0])
 
-    def random(self, rng):
+    def random(self, rng: np.random.Generator) -> Array:
         return np.concatenate([rng.uniform(-1.0, 1.0, 3), _random_quaternion(rng)])
 
 
@@ -563,6 +573,6 @@ class Fixed(Joint):
     nq = nv = 0
     _S_constant = frozen(np.zeros((6, 0)))
 
-    def transform(self, q):
+    def transform(self, q: Array) -> Array:
         q = np.asarray(q)
         return np.broadcast_to(np.eye(4), q.shape[:-1] + (4, 4)).copy()

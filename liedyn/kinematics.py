@@ -9,6 +9,8 @@ The forward recursion of Kim (2012), Table 2 is written once, in
     dV_i = Ad_{T^-1} dV_{lambda(i)} + S_i ddq_i
            + ad_{V_i} S_i dq_i + dS_i dq_i                                  (41)
 """
+from __future__ import annotations
+
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,6 +19,12 @@ from . import _checks, _math
 from ._spatial import (Ad_inv_mul, Ad_matrix, ad_mul, compose, homogeneous, inverse,
                        matvec, rot)
 from .model import state
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ._types import Array, ArrayLike
+    from .model import Model
 
 __all__ = ["ForwardPass", "forward_pass", "forward_kinematics", "body_velocities",
            "body_accelerations", "body_jacobian", "frame_jacobian"]
@@ -182,7 +190,7 @@ class Kinematics:
     T_world: np.ndarray
 
 
-def forward_kinematics(model, q):
+def forward_kinematics(model: Model, q: ArrayLike) -> Kinematics:
     """Poses of all bodies relative to their parents and to the ground.
 
     ``T_{0,i} = T_{0,lambda(i)} T_{lambda(i),i}``, ``T_{lambda(i),i} = X_i
@@ -208,8 +216,8 @@ def forward_kinematics(model, q):
     q = model.check_q(q)
     R, p = joint_transforms(model, q)
     Rw, pw = world_poses(model, R, p)
-    T = [homogeneous(Ri, pi) for Ri, pi in zip(R, p)]
-    Tw = [homogeneous(Ri, pi) for Ri, pi in zip(Rw, pw)]
+    T = [homogeneous(Ri, pi) for Ri, pi in zip(R, p, strict=True)]
+    Tw = [homogeneous(Ri, pi) for Ri, pi in zip(Rw, pw, strict=True)]
     return Kinematics(np.stack(np.broadcast_arrays(*T), axis=-3),
                       np.stack(np.broadcast_arrays(*Tw), axis=-3))
 
@@ -257,7 +265,7 @@ def body_accelerations(model, q, dq, ddq, gravity=False):
     return np.stack(np.broadcast_arrays(*fw.dV), axis=-2)
 
 
-def body_jacobian(model, q, body):
+def body_jacobian(model: Model, q: ArrayLike, body: int | str) -> Array:
     """The body Jacobian ``J_i`` with ``V_i = J_i dq`` (in ``{i}``).
 
     Column block of joint ``j`` on the path to ``i``: ``Ad_{T_{j,i}^-1} S_j`` with
@@ -293,7 +301,8 @@ def body_jacobian(model, q, body):
     return J
 
 
-def frame_jacobian(model, q, body, offset=None):
+def frame_jacobian(model: Model, q: ArrayLike, body: int | str,
+                   offset: ArrayLike | None = None) -> Array:
     """Jacobian of a frame ``{f}`` on ``body`` at ``offset = T_{i,f}``: ``V_f = J_f
     dq``.
 

@@ -45,6 +45,8 @@ friction loss, gravity compensation, fluid forces) are left out with a
 Armature on the translational degrees of freedom of a free joint (an added mass in
 the world frame, without weight) has no liedyn counterpart: refused by name.
 """
+from __future__ import annotations
+
 import os
 import re
 import warnings
@@ -508,7 +510,8 @@ def _model_name(m, source):
     return name or (os.path.basename(source) if source else "mjcf")
 
 
-def load_mjcf(path_or_xml, unsupported="warn"):
+def load_mjcf(path_or_xml: str | os.PathLike[str] | bytes,
+              unsupported: str = "warn") -> MJCFModel:
     """Build a model from an MJCF file, compiled by MuJoCo.
 
     MuJoCo (``mujoco.MjModel.from_xml_path`` or ``from_xml_string``) parses and

@@ -12,12 +12,20 @@ and the armature may be assigned, validated the same way. The armature (rotor
 inertia reflected through the gear, per degree of freedom, as in Pinocchio and
 MuJoCo) adds ``armature * ddq`` to the joint torques, ``diag(armature)`` to ``M``.
 """
+from __future__ import annotations
+
 import numpy as np
 
 from . import _checks
 from .inertia import check_inertia
 from .joint import frozen
 from .joints import CHART_TOL, Joint
+
+from typing import TYPE_CHECKING, overload
+
+if TYPE_CHECKING:
+    from ._types import Array, ArrayLike
+    from .joint import Joint
 
 __all__ = ["Model"]
 
@@ -160,11 +168,31 @@ class Model:
     (1, 1, 1)
     """
 
-    def __init__(self, gravity=(0.0, 0.0, -9.81), name="model"):
+    # set by __init__ and add_body (object.__setattr__: the tree is read-only); the
+    # entries 0 are the ground's (its joint None)
+    parent: list[int]
+    joints: list[Joint]
+    names: list[str]
+    children: list[list[int]]
+    q_slice: list[slice]
+    v_slice: list[slice]
+    placements: list[Array]
+    inertias: list[Array]
+    nq: int
+    nv: int
+    armature: Array
+    gravity: Array
+    chart_bodies: tuple[int, ...]
+    _group_joints: tuple[int, ...]
+    flat_model: tuple | None
+
+    def __init__(self, gravity: ArrayLike = (0.0, 0.0, -9.81),
+                 name: str = "model") -> None:
         if not isinstance(name, str):
             raise TypeError("argument 'name': expected a string, got "
                             f"{type(name).__name__}")
-        self.gravity = gravity
+        # an array once __setattr__ has validated it
+        self.gravity = gravity                          # type: ignore[assignment]
         self.name = name
         fields = dict(parent=[-1], joints=[None], names=["ground"],
                       children=[_ReadOnly([])], q_slice=[slice(0, 0)],
@@ -208,11 +236,11 @@ class Model:
                 f"nv={self.nv}, gravity={self.gravity.tolist()})")
 
     @property
-    def nbodies(self):
+    def nbodies(self) -> int:
         """The number of bodies N (the ground not counted)."""
         return len(self.names) - 1
 
-    def body(self, name):
+    def body(self, name: int | str) -> int:
         """The index of the body called ``name`` (``"ground"`` is 0)."""
         if isinstance(name, (bool, np.bool_)):
             raise TypeError(f"unknown body {name!r}: expected a body index or "
@@ -228,8 +256,10 @@ class Model:
             raise ValueError(f"unknown body {name!r}; bodies are "
                              f"{self.names}") from None
 
-    def add_body(self, name, parent, joint, placement=None, inertia=None,
-                 armature=0.0):
+    def add_body(self, name: str, parent: int | str, joint: Joint,
+                 placement: ArrayLike | None = None,
+                 inertia: ArrayLike | None = None,
+                 armature: ArrayLike = 0.0) -> int:
         """Add a body hanging from ``parent`` through ``joint``; return its index.
 
         Parameters
@@ -296,7 +326,7 @@ class Model:
             object.__setattr__(self, "_group_joints", self._group_joints + (i,))
         return i
 
-    def set_inertia_unchecked(self, i, I):
+    def set_inertia_unchecked(self, i: int, I: ArrayLike) -> None:
         """Store body ``i``'s inertia (6, 6) without the physical checks of
         :func:`liedyn.inertia.check_inertia` (the loaders keep a file's inconsistent
         inertias this way when asked to warn or ignore).
@@ -311,7 +341,7 @@ class Model:
         list.__setitem__(self.inertias, i, frozen(np.array(I, dtype=float)))
         edited(self)
 
-    def rotor(self, i):
+    def rotor(self, i: int) -> Array:
         """``diag(armature)`` (n_i, n_i) of joint ``i``: the rotor inertia that adds
         to ``M_ii`` and to ``D_i = S_i^T I_hat_i S_i`` of the articulated-body
         algorithm (and ``armature * ddq`` to ``tau``).
@@ -331,7 +361,7 @@ class Model:
         return np.diag(armature)
 
     # --- tree queries -------------------------------------------------------------
-    def support(self, i):
+    def support(self, i: int) -> list[int]:
         """Bodies from the ground to body ``i`` (ascending, ``i`` included, 0
         not)."""
         path = []
@@ -340,17 +370,17 @@ class Model:
             i = self.parent[i]
         return path[::-1]
 
-    def subtree(self, i):
+    def subtree(self, i: int) -> list[int]:
         """Body ``i`` and all its descendants (ascending)."""
         return [k for k in range(1, self.nbodies + 1) if i in self.support(k)]
 
     # --- configurations -----------------------------------------------------------
-    def neutral_configuration(self):
+    def neutral_configuration(self) -> Array:
         """Every joint at its neutral (identity) motion, shape (nq,)."""
         return np.concatenate(
             [np.zeros(0)] + [j.neutral() for j in self.joints[1:]])
 
-    def random_configuration(self, rng):
+    def random_configuration(self, rng: np.random.Generator) -> Array:
         """A random configuration (nq,) drawn with the numpy Generator ``rng``."""
         if not isinstance(rng, np.random.Generator):
             raise TypeError("argument 'rng': expected a numpy Generator "
@@ -359,7 +389,8 @@ class Model:
         return np.concatenate(
             [np.zeros(0)] + [j.random(rng) for j in self.joints[1:]])
 
-    def integrate(self, q, v, dt=1.0, normalize=True):
+    def integrate(self, q: ArrayLike, v: ArrayLike, dt: float = 1.0,
+                  normalize: bool = True) -> Array:
         """Move ``q`` with velocity ``v`` for time ``dt`` on the configuration
         manifold.
 
@@ -397,7 +428,13 @@ class Model:
             raise _checks.overflow("Model.integrate", q=q, v=v, dt=dt)
         return self.normalize(q1) if normalize and self.chart_bodies else q1
 
-    def normalize(self, q, dq=None):
+    @overload
+    def normalize(self, q: ArrayLike, dq: None = None) -> Array: ...
+    @overload
+    def normalize(self, q: ArrayLike, dq: ArrayLike) -> tuple[Array, Array]: ...
+
+    def normalize(self, q: ArrayLike,
+                  dq: ArrayLike | None = None) -> Array | tuple[Array, Array]:
         """``q`` (..., nq) in each joint's preferred chart, and ``dq`` (..., nv)
         carried along: exponential coordinates with ``|phi| > pi`` become the same
         rotation with ``|phi| <= pi``. Returns ``q``, or ``(q, dq)`` when ``dq`` is
@@ -417,7 +454,7 @@ class Model:
                 q[..., qi], dq[..., vi] = new
         return q if dq is None else (q, dq)
 
-    def difference(self, q0, q1):
+    def difference(self, q0: ArrayLike, q1: ArrayLike) -> Array:
         """The velocity ``v`` (..., nv) with ``integrate(q0, v) == q1``; for
         exponential coordinates, the shortest.
         """
@@ -427,7 +464,8 @@ class Model:
         return np.concatenate(
             [np.zeros(q0.shape[:-1] + (0,), dtype=q0.dtype)] + out, axis=-1)
 
-    def check_chart(self, q, name="q", bodies=None):
+    def check_chart(self, q: Array, name: str = "q",
+                    bodies: Array | None = None) -> Array:
         """Raise :class:`ChartSingularityError` if a joint's coordinates are within
         :data:`liedyn.joint.CHART_TOL` of their singular set; ``bodies`` (a boolean
         per body ``0..N``) restricts the check. For the algorithms that invert
@@ -450,7 +488,7 @@ class Model:
         return q
 
     # --- validation ---------------------------------------------------------------
-    def check_q(self, q, name="q"):
+    def check_q(self, q: ArrayLike, name: str = "q") -> Array:
         """Validate a configuration: shape (..., nq), finite, unit quaternions."""
         q = _checks.array(name, q, (self.nq,))
         for i in self._group_joints:
@@ -458,11 +496,11 @@ class Model:
                                     f"{name} (joint of body {self.names[i]!r})")
         return q
 
-    def check_v(self, v, name="dq"):
+    def check_v(self, v: ArrayLike, name: str = "dq") -> Array:
         """Validate a velocity-like vector: shape (..., nv), finite."""
         return _checks.array(name, v, (self.nv,))
 
-    def check_f_ext(self, f_ext, name="f_ext"):
+    def check_f_ext(self, f_ext: ArrayLike | None, name: str = "f_ext") -> Array:
         """Validate external wrenches: shape (..., N, 6), finite."""
         return _checks.array(name, f_ext, (self.nbodies, 6))
 
@@ -480,10 +518,11 @@ def state(model, q, *vectors, f_ext=None, names=("dq", "ddq")):
     ``None``.
     """
     q = model.check_q(q)
-    vectors = [model.check_v(v, n) for v, n in zip(vectors, names)]
+    # names: for up to two vectors (dq, ddq), as many as given
+    vectors = [model.check_v(v, n) for v, n in zip(vectors, names, strict=False)]
     arrays = [q] + vectors
     shapes = {"q": q.shape[:-1]}
-    shapes.update((n, v.shape[:-1]) for v, n in zip(vectors, names))
+    shapes.update((n, v.shape[:-1]) for v, n in zip(vectors, names, strict=False))
     if f_ext is not None:
         f_ext = model.check_f_ext(f_ext)
         arrays.append(f_ext[..., 0])      # (..., N): also fine for N = 0

@@ -9,6 +9,8 @@ the angular velocity in the body frame; liedyn's velocity is the body twist
 MuJoCo's forces on bodies, ``xfrc_applied``, become liedyn's ``f_ext``
 (:func:`f_ext_from_mujoco`).
 """
+from __future__ import annotations
+
 import collections
 
 import numpy as np
@@ -18,6 +20,12 @@ from . import joints as J
 from ._spatial import cross, rot, rot_T
 from .kinematics import forward_kinematics
 from .lie import quat_to_rot
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ._types import Array, ArrayLike
+    from .mjcf import MJCFModel
 
 __all__ = ["from_mujoco", "to_mujoco", "f_ext_from_mujoco", "MuJoCoState",
            "LiedynState"]
@@ -75,7 +83,7 @@ def _map_free(model, q, x, free_map):
         R = quat_to_rot(quat / np.linalg.norm(quat, axis=-1, keepdims=True))
         s = model.v_slice[i]
         slices = [None if a is None else a[..., s] for a in x.values()]
-        for a, new in zip(x.values(), free_map(R, *slices)):
+        for a, new in zip(x.values(), free_map(R, *slices), strict=True):
             if a is not None:
                 a[..., s] = new
 
@@ -104,7 +112,9 @@ def _vectors(model, q, q_name, named):
     return out
 
 
-def from_mujoco(model, qpos, qvel=None, qacc=None, qfrc=None):
+def from_mujoco(model: MJCFModel, qpos: ArrayLike, qvel: ArrayLike | None = None,
+                qacc: ArrayLike | None = None,
+                qfrc: ArrayLike | None = None) -> LiedynState:
     """liedyn's state and forces from MuJoCo's: ``(q, dq, ddq, tau)`` of
     ``(qpos, qvel, qacc, qfrc)``.
 
@@ -150,7 +160,9 @@ def from_mujoco(model, qpos, qvel=None, qacc=None, qfrc=None):
     return LiedynState(np.array(q), x["qvel"], x["qacc"], x["qfrc"])
 
 
-def to_mujoco(model, q, dq=None, ddq=None, tau=None):
+def to_mujoco(model: MJCFModel, q: ArrayLike, dq: ArrayLike | None = None,
+              ddq: ArrayLike | None = None,
+              tau: ArrayLike | None = None) -> MuJoCoState:
     """MuJoCo's state and forces from liedyn's: ``(qpos, qvel, qacc, qfrc)`` of
     ``(q, dq, ddq, tau)``; the inverse of :func:`from_mujoco`.
 
@@ -193,7 +205,8 @@ def to_mujoco(model, q, dq=None, ddq=None, tau=None):
     return MuJoCoState(np.array(q), x["dq"], x["ddq"], x["tau"])
 
 
-def f_ext_from_mujoco(model, qpos, xfrc_applied):
+def f_ext_from_mujoco(model: MJCFModel, qpos: ArrayLike,
+                      xfrc_applied: ArrayLike) -> Array:
     """liedyn's ``f_ext`` of MuJoCo's ``xfrc_applied``: the wrenches on the bodies.
 
     MuJoCo's ``xfrc_applied[b] = (f, m)`` (MuJoCo documentation, "API types:

@@ -21,6 +21,8 @@ ABA acceleration:
     k_{j-1}`` (:func:`liedyn.dexp.dexp_inv_so3`, :func:`liedyn.dexp.dexp_inv`), as
     in :func:`liedyn.body.rkmk4_step`.
 """
+from __future__ import annotations
+
 import numbers
 from dataclasses import dataclass
 
@@ -32,6 +34,12 @@ from .forward_dynamics import aba
 from .crba import kinetic_energy, potential_energy
 from .kinematics import forward_kinematics
 from .dexp import dexp_inv, dexp_inv_so3
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ._types import ArrayLike, StateFunction
+    from .model import Model
 
 __all__ = ["Trajectory", "simulate", "METHODS", "ENERGY_GROWTH"]
 
@@ -235,8 +243,11 @@ def _dexp_inv_map(model):
     return apply
 
 
-def simulate(model, q0, dq0, dt, steps=None, duration=None, control=None,
-             f_ext=None, method="rk4"):
+def simulate(model: Model, q0: ArrayLike, dq0: ArrayLike, dt: float,
+             steps: int | None = None, duration: float | None = None,
+             control: StateFunction | ArrayLike | None = None,
+             f_ext: StateFunction | ArrayLike | None = None,
+             method: str = "rk4") -> Trajectory:
     """Integrate the equations of motion from ``(q0, dq0)`` with a fixed time step.
 
     Accelerations by the articulated-body algorithm (Kim (2012), Table 3) in the

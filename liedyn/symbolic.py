@@ -64,10 +64,10 @@ def lagrange_equations(L, q, dq, t):
     ddq = [sympy.Symbol("dd" + qi.name) for qi in q]
     L = sympy.sympify(L)
     rows = []
-    for qi, dqi in zip(q, dq):
+    for qi, dqi in zip(q, dq, strict=True):
         p = L.diff(dqi)                             # generalized momentum dL/d dq_i
         dp_dt = p.diff(t) + sum(p.diff(qj) * dqj + p.diff(dqj) * ddqj   # chain rule
-                                for qj, dqj, ddqj in zip(q, dq, ddq))
+                                for qj, dqj, ddqj in zip(q, dq, ddq, strict=True))
         rows.append(sympy.expand(dp_dt - L.diff(qi)))
     return sympy.Matrix(rows), ddq
 
@@ -123,7 +123,7 @@ def body_twist(T, q, dq):
     T = to_object_array(T)
     dT = sum(
         np.vectorize(lambda e, qi=qi: sympy.diff(e, qi), otypes=[object])(T) * dqi
-        for qi, dqi in zip(q, dq))
+        for qi, dqi in zip(q, dq, strict=True))
     V = vee(inverse(T) @ dT)
 
     def simplify(e):

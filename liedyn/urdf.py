@@ -31,6 +31,8 @@ meshes loaded) and turned into a :class:`URDFModel`:
   link, as Pinocchio does;
   ``inertia_check="raise"`` refuses it, ``"ignore"`` is silent.
 """
+from __future__ import annotations
+
 import functools
 import io
 import os
@@ -47,6 +49,11 @@ from .kinematics import forward_kinematics
 from .lie import exp_so3, inverse
 from .model import Model
 from .urdf_visuals import visuals
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ._types import Locked
 
 __all__ = ["URDFModel", "load_urdf", "load_robot", "robot_path",
            "available_robots", "ROBOTS",
@@ -350,8 +357,10 @@ def _locked(locked_joints, joints, label):
     return {name: float(v) for name, v in locked_joints.items()}
 
 
-def load_urdf(path_or_xml, floating_base=False, root=None, inertia_check="warn",
-              locked_joints=None):
+def load_urdf(path_or_xml: str | os.PathLike[str] | bytes,
+              floating_base: bool = False, root: str | None = None,
+              inertia_check: str = "warn",
+              locked_joints: Locked | None = None) -> URDFModel:
     """Build a model from a URDF file or string.
 
     Moving joints become bodies in depth-first order (as in Pinocchio), fixed joints
@@ -552,7 +561,7 @@ def _robots_dir():
         "was not found (pip install example-robot-data)")
 
 
-def available_robots():
+def available_robots() -> list[str]:
     """The names accepted by :func:`load_robot` (sorted)."""
     return sorted(ROBOTS)
 
@@ -568,7 +577,8 @@ def robot_path(name):
     return os.path.join(_robots_dir(), ROBOTS[name])
 
 
-def load_robot(name, floating_base=False, inertia_check="warn", locked_joints=None):
+def load_robot(name: str, floating_base: bool = False, inertia_check: str = "warn",
+               locked_joints: Locked | None = None) -> URDFModel:
     """Load a robot of example-robot-data by name, e.g. ``"panda"``, ``"ur5"``,
     ``"talos"``.
 

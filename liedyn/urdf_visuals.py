@@ -32,8 +32,8 @@ class Visual:
     T: np.ndarray
     kind: str
     size: tuple
-    filename: str = None
-    rgba: tuple = None
+    filename: str | None = None
+    rgba: tuple | None = None
 
 
 def _resolve_mesh(uri, source):

@@ -1086,9 +1086,9 @@ def alt_texts():
     return {m["name"]: m["alt"].strip() for t in texts for m in DIRECTIVE.finditer(t)}
 
 
-FIGURES = [ch1_twists, ch1_wrench, ch2_inertia, ch3_quasi_velocities, ch4_joint, ch4_tree, ch4_body_jacobian,
-           ch5_free_body, ch5_passes, ch6_crba, ch7_articulated, ch8_hybrid_split,
-           ch9_cut_loop,
+FIGURES = [ch1_twists, ch1_wrench, ch2_inertia, ch3_quasi_velocities, ch4_joint, ch4_tree,
+           ch4_body_jacobian, ch5_free_body, ch5_passes, ch6_crba, ch7_articulated,
+           ch8_hybrid_split, ch9_cut_loop,
            ch10_derivative_chain, ch11_urdf, ch12_control_loop, two_link_arm, intro_map]
 
 

@@ -6,8 +6,8 @@
 Single source of truth, on both sides:
 
 * **Code**: the docstring of every public function or class (listed in `__all__` of a public
-  `liedyn` module, found with pkgutil; `liedyn.teach.exercises` and private modules are skipped) cites
-  what it implements. A citation is a source name followed by a list of references:
+  `liedyn` module, found with pkgutil; `liedyn.teach.exercises` and private modules are
+  skipped) cites what it implements. A citation is a source name followed by a list of references:
 
       Kim (2012), eq. (31).                      Kim (2012), eqs. (37), (41); Table 2.
       Kim (2012), eqs. (6)-(7).                  Kim (2012), Table 2: forward pass eq. (37).
@@ -99,15 +99,16 @@ EXEMPT = {
     "the models an exercise checker tries": ["liedyn.teach.implement.unseen_models"],
     "exception types of the input checks (appendix Errors)": ["liedyn.errors.*"],
     "input conversion or validation helper":
-        ["liedyn.symbolic.to_object_array", "liedyn.body.group", "liedyn.hybrid_dynamics.check_prescribed"],
+        ["liedyn.symbolic.to_object_array", "liedyn.body.group",
+         "liedyn.hybrid_dynamics.check_prescribed"],
 }
 
 NUM = r"\(\s*\d+(?:\.\d+)*[a-z]?\s*\)"
 LIST_SEP = r"\s*(?:[-\u2013]|to|,\s*and|,|and)\s*"
 EQ_REF = rf"(?:[Ee]qs?\.|[Ee]quations?)\s*{NUM}(?:{LIST_SEP}{NUM})*"
 TABLE_REF = r"Tables?\s+\d+(?:\s*(?:[-\u2013]|to|,\s*and|,|and)\s*\d+)*"
-OTHER_REF = (r"(?:Sections?|Secs?\.|\u00a7|Lemma|Proposition|Prop\.|Theorem|Definition|Def\.|Property|"
-             r"Algorithm|Example|Figure|Fig\.|[Ff]ootnote|Chapter|Ch\.|Appendix)\s*"
+OTHER_REF = (r"(?:Sections?|Secs?\.|\u00a7|Lemma|Proposition|Prop\.|Theorem|Definition|"
+             r"Def\.|Property|Algorithm|Example|Figure|Fig\.|[Ff]ootnote|Chapter|Ch\.|Appendix)\s*"
              r"\d+(?:\.\d+)*(?:\s*[-\u2013]\s*\d+(?:\.\d+)*)?")
 # the next reference of a citation: a separator, at most four plain words, a reference
 NEXT_REF = re.compile(rf"\s*(?:[,;:]|\band\b)?\s*(?:[\w'/-]+\s+){{0,4}}?"

@@ -104,7 +104,8 @@ PREPARE_JS = r"""() => {
     const items = MathJax.startup.document.getMathItemsWithin(h);
     h.querySelectorAll('mjx-container').forEach((m, k) => {
       const tex = items[k] ? items[k].math : '';
-      m.setAttribute('data-pdf-text', tex.replace(/\\(mathfrak|mathrm|operatorname|mathbb)\{([^}]*)\}/g, '$2')
+      m.setAttribute('data-pdf-text', tex
+        .replace(/\\(mathfrak|mathrm|operatorname|mathbb)\{([^}]*)\}/g, '$2')
         .replace(/\\pi/g, '\u03c0').replace(/\\[A-Za-z]+/g, '').replace(/[{}]/g, ''));
     });
     let text = '';

@@ -43,28 +43,32 @@ FROM_REASONS = [
     ((14, 25), "steps of the proof of Proposition 2.1, whose result From's eq. (26) is derived and "
                "checked"),
     ((6, 6), "the cross-product matrix, Kim (2012), From's eq. (5), derived in chapter 1"),
-    ((27, 28), "From's eq. (27) renames the bracket of From's eq. (26) with the matrices gamma_k of From's eq. (46); "
-               "From's eq. (28) is From's eq. (12) for local coordinates; both enter From's eq. (57)"),
-    ((30, 31), "From's eqs. (20)-(21) restated for local coordinates; their result From's eq. (57) is checked"),
+    ((27, 28), "From's eq. (27) renames the bracket of From's eq. (26) with the matrices "
+               "gamma_k of From's eq. (46); From's eq. (28) is From's eq. (12) for local "
+               "coordinates; both enter From's eq. (57)"),
+    ((30, 31), "From's eqs. (20)-(21) restated for local coordinates; their result From's "
+               "eq. (57) is checked"),
     ((32, 32), "the form of From's eq. (48), here with the Coriolis matrix of From's eq. (33)"),
-    ((34, 37), "consequences of the wrong From's eq. (33): checked as an erratum through From's eq. (33)"),
+    ((34, 37), "consequences of the wrong From's eq. (33): checked as an erratum through "
+               "From's eq. (33)"),
     ((38, 56), "index bookkeeping of the proof of Proposition 3.1; its result From's eq. (57) is "
                "implemented and checked"),
     ((61, 61), "the pose-dependent inertia of spatial velocities; the book uses body "
                "velocities (Kim (2012), From's eq. (21) is the same transformation)"),
-    ((62, 67), "the SO(3) case of From's eqs. (58), (29), (60) and (57), which are checked for every "
-               "group"),
+    ((62, 67), "the SO(3) case of From's eqs. (58), (29), (60) and (57), which are checked "
+               "for every group"),
     ((69, 71), "Euler's equations, the same as From's eqs. (1)-(5)"),
     ((72, 72), "From's eq. (29) for SE(3)"),
     ((75, 76), "From's eq. (48) with From's eq. (74), and From's eq. (11)"),
     ((77, 81), "the SE(2) case of From's eqs. (58), (8), (29) and (57), checked for every group"),
     ((84, 85), "From's eq. (48) with From's eq. (82), and Newton-Euler on SE(2)"),
     ((87, 87), "From's eq. (86) written out"),
-    ((88, 92), "the Schoenflies case of From's eqs. (58), (8), (29) and (57), checked for every group"),
+    ((88, 92), "the Schoenflies case of From's eqs. (58), (8), (29) and (57), checked for "
+               "every group"),
     ((94, 96), "From's eq. (48) with From's eq. (93), and Newton-Euler on the Schoenflies group"),
     ((97, 100), "definitions and lemmas of Section 5 (see the named results below)"),
-    ((102, 112), "the proof of Proposition 5.1, whose statement From's eqs. (107)-(108) holds for every "
-                 "group: checked as C(v) v = -ad*_v M v"),
+    ((102, 112), "the proof of Proposition 5.1, whose statement From's eqs. (107)-(108) "
+                 "holds for every group: checked as C(v) v = -ad*_v M v"),
 ]
 NOT_A_CONTROL_CHAPTER = ("a control law that the control chapter (12) does not take up: it "
                          "implements computed torque, PD with gravity compensation, the "
@@ -212,8 +216,8 @@ RESULTS = {
                code=("liedyn.kinematics.body_jacobian",)),
         Result("Structures", "two-body", "Two-body torque decomposition (Structures 2/3 and "
                "3/3)"),
-        Result("Structures", "overall", "Overall dynamics (Zhang's eq. (1)): M = sum J^T I J, c and "
-               "gravity", cites=(("eq", "1"),), labels=("zhang-eq-mass-sum",)),
+        Result("Structures", "overall", "Overall dynamics (Zhang's eq. (1)): M = sum J^T I J, "
+               "c and gravity", cites=(("eq", "1"),), labels=("zhang-eq-mass-sum",)),
         Result("Properties", "tau-roles", "tau generates motion and force: tau = J^T (I A + "
                "V x* I V) + J^T F", code=("liedyn.crba.bias_force",)),
         Result("Forward dynamics", "fd-problem", "Forward dynamics problem (Zhang's eq. (2))",

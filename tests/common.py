@@ -179,7 +179,7 @@ def random_inertia(rng):
     """A physical spatial inertia (Kim's [I, m[r]; m[r]^T, m 1]) of six point masses."""
     from strategies import _skew
     I = np.zeros((6, 6))
-    for m, r in zip(rng.uniform(0.2, 1.0, 6), rng.normal(size=(6, 3))):
+    for m, r in zip(rng.uniform(0.2, 1.0, 6), rng.normal(size=(6, 3)), strict=True):
         S = _skew(r)
         I += m * np.block([[S.T @ S, S], [S.T, np.eye(3)]])
     return I
@@ -206,7 +206,7 @@ def link_xml(name, mass=1.0, com="0.1 0.2 0.3", rpy="0.3 -0.2 0.1",
     if mass is None:
         return f'<link name="{name}"/>'
     keys = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
-    attrs = " ".join(f'{k}="{v}"' for k, v in zip(keys, inertia))
+    attrs = " ".join(f'{k}="{v}"' for k, v in zip(keys, inertia, strict=True))
     return (f'<link name="{name}"><inertial><mass value="{mass}"/><origin xyz="{com}" '
             f'rpy="{rpy}"/><inertia {attrs}/></inertial></link>')
 

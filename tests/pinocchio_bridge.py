@@ -10,8 +10,8 @@
 import numpy as np
 import pinocchio as pin
 
-from liedyn import joints as J
 from liedyn import dexp, lie
+from liedyn import joints as J
 
 P = np.block([[np.zeros((3, 3)), np.eye(3)], [np.eye(3), np.zeros((3, 3))]])
 SUPPORTED = (J.Revolute, J.Prismatic, J.Helical, J.Universal, J.Planar, J.Spherical,
@@ -125,5 +125,6 @@ def velocity_map(model, q):
 
 
 def forces_to_pin(f_ext):
-    """liedyn wrenches (N, 6), (m, f) per body, as Pinocchio's list of Forces (with the universe)."""
+    """liedyn wrenches (N, 6), (m, f) per body, as Pinocchio's list of Forces (with the
+    universe)."""
     return [pin.Force.Zero()] + [pin.Force(F[3:], F[:3]) for F in np.asarray(f_ext)]

@@ -17,6 +17,8 @@ message.
 A batch large enough to gain runs on several threads (:func:`set_num_threads`), each
 a driver on its share of the states: the drivers release the GIL.
 """
+from __future__ import annotations
+
 import math
 import os
 from concurrent.futures import ThreadPoolExecutor
@@ -147,12 +149,12 @@ def _default_threads():
         return os.cpu_count() or 1
 
 
-_THREADS = [None]           # set_num_threads; None: _default_threads()
+_THREADS: list[int | None] = [None]   # set_num_threads; None: _default_threads()
 _POOL = [None, 0]           # the executor and its number of workers
 _WORK_PER_THREAD = 4096     # body-states a thread must get for threads to gain
 
 
-def set_num_threads(n=None):
+def set_num_threads(n: int | None = None) -> int:
     """Set the number of threads the compiled engine uses for a large batch.
 
     A batch of many states (``q`` of shape (..., nq)) is split into as many shares
@@ -190,7 +192,7 @@ def set_num_threads(n=None):
     return get_num_threads()
 
 
-def get_num_threads():
+def get_num_threads() -> int:
     """The number of threads the compiled engine uses for a large batch
     (:func:`set_num_threads`).
 
@@ -232,7 +234,7 @@ def _in_threads(driver, model, B, args, lengths, check):
     def share(t):
         a, b = bounds[t], bounds[t + 1]
         return compiled(*(x if n == 0 or x.shape[0] == n else x[a * n:b * n]
-                          for x, n in zip(args, lengths)), check)
+                          for x, n in zip(args, lengths, strict=True)), check)
     futures = [_pool(T - 1).submit(share, t) for t in range(1, T)]
     status = [share(0)] + [f.result() for f in futures]
     return max(status)
@@ -250,7 +252,7 @@ def _as_batches(arrays, tails, dtype):
     writable, of ``dtype``. Returns ``(batch_shape, arrays)``, or ``None`` for a
     wrong shape."""
     batches = []
-    for x, tail in zip(arrays, tails):
+    for x, tail in zip(arrays, tails, strict=True):
         k = len(tail)
         if x.ndim < k or x.shape[x.ndim - k:] != tail:
             return None
@@ -262,7 +264,7 @@ def _as_batches(arrays, tails, dtype):
         return None
     B = math.prod(batch)
     out = []
-    for x, b, tail in zip(arrays, batches, tails):
+    for x, b, tail in zip(arrays, batches, tails, strict=True):
         if b != batch and any(n != 1 for n in b):
             x, b = np.broadcast_to(x, batch + tail), batch
         x = x.reshape(((B if b == batch else 1) * tail[0],) + tail[1:])
@@ -355,7 +357,7 @@ def run(driver, model, states, outputs, f_ext=None, extra=(), wrenches=True,
     if _in_threads(driver, model, B, args, lengths, check):
         return None
     return tuple(x.reshape(batch + ((nv,) if o == "v" else (nv, nv)))
-                 for x, o in zip(out, outputs))
+                 for x, o in zip(out, outputs, strict=True))
 
 
 def rnea(model, q, dq, ddq, f_ext=None):

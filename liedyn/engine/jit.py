@@ -37,7 +37,7 @@ try:
     import numba
     from numba.extending import overload, register_jitable
 except ImportError:                                          # pragma: no cover
-    numba = None
+    numba = None                                   # type: ignore[assignment]
 
 ENABLED = (
     numba is not None

@@ -35,7 +35,7 @@ parent's row by a loop of their own (:func:`~liedyn.engine.spatial.add_slots`).
 from math import nan
 
 from ..joint import PIVOT_TOL
-from .jit import kernel, sqrt
+from .jit import kernel
 from .joints import joint_motion
 from .spatial import (
     A0, AJ, AK, ARM, BC, BETA, BH, BK, D, DA0Q, DA0V, DDQ, DQ, DSDQ, DV, DV0Q,

@@ -315,11 +315,6 @@ def block_traces(I):
 
 
 @kernel
-def inertia_add(I, J):
-    return (madd(I[0], J[0]), madd(I[1], J[1]), madd(I[2], J[2]))
-
-
-@kernel
 def inertia_sub_outer(I, X, Y):
     """``I - X Y^T`` as blocks ``A, B, C`` (the lower left block taken as ``B^T``):
     right when the terms subtracted sum to a symmetric matrix, as ``U Psi U^T``

@@ -137,7 +137,7 @@ class _Watch:
             self.codes[code] = "liedyn." + name
         self.names = frozenset(code.co_name for code in self.codes)
 
-    def __call__(self, frame, event, arg):
+    def __call__(self, frame, event, _arg):
         if event != "call" or self.paused or self.called:
             return
         code = frame.f_code
@@ -631,7 +631,7 @@ class _Step:
     yours: object
     expected: object
     kind: str = "other"
-    symmetric: tuple = None
+    symmetric: tuple | None = None
     said: str = ""
 
 

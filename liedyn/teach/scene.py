@@ -493,10 +493,10 @@ def _animation(model, times, poses):
     for i in range(1, model.nbodies + 1):
         tracks = [{"name": ".position", "type": "vector3",
                    "keys": [{"time": float(t), "value": p.tolist()}
-                            for t, p in zip(times, positions[:, i])]},
+                            for t, p in zip(times, positions[:, i], strict=True)]},
                   {"name": ".quaternion", "type": "quaternion",
                    "keys": [{"time": float(t), "value": x.tolist()}
-                            for t, x in zip(times, quats[:, i])]}]
+                            for t, x in zip(times, quats[:, i], strict=True)]}]
         clip = {"fps": 1.0, "name": "default", "tracks": tracks}
         animations.append({"path": f"/liedyn/body{i}", "clip": clip})
     return {"type": "set_animation", "path": "", "animations": animations,

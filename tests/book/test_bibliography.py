@@ -20,6 +20,7 @@ from pybtex.database import parse_file
 from liedyn.inertia import spatial_inertia
 
 from common import ROOT, load_script
+
 BIB = parse_file(str(ROOT / "book" / "references.bib"))
 
 
@@ -37,7 +38,7 @@ def test_every_entry_has_authors_and_a_way_to_find_it():
 def test_labels_are_author_year():
     style = bibstyle().AuthorYearStyle()
     entries = list(BIB.entries.values())
-    labels = dict(zip((e.key for e in entries), style.format_labels(entries)))
+    labels = dict(zip((e.key for e in entries), style.format_labels(entries), strict=True))
     assert labels["kim2012"] == "Kim 2012"
     assert labels["from2012"] == "From 2012"
     assert labels["carpentier2019"] == "Carpentier et al. 2019"

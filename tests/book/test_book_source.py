@@ -20,6 +20,7 @@ import re
 import pytest
 
 from common import ROOT, load_script
+
 # the toc walker of the equation-map generator (scripts/equation_map.py) lists the sources
 EQUATION_MAP = load_script(ROOT / "scripts" / "equation_map.py")
 # Directives whose body is not markdown text: skipped like fenced code.

@@ -223,6 +223,7 @@ def test_the_errors_appendix_states_the_constants_of_the_code():
     tolerance changed in the code and not in the table fails here)."""
     import importlib
     import pkgutil
+
     import liedyn
     text = (ROOT / "book" / "appendix" / "errors.md").read_text()
     stated = re.findall(r"`([A-Z_]+)` = ([0-9.e+-]+)", text)

@@ -17,6 +17,7 @@ import re
 import pytest
 
 from common import ROOT
+
 WIDTH = 84
 LIBRARY = sorted((ROOT / "liedyn").rglob("*.py"))
 CHAPTERS = sorted(ROOT.glob("book/*.ipynb"))

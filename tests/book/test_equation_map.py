@@ -10,6 +10,7 @@ import re
 import pytest
 
 from common import ROOT, load_script
+
 REGENERATE = "run `.venv/bin/python scripts/equation_map.py` and commit the result"
 
 
@@ -43,7 +44,8 @@ def test_every_function_in_the_map_exists(committed):
             getattr(importlib.import_module(module), attr)
         except (ImportError, AttributeError):
             missing.append(name)
-    assert not missing, f"the map cites functions that do not exist: {sorted(missing)}; {REGENERATE}"
+    assert not missing, (f"the map cites functions that do not exist: {sorted(missing)}; "
+                         f"{REGENERATE}")
 
 
 def test_every_label_and_chapter_in_the_map_exists(committed):
@@ -70,8 +72,10 @@ def test_kim_numbers_are_in_range(objects):
     labels, checks = em.book_labels()
     cited = {(c[1], c[2], where) for qual, (_, cites) in objects.items()
              for c in cites if c[0] == "kim" for where in [qual]}
-    cited |= {(kind, n, f"label in {labels[(s, kind, n)][2]}") for (s, kind, n) in labels if s == "kim"}
-    cited |= {(kind, n, f"check in {docs[0]}") for (s, kind, n), docs in checks.items() if s == "kim"}
+    cited |= {(kind, n, f"label in {labels[(s, kind, n)][2]}")
+              for (s, kind, n) in labels if s == "kim"}
+    cited |= {(kind, n, f"check in {docs[0]}")
+              for (s, kind, n), docs in checks.items() if s == "kim"}
     bad = sorted(f"{where}: {kind} {n}" for kind, n, where in cited
                  if kind == "eq" and n not in map(str, em.KIM_EQUATIONS)
                  or kind == "table" and n not in map(str, em.KIM_TABLES))
@@ -110,7 +114,8 @@ def test_exemptions_are_needed(objects):
     ("Kim (2012), definition below eq. (5).", [("kim", "eq", "5")]),
     ("Kim (2012), Table 2: forward pass eqs. (37) and (41), backward pass eq. (42), tau = S^T F.",
      [("kim", "table", "2"), ("kim", "eq", "37"), ("kim", "eq", "41"), ("kim", "eq", "42")]),
-    ("Murray, Li and Sastry, Ch. 4, eq. (4.12).", [("mls", "other", "Ch. 4"), ("mls", "eq", "4.12")]),
+    ("Murray, Li and Sastry, Ch. 4, eq. (4.12).",
+     [("mls", "other", "Ch. 4"), ("mls", "eq", "4.12")]),
     ("zero off the path (Zhang, Lecture 9).", [("zhang", "other", "")]),
     ("Kim (2012), Section 1.1; Lynch and Park (2017), eq. (3.51).",
      [("kim", "other", "Section 1.1"), ("Lynch and Park (2017)", "eq", "3.51")]),

@@ -24,6 +24,7 @@ import pytest
 import yaml
 
 from common import ROOT, chapters, load_script
+
 FIGURES = ROOT / "book" / "figures"
 SVGS = sorted(FIGURES.glob("*.svg"))
 NS = {"svg": "http://www.w3.org/2000/svg"}

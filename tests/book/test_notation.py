@@ -68,7 +68,7 @@ def normalize(tex):
     around a single token dropped, a trailing argument list dropped unless it is a body
     index, as in $\\lambda(i)$ ($M(q)$ and $M$ are one symbol)."""
     for short, full in MACROS:
-        tex = re.sub(re.escape(short) + r"(?![A-Za-z])", lambda _: full, tex)
+        tex = re.sub(re.escape(short) + r"(?![A-Za-z])", lambda _, full=full: full, tex)
     tex = re.sub(r"\\[,;!]|\\q?quad", "", tex)
     tokens = TOKEN.findall(tex)
 

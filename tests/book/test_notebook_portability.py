@@ -25,6 +25,7 @@ import pytest
 import yaml
 
 from common import ROOT, load_script, notebook_cells, setup_cell
+
 CHAPTERS = sorted(ROOT.glob("book/*.ipynb"))
 SPHINX_ONLY = re.compile(r"^\s*[`:]{3,}\{(literalinclude|include|eval-rst|auto\w+)\}", re.M)
 # A bare equation number: "eq. (42)" or "eqs. (43)-(50)" with no source named just before it.

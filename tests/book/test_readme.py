@@ -12,6 +12,7 @@ import pytest
 import liedyn
 
 from common import ROOT
+
 FENCE = re.compile(r"^```python\n(.*?)^```$", re.M | re.S)
 
 

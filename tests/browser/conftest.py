@@ -25,9 +25,8 @@ from pathlib import Path
 
 import pytest
 
-from common import ROOT
-
 from .helpers import ARGS, CHROMIUM, VIEWPORT, serve, toc_pages
+from common import ROOT
 
 SCENE_TAG = '<iframe class="liedyn-scene"'
 ANIMATION_TAG = '<iframe class="liedyn-animation"'

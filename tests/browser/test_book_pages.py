@@ -47,9 +47,8 @@ from urllib.parse import unquote, urlsplit
 import pytest
 import yaml
 
-from common import ROOT
-
 from .helpers import VIEWPORT, Watch, fail_with
+from common import ROOT
 
 pytestmark = pytest.mark.browser
 
@@ -227,8 +226,8 @@ PAGE_TOC_JS = r"""() => {
                      && boxBottom <= innerHeight + 1;
     return r.width > 0 && r.height > 0 && r.right <= innerWidth + 1 && (inWindow || byScroll)
            && s.visibility !== 'hidden' && Number(s.opacity) > 0; };
-  const top = Array.from(nav ? nav.querySelectorAll('li.toc-h2 > a.nav-link, li.toc-h3 > a.nav-link')
-                               : []);
+  const top = Array.from(nav
+    ? nav.querySelectorAll('li.toc-h2 > a.nav-link, li.toc-h3 > a.nav-link') : []);
   const sections = Array.from(document.querySelectorAll(
     'article.bd-article section > h2, article.bd-article section > h3'))
     .map(h => h.parentElement.id);
@@ -538,10 +537,11 @@ def check_page_toc(page, interactive=True):
     each).
 
     The contents are visible, list every section and subsection (h2, h3) of the chapter, each
-    seen or reached by scrolling the contents' own box, and at least PAGE_TOC_MIN_SECTIONS; following an entry brings its heading to the top of the window (below
-    the sticky header, not covered) and highlights that entry; after a jump into the middle of a
-    long section (as a drag of the scroll bar does: no heading passes the top of the window) the
-    highlight is that section.
+    seen or reached by scrolling the contents' own box, and at least PAGE_TOC_MIN_SECTIONS;
+    following an entry brings its heading to the top of the window (below the sticky header,
+    not covered) and highlights that entry; after a jump into the middle of a long section (as
+    a drag of the scroll bar does: no heading passes the top of the window) the highlight is
+    that section.
     """
     failures = []
     page.evaluate("() => window.scrollTo(0, 0)")

@@ -26,9 +26,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from common import ROOT
-
 from .helpers import Watch, fail_with, serve
+from common import ROOT
 
 pytestmark = pytest.mark.browser
 

@@ -230,7 +230,7 @@ def check_rendering(cells, want):
     if len(listings) != len(want["listings"]):
         failures.append(f"{len(listings)} listings rendered, the source has "
                         f"{len(want['listings'])}")
-    for name, code in zip(want["listings"], listings):
+    for name, code in zip(want["listings"], listings, strict=True):
         short = name.rsplit(".", 1)[-1]
         if not re.search(rf"^(def|class) {short}\b", code, re.M):
             failures.append(f"listing {name} shows no code (got {code[:60]!r})")

@@ -29,9 +29,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from common import ROOT
-
 from .helpers import fail_with, toc_pages
+from common import ROOT
 
 sys.path.insert(0, str(ROOT / "scripts"))
 from print_pdf import bare, lead, normal  # noqa: E402  (how the printer reads the PDF)
@@ -123,7 +122,7 @@ def test_chapter_order(pdf, pytestconfig):
     labels = [label_of(d, book_dir)[1] for d in DOCS[1:]]
     found = [(label, pdf.tops[normal(label)][0]) for label in labels if normal(label) in pdf.tops]
     fail_with([f"bookmark {b!r} (page {q + 1}) comes before the previous chapter's page"
-               for (_, p), (b, q) in zip(found, found[1:]) if q < p], "chapter order")
+               for (_, p), (b, q) in zip(found, found[1:], strict=True) if q < p], "chapter order")
 
 
 def test_bookmarks_for_contents(pdf):

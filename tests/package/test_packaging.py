@@ -5,6 +5,7 @@ checked, and the wheel installed into a clean venv (numpy, sympy and matplotlib 
 Also the chapters' setup cell in that venv before liedyn is installed: it must stop with one
 clear install message, not a traceback.
 """
+import shutil
 import subprocess
 import sys
 import venv
@@ -15,6 +16,7 @@ from zipfile import ZipFile
 import pytest
 
 from common import ROOT, setup_cell
+
 PINS = {line.split("==")[0]: line.strip() for line in (ROOT / "requirements.txt").read_text()
         .splitlines() if "==" in line and not line.startswith("#")}
 
@@ -28,10 +30,19 @@ def run(*cmd, cwd, check=True):
     return out
 
 
+# what a build must not see: the venv, the built book, the caches and earlier builds
+NOT_SOURCE = shutil.ignore_patterns(".git", ".venv", "_build", "_vendor", "build", "dist",
+                                    "*.egg-info", "__pycache__", ".*_cache", ".hypothesis",
+                                    "node_modules")
+
+
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory):
-    out = tmp_path_factory.mktemp("dist")
-    run(sys.executable, "-m", "build", "--no-isolation", "--outdir", out, ROOT, cwd=out)
+    """The wheel and the sdist, built from a copy of the tree: setuptools writes build/ and
+    liedyn.egg-info/ beside the sources, and the checkout stays as it was."""
+    src, out = tmp_path_factory.mktemp("src") / "liedyn", tmp_path_factory.mktemp("dist")
+    shutil.copytree(ROOT, src, ignore=NOT_SOURCE)
+    run(sys.executable, "-m", "build", "--no-isolation", "--outdir", out, src, cwd=out)
     return out
 
 
@@ -78,7 +89,8 @@ def test_wheel_and_sdist_metadata(dist):
 
 
 def test_setup_cell_without_liedyn(clean_venv, tmp_path):
-    out = run(clean_venv, "-c", setup_cell(ROOT / "book/01_rigid_body_motion.ipynb"), cwd=tmp_path, check=False)
+    out = run(clean_venv, "-c", setup_cell(ROOT / "book/01_rigid_body_motion.ipynb"),
+              cwd=tmp_path, check=False)
     assert out.returncode == 1
     assert "This chapter needs liedyn. Install with" in out.stderr
     assert "pip install liedyn" in out.stderr
@@ -103,4 +115,5 @@ print(liedyn.__file__)
     out = run(clean_venv, "-c", script, cwd=tmp_path)
     assert "site-packages/liedyn/__init__.py" in out.stdout, out.stdout
     assert "ch1.ex1: correct." in out.stdout
-    assert run(clean_venv, "-c", setup_cell(ROOT / "book/01_rigid_body_motion.ipynb"), cwd=tmp_path).stderr == ""
+    cell = setup_cell(ROOT / "book/01_rigid_body_motion.ipynb")
+    assert run(clean_venv, "-c", cell, cwd=tmp_path).stderr == ""

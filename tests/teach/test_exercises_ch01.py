@@ -2,9 +2,9 @@
 import numpy as np
 import pytest
 
-from liedyn.teach.exercises import WrongAnswer, check, ch01
 from liedyn.dexp import dexp_inv_so3, dexp_so3
 from liedyn.lie import Ad, Ad_inv, Ad_star, ad, ad_star, log_se3, make_transform
+from liedyn.teach.exercises import WrongAnswer, ch01, check
 
 R = ch01.ROT_Z_90
 P = np.block([[np.zeros((3, 3)), np.eye(3)], [np.eye(3), np.zeros((3, 3))]])

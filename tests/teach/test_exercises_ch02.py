@@ -6,8 +6,9 @@ with plain numpy, so the two sides are independent.
 import numpy as np
 
 from liedyn import body, inertia, lie
-from liedyn.teach.exercises import check
 from liedyn.teach.exercises import ch02 as ex
+from liedyn.teach.exercises import check
+
 from common import hint
 
 

@@ -6,9 +6,10 @@ with plain numpy, so the two sides are independent.
 import numpy as np
 
 from liedyn import body, lie
-from liedyn.teach.exercises import check
-from liedyn.teach.exercises import ch03 as ex
 from liedyn.inertia import spatial_inertia
+from liedyn.teach.exercises import ch03 as ex
+from liedyn.teach.exercises import check
+
 from common import hint
 
 

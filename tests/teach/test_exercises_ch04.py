@@ -7,11 +7,12 @@ import numpy as np
 import pytest
 
 from liedyn import joints as J
-from liedyn.teach.exercises import WrongAnswer, check
-from liedyn.teach.exercises import ch04 as ex
 from liedyn.kinematics import body_jacobian, forward_kinematics
 from liedyn.model import Model
 from liedyn.robots import planar_arm
+from liedyn.teach.exercises import WrongAnswer, check
+from liedyn.teach.exercises import ch04 as ex
+
 from common import hint
 
 

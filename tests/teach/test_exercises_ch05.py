@@ -6,12 +6,13 @@ closed forms written out with plain numpy, so the two sides are independent.
 import numpy as np
 import pytest
 
-from liedyn.teach.exercises import WrongAnswer, check
-from liedyn.teach.exercises import ch05 as ex
+from liedyn.inverse_dynamics import gravity_acceleration, rnea
 from liedyn.kinematics import forward_kinematics
 from liedyn.model import Model
-from liedyn.inverse_dynamics import gravity_acceleration, rnea
 from liedyn.robots import pendulum, planar_arm, two_link_arm
+from liedyn.teach.exercises import WrongAnswer, check
+from liedyn.teach.exercises import ch05 as ex
+
 from common import hint
 
 
@@ -136,8 +137,8 @@ def test_ex7_a_right_rnea_passes_and_a_planted_bug_is_reported(capsys):
 # velocity-product term of F_2, from liedyn's rnea_pass and operators
 def parts_ex8():
     """(the velocity-product part of tau_2, the whole velocity term of tau_2)."""
-    from liedyn.lie import ad_star
     from liedyn.inverse_dynamics import rnea_pass
+    from liedyn.lie import ad_star
     model = planar_arm(2, gravity=0.0)
     out = rnea_pass(model, [0.0, ex.STATE_EX8["q2"]], ex.STATE_EX8["dq"], np.zeros(2))
     V2, I2 = out.forward.V[2], model.inertias[2]

@@ -9,13 +9,16 @@ import pytest
 from liedyn import joints as J
 from liedyn.closed_form import closed_form_matrices
 from liedyn.crba import coriolis_matrix, gravity_torque, mass_matrix
-from liedyn.teach.exercises import WrongAnswer, check
-from liedyn.teach.exercises import ch06 as ex
+from liedyn.inverse_dynamics import rnea
 from liedyn.lie import Ad, exp_se3
 from liedyn.model import Model
 from liedyn.regressor import joint_torque_regressor
-from liedyn.inverse_dynamics import rnea
 from liedyn.robots import planar_arm, random_tree, serial_chain
+from liedyn.teach.exercises import WrongAnswer, check
+from liedyn.teach.exercises import ch06 as ex
+
+from common import hint
+from test_implement import my_crba
 
 ARM = planar_arm(2)
 
@@ -105,9 +108,7 @@ def test_ex6_hints():
 
 
 # exercise 7 (Implement the composite-rigid-body algorithm): the checker of
-# teach.implement
-from test_implement import my_crba  # noqa: E402  (a right implementation, a planted bug)
-from common import hint
+# teach.implement, on my_crba of test_implement (a right implementation, a planted bug)
 
 
 def test_ex7_a_right_crba_passes_and_a_planted_bug_is_reported(capsys):

@@ -7,15 +7,15 @@ import numpy as np
 import pytest
 
 from liedyn import joints as J
-from liedyn.forward_dynamics import aba, aba_pass, mass_matrix_factor
 from liedyn.crba import bias_force, mass_matrix, momentum
-from liedyn.teach.exercises import WrongAnswer, check
-from liedyn.teach.exercises import ch07 as ex
+from liedyn.forward_dynamics import aba, aba_pass, mass_matrix_factor
 from liedyn.inertia import spatial_inertia
 from liedyn.lie import exp_quat, make_transform
 from liedyn.model import Model
 from liedyn.robots import double_pendulum, pendulum, planar_arm
 from liedyn.simulation import simulate
+from liedyn.teach.exercises import WrongAnswer, check
+from liedyn.teach.exercises import ch07 as ex
 
 from common import hint, pendulum_of
 

@@ -8,14 +8,15 @@ import numpy as np
 
 from liedyn import joints as J
 from liedyn import lie
-from liedyn.forward_dynamics import aba
 from liedyn.crba import bias_force, composite_inertias, mass_matrix, momentum
-from liedyn.teach.exercises import check
-from liedyn.teach.exercises import ch08 as ex
+from liedyn.forward_dynamics import aba
 from liedyn.hybrid_dynamics import hybrid, hybrid_pass
 from liedyn.inertia import rod_inertia, spatial_inertia
 from liedyn.model import Model
 from liedyn.robots import planar_arm
+from liedyn.teach.exercises import ch08 as ex
+from liedyn.teach.exercises import check
+
 from common import hint
 
 
@@ -83,7 +84,8 @@ def release_wrench():
                    inertia=spatial_inertia(r["base_mass"], np.zeros(3), 0.1 * np.eye(3)))
     L, m = r["rod_length"], r["rod_mass"]
     model.add_body("rod", "base", J.Revolute([0, 0, 1]),
-                   inertia=spatial_inertia(m, [L / 2, 0, 0], np.diag([0.0, 1.0, 1.0]) * m * L ** 2 / 12))
+                   inertia=spatial_inertia(m, [L / 2, 0, 0],
+                                           np.diag([0.0, 1.0, 1.0]) * m * L ** 2 / 12))
     z = np.zeros(model.nv)
     tau, ddq = hybrid(model, model.neutral_configuration(), z, z, z, [True, False])
     return tau[:6], ddq[6]

@@ -10,12 +10,13 @@ from liedyn import joints as J
 from liedyn.constrained_dynamics import constrained_forward, constrained_hybrid, constrained_inverse
 from liedyn.constraints import Pfaffian, constraint_jacobian
 from liedyn.crba import mass_matrix
-from liedyn.teach.exercises import check
-from liedyn.teach.exercises import ch09 as ex
 from liedyn.inertia import spatial_inertia
-from liedyn.model import Model
 from liedyn.inverse_dynamics import rnea
+from liedyn.model import Model
 from liedyn.robots import five_bar, four_bar, rolling_disk
+from liedyn.teach.exercises import ch09 as ex
+from liedyn.teach.exercises import check
+
 from common import hint
 
 Z3, Z5 = np.zeros(3), np.zeros(5)

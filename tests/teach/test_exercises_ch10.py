@@ -11,11 +11,11 @@ import pytest
 
 from liedyn import lie
 from liedyn.derivatives import aba_partials, rnea_derivative, rnea_inertial_partials, rnea_partials
-from liedyn.teach.exercises import WrongAnswer, check
-from liedyn.teach.exercises import ch10 as ex
 from liedyn.inertia import spatial_inertia, to_parameters
 from liedyn.model import Model
 from liedyn.robots import _make_joint, double_pendulum, planar_arm
+from liedyn.teach.exercises import WrongAnswer, check
+from liedyn.teach.exercises import ch10 as ex
 
 
 def T_p0():
@@ -36,7 +36,7 @@ def answer2():
 def ex3_model():
     model = Model()
     rng = np.random.default_rng(0)
-    for i, (p, kind) in enumerate(zip(ex.EX3_PARENTS, ex.EX3_JOINTS), 1):
+    for i, (p, kind) in enumerate(zip(ex.EX3_PARENTS, ex.EX3_JOINTS, strict=True), 1):
         X = lie.make_transform(lie.exp_so3(rng.normal(size=3)), rng.normal(size=3))
         model.add_body(f"b{i}", p, _make_joint(kind, np.array([0.0, 0.0, 1.0]), 0.1),
                        placement=X, inertia=spatial_inertia(1.0, rng.normal(size=3) * 0.2,
@@ -150,7 +150,8 @@ def test_ex5_wrong_at_zero_acceleration_differs():
 
 def test_ex6_data_is_deterministic_and_consistent():
     a, b = ex.ex6_data(), ex.ex6_data()
-    assert all(np.array_equal(x, y) for x, y in zip(a, b))    # the same function, twice
+    # the same function, twice
+    assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
     assert all(x.shape == (ex.ARM_EX6["samples"], 2) for x in a)
 
 

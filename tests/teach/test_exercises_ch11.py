@@ -8,11 +8,12 @@ import warnings
 
 import numpy as np
 
-from liedyn.teach.exercises import check
-from liedyn.teach.exercises import ch11 as ex
-from liedyn.kinematics import forward_kinematics
 from liedyn.inverse_dynamics import rnea
+from liedyn.kinematics import forward_kinematics
+from liedyn.teach.exercises import ch11 as ex
+from liedyn.teach.exercises import check
 from liedyn.urdf import load_robot
+
 from common import hint
 
 

@@ -8,9 +8,10 @@ import numpy as np
 
 from liedyn import control
 from liedyn.crba import coriolis_matrix, gravity_torque, mass_matrix
-from liedyn.teach.exercises import check
+from liedyn.kinematics import forward_kinematics, frame_jacobian
 from liedyn.teach.exercises import ch12 as ex
-from liedyn.kinematics import frame_jacobian, forward_kinematics
+from liedyn.teach.exercises import check
+
 from common import hint, mdot, pendulum_of
 
 

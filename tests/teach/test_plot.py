@@ -1,17 +1,18 @@
-"""Tests of liedyn.teach.plot with the Agg backend: the figures exist, are labelled and show the model."""
+"""Tests of liedyn.teach.plot with the Agg backend: the figures exist, are labelled and show the
+model."""
 import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt                      # noqa: E402
-import numpy as np                                   # noqa: E402
-import pytest                                        # noqa: E402
-from matplotlib.animation import FuncAnimation       # noqa: E402
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from matplotlib.animation import FuncAnimation  # noqa: E402
 
-from liedyn.kinematics import forward_kinematics    # noqa: E402
-from liedyn.teach.plot import animate, draw, plot_energy  # noqa: E402
+from liedyn.kinematics import forward_kinematics  # noqa: E402
 from liedyn.robots import double_pendulum, pendulum, random_tree, serial_chain  # noqa: E402
-from liedyn.simulation import Trajectory, simulate    # noqa: E402
+from liedyn.simulation import Trajectory, simulate  # noqa: E402
+from liedyn.teach.plot import animate, draw, plot_energy  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

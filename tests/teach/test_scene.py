@@ -1,4 +1,5 @@
-"""Tests of liedyn.teach.scene: the exported HTML is decoded and its poses checked against kinematics.
+"""Tests of liedyn.teach.scene: the exported HTML is decoded and its poses checked against
+kinematics.
 
 The scene's data are read back from the HTML text itself (base64 msgpack commands of the MeshCat
 viewer), so these tests see what a browser sees. Poses are rebuilt from the exported position and
@@ -15,8 +16,8 @@ import umsgpack
 
 from liedyn.kinematics import forward_kinematics
 from liedyn.robots import double_pendulum, four_bar
-from liedyn.teach.scene import Scene, inertia_box, scene
 from liedyn.simulation import simulate
+from liedyn.teach.scene import Scene, inertia_box, scene
 from liedyn.urdf import load_robot, load_urdf
 
 

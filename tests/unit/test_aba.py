@@ -1,4 +1,5 @@
-"""Tests of liedyn.forward_dynamics: forward dynamics (Kim (2012), Table 3) and the factor M = W W^T.
+"""Tests of liedyn.forward_dynamics: forward dynamics (Kim (2012), Table 3) and the factor
+M = W W^T.
 
 * inverse of rnea both ways, on random trees with every joint type;
 * equal to solving ``M ddq = tau - b`` with ``M`` from the CRBA and ``b`` from rnea;
@@ -16,20 +17,21 @@ import numpy as np
 import pinocchio as pin
 import pytest
 from hypothesis import assume, given, settings
+from test_rnea import merge_fixed
 
 from liedyn import joints as J
-from liedyn.forward_dynamics import aba, aba_pass, inverse_mass_matrix, mass_matrix_factor
 from liedyn.crba import bias_force, kinetic_energy, mass_matrix
+from liedyn.forward_dynamics import aba, aba_pass, inverse_mass_matrix, mass_matrix_factor
 from liedyn.inertia import spatial_inertia
+from liedyn.inverse_dynamics import gravity_acceleration, rnea
 from liedyn.kinematics import forward_kinematics
 from liedyn.lie import Ad, Ad_inv, ad
 from liedyn.model import Model
-from liedyn.inverse_dynamics import gravity_acceleration, rnea
 from liedyn.robots import JOINT_TYPES, double_pendulum, pendulum, random_tree, serial_chain
+
+from common import random_state, relerr
 from pinocchio_bridge import forces_to_pin, state_to_pin, to_pinocchio, velocity_map
 from strategies import seeds
-from test_rnea import merge_fixed
-from common import random_state, relerr
 
 SETTINGS = settings(max_examples=30, deadline=None)
 PIN_JOINTS = ("revolute", "prismatic", "helical", "universal", "planar", "spherical",
@@ -79,9 +81,9 @@ def test_every_joint_type_is_covered(monkeypatch):
                  test_aba_equals_solve_of_mass_matrix, test_inverse_mass_matrix):
         drawn = []
 
-        def recording(seed, *args, _original=random_state, **kwargs):
+        def recording(seed, *args, _original=random_state, _drawn=drawn, **kwargs):
             state = _original(seed, *args, **kwargs)
-            drawn.append(state[0])
+            _drawn.append(state[0])
             return state
         with monkeypatch.context() as mp:
             mp.setattr(sys.modules[__name__], "random_state", recording)

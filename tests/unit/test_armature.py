@@ -20,9 +20,9 @@ from liedyn.engine import dispatch
 from liedyn.forward_dynamics import mass_matrix_factor
 from liedyn.robots import planar_arm, serial_chain
 
+from common import random_state, relerr
 from pinocchio_bridge import state_to_pin, to_pinocchio, velocity_map
 from strategies import seeds
-from common import random_state, relerr
 
 SETTINGS = settings(max_examples=15, deadline=None)
 # joints whose Pinocchio velocity is liedyn's up to a permutation (B = 1 or P)
@@ -96,7 +96,7 @@ def test_compiled_equals_reference_in_batches(seed):
     reference = [call() for call in calls]
     dispatch.use_kernels(True)
     assert dispatch.flat_model(model) is not None
-    for call, want in zip(calls, reference):
+    for call, want in zip(calls, reference, strict=True):
         assert relerr(call(), want) < 1e-10
 
 
@@ -135,7 +135,7 @@ def test_energy_balance_of_a_simulation():
     q0, dq0 = np.array([0.3, -0.2, 0.5]), np.array([1.0, 0.0, -1.0])
     traj = ld.simulate(model, q0, dq0, dt=1e-3, duration=1.0, method="rk4")
     E = [ld.kinetic_energy(model, q, dq) + ld.potential_energy(model, q)
-         for q, dq in zip(traj.q, traj.dq)]
+         for q, dq in zip(traj.q, traj.dq, strict=True)]
     assert np.ptp(E) < 1e-8 * max(1.0, abs(E[0]))
     T = ld.kinetic_energy(model, q0, dq0)
     assert relerr(T, dq0 @ ld.mass_matrix(model, q0) @ dq0 / 2) < 1e-12

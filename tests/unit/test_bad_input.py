@@ -15,24 +15,30 @@ import numpy as np
 import pytest
 
 from liedyn import joints as J
-from liedyn._checks import (ChartSingularityError, DivergenceError, NonFiniteResultError,
-                            URDFError)
-from liedyn.forward_dynamics import aba, inverse_mass_matrix
-from liedyn.constrained_dynamics import (constrained_forward, constrained_hybrid,
-                                         constrained_inverse)
+from liedyn._checks import ChartSingularityError, DivergenceError, NonFiniteResultError, URDFError
+from liedyn.constrained_derivatives import constrained_forward_partials
+from liedyn.constrained_dynamics import constrained_forward, constrained_hybrid, constrained_inverse
 from liedyn.constraints import LoopClosure, Pfaffian, constraint_jacobian, project
 from liedyn.crba import bias_force, gravity_torque, mass_matrix
-from liedyn.constrained_derivatives import constrained_forward_partials
 from liedyn.derivatives import aba_partials, hybrid_partials, rnea_partials
+from liedyn.dh import from_dh
+from liedyn.forward_dynamics import aba, inverse_mass_matrix
 from liedyn.hybrid_dynamics import hybrid
 from liedyn.inertia import check_inertia, spatial_inertia
+from liedyn.inverse_dynamics import rnea
 from liedyn.kinematics import body_jacobian, forward_kinematics, frame_jacobian
 from liedyn.mjcf import MJCFError, load_mjcf
 from liedyn.model import Model
-from liedyn.inverse_dynamics import rnea
-from liedyn.dh import from_dh
-from liedyn.robots import (double_pendulum, five_bar, four_bar, pendulum, planar_arm,
-                           random_tree, serial_chain, two_link_arm)
+from liedyn.robots import (
+    double_pendulum,
+    five_bar,
+    four_bar,
+    pendulum,
+    planar_arm,
+    random_tree,
+    serial_chain,
+    two_link_arm,
+)
 from liedyn.simulation import simulate
 from liedyn.urdf import load_urdf
 
@@ -1054,7 +1060,7 @@ def test_joint_methods_take_symbols_and_complex_steps(joint):
             continue
         symbols = {a: np.array(sympy.symbols(f"{a}_0:{v.size}"), dtype=object)
                    if v.size else np.zeros(0, dtype=object) for a, v in values.items()}
-        at = {s: x for a in names for s, x in zip(symbols[a], values[a])}
+        at = {s: x for a in names for s, x in zip(symbols[a], values[a], strict=True)}
         result = getattr(joint, method)(*symbols.values())
         numeric = [None if r is None else np.array(
             [float(sympy.sympify(e).subs(at)) for e in np.ravel(r)]).reshape(np.shape(r))
@@ -1066,7 +1072,8 @@ def test_joint_methods_take_symbols_and_complex_steps(joint):
 def assert_close(result, expected, method, real=False):
     """``result`` (or its real part) equals the float ``expected`` to 1e-12, part by part for
     the methods that return pairs (``motion``: ``None`` where the same)."""
-    pairs = zip(result, expected) if isinstance(expected, tuple) else [(result, expected)]
+    pairs = (zip(result, expected, strict=True) if isinstance(expected, tuple)
+             else [(result, expected)])
     for r, e in pairs:
         assert (r is None) == (e is None), method
         if e is not None:

@@ -19,15 +19,14 @@ from liedyn import joints as J
 from liedyn.closed_form import closed_form_matrices, property4
 from liedyn.crba import bias_force, coriolis_matrix, gravity_torque, mass_matrix, potential_energy
 from liedyn.inertia import spatial_inertia
-from liedyn.kinematics import (body_accelerations, body_jacobian, forward_kinematics,
-                               frame_jacobian)
+from liedyn.inverse_dynamics import rnea, rnea_pass
+from liedyn.kinematics import body_accelerations, body_jacobian, forward_kinematics, frame_jacobian
 from liedyn.lie import Ad_inv, exp_se3, make_transform
 from liedyn.model import Model
-from liedyn.inverse_dynamics import rnea, rnea_pass
 from liedyn.robots import planar_arm, random_tree, serial_chain
 
-from strategies import seeds
 from common import relerr
+from strategies import seeds
 
 SETTINGS = settings(max_examples=25, deadline=None)
 SCREW_JOINTS = ("revolute", "prismatic", "helical", "screw")
@@ -191,7 +190,7 @@ def murray_elbow(printed=False):
 
 
 def murray_M(th, printed=False):
-    (m1, m2, m3), ((Ix1, Iy1, Iz1), (Ix2, Iy2, Iz2), (Ix3, Iy3, Iz3)) = MASS, INERTIA
+    (_, m2, m3), ((_, _, Iz1), (Ix2, Iy2, Iz2), (Ix3, Iy3, Iz3)) = MASS, INERTIA
     s2, c2, c3 = np.sin(th[1]), np.cos(th[1]), np.cos(th[2])
     s23, c23 = np.sin(th[1] + th[2]), np.cos(th[1] + th[2])
     M11 = (Iy2 * s2 ** 2 + Iy3 * s23 ** 2 + Iz1 + Iz2 * c2 ** 2 + Iz3 * c23 ** 2

@@ -1,23 +1,33 @@
-"""Constrained dynamics (Kim (2012), Section 3): recursive vs KKT, constraint satisfaction, the three
-inverse-dynamics regimes, hybrid consistency (both branches), Baumgarte stabilisation, projection,
-Pinocchio's constraintDynamics, singular configurations and other errors."""
+"""Constrained dynamics (Kim (2012), Section 3): recursive vs KKT, constraint satisfaction, the
+three inverse-dynamics regimes, hybrid consistency (both branches), Baumgarte stabilisation,
+projection, Pinocchio's constraintDynamics, singular configurations and other errors."""
 import warnings
 
 import numpy as np
 import pinocchio as pin
 import pytest
 
-from liedyn.constrained_dynamics import (constrained_forward, constrained_forward_kkt,
-                                         constrained_hybrid, constrained_inverse)
-from liedyn.constraints import (LoopClosure, Pfaffian, constraint_drift, constraint_jacobian,
-                                constraint_residual, project)
+from liedyn.constrained_dynamics import (
+    constrained_forward,
+    constrained_forward_kkt,
+    constrained_hybrid,
+    constrained_inverse,
+)
+from liedyn.constraints import (
+    LoopClosure,
+    Pfaffian,
+    constraint_drift,
+    constraint_jacobian,
+    constraint_residual,
+    project,
+)
 from liedyn.crba import kinetic_energy, mass_matrix, potential_energy
-from liedyn.kinematics import forward_kinematics
 from liedyn.inverse_dynamics import rnea
+from liedyn.kinematics import forward_kinematics
 from liedyn.robots import five_bar, four_bar, random_tree, rolling_disk, spatial_four_bar
 
-from pinocchio_bridge import state_to_pin, to_pinocchio, velocity_map
 from common import relerr as rel
+from pinocchio_bridge import state_to_pin, to_pinocchio, velocity_map
 
 MECHANISMS = [four_bar, five_bar, spatial_four_bar, rolling_disk]
 PIN_JOINTS = ("revolute", "prismatic", "helical", "universal", "planar", "spherical",

@@ -14,11 +14,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from liedyn import control
-from liedyn.forward_dynamics import aba, inverse_mass_matrix
 from liedyn.crba import coriolis_matrix, gravity_torque, mass_matrix
+from liedyn.forward_dynamics import aba, inverse_mass_matrix
 from liedyn.kinematics import frame_jacobian
 from liedyn.robots import double_pendulum, pendulum, planar_arm, random_tree
 from liedyn.urdf import link_placement, load_robot, robot_path
+
 from common import relative_error
 
 P = np.block([[np.zeros((3, 3)), np.eye(3)], [np.eye(3), np.zeros((3, 3))]])

@@ -19,17 +19,25 @@ import pytest
 import sympy
 from hypothesis import given, settings
 
-from liedyn.crba import (bias_force, composite_inertias, coriolis_matrix, gravity_torque,
-                         kinetic_energy, mass_matrix, momentum, potential_energy)
+from liedyn.crba import (
+    bias_force,
+    composite_inertias,
+    coriolis_matrix,
+    gravity_torque,
+    kinetic_energy,
+    mass_matrix,
+    momentum,
+    potential_energy,
+)
+from liedyn.inverse_dynamics import rnea
 from liedyn.kinematics import body_jacobian, forward_kinematics
 from liedyn.lie import Ad_inv, inverse
-from liedyn.inverse_dynamics import rnea
 from liedyn.robots import JOINT_TYPES, pendulum, planar_arm, serial_chain
 from liedyn.symbolic import lagrange_equations, mass_matrix_and_bias
 
+from common import depth_first, is_depth_first, mdot, random_state, relerr
 from pinocchio_bridge import state_to_pin, to_pinocchio, velocity_map
 from strategies import seeds
-from common import depth_first, is_depth_first, mdot, random_state, relerr
 
 SETTINGS = settings(max_examples=15, deadline=None)
 PIN_JOINTS = ("revolute", "prismatic", "helical", "universal", "planar", "spherical",
@@ -63,7 +71,8 @@ def test_mass_matrix_is_sum_of_body_jacobian_terms_and_positive_definite(seed):
     model, q, _, _, _ = random_state(seed, n_max=7)
     M = mass_matrix(model, q)
     J = [body_jacobian(model, q, i) for i in range(1, model.nbodies + 1)]
-    assert relerr(M, sum(Ji.T @ I @ Ji for Ji, I in zip(J, model.inertias[1:]))) < 1e-12
+    assert relerr(M, sum(Ji.T @ I @ Ji
+                         for Ji, I in zip(J, model.inertias[1:], strict=True))) < 1e-12
     assert model.nv == 0 or np.linalg.eigvalsh(M).min() > 0
 
 
@@ -73,7 +82,7 @@ def test_composite_inertia_of_root_is_whole_tree():
     Ic, _, _ = composite_inertias(model, q)
     Tw = forward_kinematics(model, q).T_world
     A = [Ad_inv(inverse(Tw[1]) @ Tw[i]) for i in range(1, model.nbodies + 1)]   # Ad_{T_1i^-1}
-    total = sum(Ai.T @ I @ Ai for Ai, I in zip(A, model.inertias[1:]))
+    total = sum(Ai.T @ I @ Ai for Ai, I in zip(A, model.inertias[1:], strict=True))
     assert relerr(Ic[1], total) < 1e-12
 
 
@@ -356,7 +365,7 @@ def test_symbolic_two_link_arm_equals_lagrange():
     c2 = (l * sympy.cos(q1) + r * sympy.cos(q1 + q2), l * sympy.sin(q1) + r * sympy.sin(q1 + q2))
 
     def rate(e):
-        return sum(sympy.diff(e, a) * b for a, b in zip(q, dq))
+        return sum(sympy.diff(e, a) * b for a, b in zip(q, dq, strict=True))
 
     T = (m * (rate(c1[0]) ** 2 + rate(c1[1]) ** 2) / 2 + Iz * dq1 ** 2 / 2
          + m * (rate(c2[0]) ** 2 + rate(c2[1]) ** 2) / 2 + Iz * (dq1 + dq2) ** 2 / 2)

@@ -15,22 +15,37 @@ import numpy as np
 import pinocchio as pin
 import pytest
 
-from liedyn.forward_dynamics import aba
+from liedyn.constrained_derivatives import constrained_forward_partials
 from liedyn.constrained_dynamics import constrained_forward
 from liedyn.constraints import LoopClosure, Pfaffian, constraint_drift, constraint_jacobian
 from liedyn.crba import mass_matrix
-from liedyn.constrained_derivatives import constrained_forward_partials
-from liedyn.derivatives import (aba_derivative, aba_partials, hybrid_derivative, hybrid_partials,
-                                rnea_derivative, rnea_inertial_partials, rnea_partials)
+from liedyn.derivatives import (
+    aba_derivative,
+    aba_partials,
+    hybrid_derivative,
+    hybrid_partials,
+    rnea_derivative,
+    rnea_inertial_partials,
+    rnea_partials,
+)
+from liedyn.forward_dynamics import aba
 from liedyn.hybrid_dynamics import hybrid
 from liedyn.inertia import from_parameters, spatial_inertia, to_parameters
-from liedyn.lie import exp_se3, skew, unskew
 from liedyn.inverse_dynamics import rnea
-from liedyn.robots import (JOINT_TYPES, five_bar, four_bar, pendulum, random_tree, rolling_disk,
-                           spatial_four_bar)
+from liedyn.lie import exp_se3, skew, unskew
+from liedyn.robots import (
+    JOINT_TYPES,
+    five_bar,
+    four_bar,
+    pendulum,
+    random_tree,
+    rolling_disk,
+    spatial_four_bar,
+)
 
+from common import is_depth_first
+from common import relerr as rel
 from pinocchio_bridge import state_to_pin, to_pinocchio, velocity_map
-from common import is_depth_first, relerr as rel
 
 H = 1e-6          # central differences: truncation ~ H^2, round-off ~ eps / H
 FD_TOL = 1e-6     # relative
@@ -115,13 +130,13 @@ def test_directional_derivative_wrt_model_parameters(seed):
         dI = np.zeros((model.nbodies, 6, 6))
         dI[k - 1] = from_parameters(e)
 
-        def with_param(eps):
+        def with_param(eps, e=e):
             m2 = copy.deepcopy(model)
             m2.inertias[k] = from_parameters(to_parameters(model.inertias[k]) + eps * e)
             return rnea(m2, q, dq, ddq, f)
         fd = (with_param(H) - with_param(-H)) / (2 * H)
         assert rel(rnea_derivative(model, q, dq, ddq, delta_I=dI, f_ext=f), fd) < FD_TOL
-    xi = rng.normal(size=6)                         # a placement moving along a twist (e.g. a length)
+    xi = rng.normal(size=6)             # a placement moving along a twist (e.g. a length)
     dX = np.zeros((model.nbodies, 6))
     dX[k - 1] = xi
 
@@ -206,13 +221,13 @@ def test_aba_and_hybrid_derivative_wrt_model_parameters(seed):
         got_a = aba_derivative(model, q, dq, tau, f_ext=f, **kw)
         got_h = np.concatenate(hybrid_derivative(model, q, dq, ddq, tau, mask, f_ext=f, **kw))
 
-        def out(p, x):
+        def out(p, x, moved=moved):
             m2 = moved(p)
             return (aba(m2, x, dq, tau, f), np.concatenate(hybrid(m2, x, dq, ddq, tau, mask, f)))
         with warnings.catch_warnings():
             warnings.simplefilter("error", np.exceptions.ComplexWarning)
             cs = [y.imag / CS_H for y in out(1j * CS_H, qc)]
-        fd = [(yp - ym) / (2 * H) for yp, ym in zip(out(H, q), out(-H, q))]
+        fd = [(yp - ym) / (2 * H) for yp, ym in zip(out(H, q), out(-H, q), strict=True)]
         assert rel(got_a, cs[0]) < CS_TOL, name
         assert rel(got_h, cs[1]) < CS_TOL, name
         assert rel(got_a, fd[0]) < FD_TOL, name
@@ -248,10 +263,12 @@ def test_hybrid_partials(seed):
     def out(qq=q, vv=dq, a=ddq, t=tau):
         return np.concatenate(hybrid(model, qq, vv, a, t, mask))
     hp = hybrid_partials(model, q, dq, ddq, tau, mask)
-    assert rel(np.concatenate([hp.dtau_dq, hp.dddq_dq]), fd_q(model, lambda x: out(qq=x), q)) < FD_TOL
+    assert rel(np.concatenate([hp.dtau_dq, hp.dddq_dq]),
+               fd_q(model, lambda x: out(qq=x), q)) < FD_TOL
     assert rel(np.concatenate([hp.dtau_ddq_dot, hp.dddq_ddq_dot]),
                fd_v(model, lambda x: out(vv=x), dq)) < FD_TOL
-    u = np.concatenate([np.full(model.joints[i].nv, mask[i - 1]) for i in range(1, model.nbodies + 1)])
+    u = np.concatenate([np.full(model.joints[i].nv, mask[i - 1])
+                        for i in range(1, model.nbodies + 1)])
     x = np.where(u, ddq, tau)
     fd_in = fd_v(model, lambda y: out(a=np.where(u, y, ddq), t=np.where(u, tau, y)), x)
     assert rel(np.concatenate([hp.dtau_dinput, hp.dddq_dinput]), fd_in) < FD_TOL
@@ -265,7 +282,8 @@ PIN_KINDS = ("revolute", "prismatic", "helical", "spherical", "free")   # dS = 0
 
 @pytest.mark.parametrize("seed", range(30))
 def test_partials_match_pinocchio(seed):
-    """Depth-first trees (chains) of joints with constant S: where Pinocchio's derivatives are right."""
+    """Depth-first trees (chains) of joints with constant S: where Pinocchio's derivatives are
+    right."""
     rng = np.random.default_rng(1000 + seed)
     model = random_tree(int(rng.integers(1, 8)), rng, joint_types=PIN_KINDS, branching=0.0)
     q = model.random_configuration(rng)
@@ -297,7 +315,8 @@ def test_partials_match_finite_differences_of_pinocchio(seed):
     aba, composed with the state maps of pinocchio_bridge and moved on liedyn's manifold."""
     rng = np.random.default_rng(4000 + seed)
     model = random_tree(7, rng, joint_types=PIN_FD_KINDS, branching=0.7)
-    while is_depth_first(model) or not joint_counts(model) & {"Universal", "SphericalZYX", "Planar"}:
+    while (is_depth_first(model)
+           or not joint_counts(model) & {"Universal", "SphericalZYX", "Planar"}):
         model = random_tree(7, rng, joint_types=PIN_FD_KINDS, branching=0.7)
     q = model.random_configuration(rng)
     dq, ddq, tau = rng.normal(size=(3, model.nv))
@@ -329,7 +348,7 @@ def test_batched_partials_equal_looped():
     V, A = rng.normal(size=(2, 3, model.nv))
     batched = rnea_partials(model, Q, V, A)
     for k in range(3):
-        for got, want in zip(batched, rnea_partials(model, Q[k], V[k], A[k])):
+        for got, want in zip(batched, rnea_partials(model, Q[k], V[k], A[k]), strict=True):
             assert rel(got[k], want) < 1e-13
 
 
@@ -417,7 +436,7 @@ def test_constrained_forward_partials_vs_finite_differences(name, baumgarte):
     want = constrained_forward(model, cons, q, dq, tau, f, baumgarte, velocity_tol=None)
     assert rel(np.concatenate([P.ddq, P.lam]), np.concatenate(want)) < 1e-14
     for got, want in zip(stacked(P), constrained_reference(model, cons, q, dq, tau, f, baumgarte,
-                                                           "fd")):
+                                                           "fd"), strict=True):
         assert rel(got, want) < FD_TOL
 
 
@@ -430,7 +449,7 @@ def test_constrained_forward_partials_vs_complex_step(name, baumgarte):
     model, cons, q, dq, tau, f = constrained_case(name, seed=1)
     P = constrained_forward_partials(model, cons, q, dq, tau, f, baumgarte, velocity_tol=None)
     for got, want in zip(stacked(P), constrained_reference(model, cons, q, dq, tau, f, baumgarte,
-                                                           "cs")):
+                                                           "cs"), strict=True):
         assert rel(got, want) < CS_TOL
 
 
@@ -476,10 +495,12 @@ def test_constrained_forward_partials_on_random_loops(seed):
     baumgarte = (1.5, 2.0 if seed % 3 == 1 else 0.0) if seed % 3 else None
     P = constrained_forward_partials(model, cons, q, dq, tau, f, baumgarte, velocity_tol=None)
     got = stacked(P)
-    for g, w in zip(got, constrained_reference(model, cons, q, dq, tau, f, baumgarte, "fd")):
+    fd = constrained_reference(model, cons, q, dq, tau, f, baumgarte, "fd")
+    for g, w in zip(got, fd, strict=True):
         assert rel(g, w) < FD_TOL
     if loops_only and not (baumgarte and baumgarte[1]):
-        for g, w in zip(got, constrained_reference(model, cons, q, dq, tau, f, baumgarte, "cs")):
+        cs = constrained_reference(model, cons, q, dq, tau, f, baumgarte, "cs")
+        for g, w in zip(got, cs, strict=True):
             assert rel(g, w) < CS_TOL
 
 

@@ -60,12 +60,13 @@ def random_rows(rng, n):
     return rows
 
 
-def pinocchio_model(rows, modified, gravity=(0.0, 0.0, -9.81), base=np.eye(4)):
+def pinocchio_model(rows, modified, gravity=(0.0, 0.0, -9.81), base=None):
     """Pinocchio's model of a DH table: joint i a z-joint in the frame where the
-    convention turns it, the link's inertia at its DH link frame; frame 0 at ``base``."""
+    convention turns it, the link's inertia at its DH link frame; frame 0 at ``base`` (the
+    identity when None)."""
     pm = pin.Model()
     pm.gravity = pin.Motion(np.array(gravity), np.zeros(3))
-    parent, after = 0, base
+    parent, after = 0, np.eye(4) if base is None else base
     for k, r in enumerate(rows):
         revolute = r.get("joint", "revolute") == "revolute"
         if modified:
@@ -158,7 +159,7 @@ def test_the_puma_560():
          (0, 0, 0), (0, 0, 0.032)],
         [(0, 0.35, 0), (0.13, 0.524, 0.539), (0.066, 0.086, 0.0125),
          (1.8e-3, 1.3e-3, 1.8e-3), (0.3e-3, 0.4e-3, 0.3e-3), (0.15e-3, 0.15e-3, 0.04e-3)],
-        Jm * G ** 2)]
+        Jm * G ** 2, strict=True)]
     pm = pinocchio_model(rows, modified=False)
     data = pm.createData()
     rng = np.random.default_rng(560)

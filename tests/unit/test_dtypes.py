@@ -59,7 +59,7 @@ def finite_differences(f, point, k, e):
         moved = list(point)
         moved[k] = point[k] + s * e
         return tuple_of(f(*moved))
-    return [(a - b) / (2 * EPS) for a, b in zip(at(EPS), at(-EPS))]
+    return [(a - b) / (2 * EPS) for a, b in zip(at(EPS), at(-EPS), strict=True)]
 
 
 def by_differences(f, point):
@@ -183,7 +183,7 @@ def test_float_agrees_with_a_second_method(name, both_paths):
     case = CASES[name]
     got, want = tuple_of(case.call(*case.point)), tuple_of(case.second(*case.point))
     assert len(got) >= len(want)
-    for a, b in zip(got, want):
+    for a, b in zip(got, want, strict=True):
         assert a.dtype == float
         assert relerr(a, np.asarray(b)) < case.tol, name
 
@@ -200,7 +200,7 @@ def complex_step(case):
 def test_complex_at_a_real_point_is_the_float_result(name, both_paths):
     case = CASES[name]
     real = [x + 0j for x in case.point]
-    for a, b in zip(tuple_of(case.call(*real)), tuple_of(case.call(*case.point))):
+    for a, b in zip(tuple_of(case.call(*real)), tuple_of(case.call(*case.point)), strict=True):
         assert a.dtype == complex and not np.any(a.imag)
         assert relerr(a.real, b) < 1e-13, name
 
@@ -210,7 +210,7 @@ def test_the_complex_step_is_the_derivative(name, both_paths):
     case = CASES[name]
     k, e = case.step
     fd = finite_differences(case.call, case.point, k, e)
-    for a, b in zip(complex_step(case), fd):
+    for a, b in zip(complex_step(case), fd, strict=True):
         assert relerr(a.imag / H, b) < 1e-6, name
 
 
@@ -227,7 +227,7 @@ def test_mass_matrix_factor_on_complex_takes_no_conjugate():
 def symbols_like(point):
     names = ("q", "dq", "x")
     return [np.array(sympy.symbols(f"{n}1:{len(p) + 1}"), dtype=object)
-            for n, p in zip(names, point)]
+            for n, p in zip(names, point, strict=True)]
 
 
 def substituted(x, symbols, point):
@@ -244,7 +244,7 @@ def test_sympy_symbols_give_the_float_result(name):
     symbols = symbols_like(case.point)
     got = tuple_of(case.call(*symbols))
     want = tuple_of(case.call(*case.point))
-    for a, b in zip(got, want):
+    for a, b in zip(got, want, strict=True):
         assert a.dtype == object, name
         assert relerr(substituted(a, symbols, case.point), b) < 1e-11, name
 
@@ -315,7 +315,7 @@ def test_sympy_rationals_give_exact_rationals(name):
     entries = [x for a in out for x in np.ravel(a)]
     assert entries and all(is_rational(x) for x in entries), [
         x for x in entries if not is_rational(x)]
-    for a, b in zip(out, tuple_of(EXACT_CALLS[name](*exact_arguments(False)))):
+    for a, b in zip(out, tuple_of(EXACT_CALLS[name](*exact_arguments(False))), strict=True):
         assert relerr(np.array(a, dtype=float), b) < 1e-12, name
 
 

@@ -15,12 +15,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from liedyn import lie
-from liedyn.forward_dynamics import aba
 from liedyn.crba import bias_force, mass_matrix
+from liedyn.forward_dynamics import aba
 from liedyn.hybrid_dynamics import check_prescribed, hybrid, hybrid_direct, hybrid_pass
-from liedyn.kinematics import forward_pass
 from liedyn.inverse_dynamics import gravity_acceleration, rnea, rnea_pass
+from liedyn.kinematics import forward_pass
 from liedyn.robots import JOINT_TYPES, double_pendulum, random_tree, serial_chain
+
 from common import random_state, relerr
 
 N_TREES = 120
@@ -121,7 +122,7 @@ def test_hybrid_matches_direct_and_equations_of_motion(seed):
 def test_independent_transcription_of_table4(seed):
     model, q, dq, ddq, tau, f_ext, mask = hybrid_case(seed)
     ref = table4(model, q, dq, ddq, tau, mask, f_ext)
-    for a, b in zip(hybrid(model, q, dq, ddq, tau, mask, f_ext), ref):
+    for a, b in zip(hybrid(model, q, dq, ddq, tau, mask, f_ext), ref, strict=True):
         assert relerr(a, b) <= TOL
 
 
@@ -138,11 +139,11 @@ def test_printed_table4_operators_fail():
         direct = hybrid_direct(model, q, dq, ddq, tau, mask, f_ext)
         good = table4(model, q, dq, ddq, tau, mask, f_ext)
         bad = table4(model, q, dq, ddq, tau, mask, f_ext, printed="table4")
-        assert max(relerr(a, b) for a, b in zip(good, direct)) <= TOL
-        assert max(relerr(a, b) for a, b in zip(bad, direct)) > 1e-3
+        assert max(relerr(a, b) for a, b in zip(good, direct, strict=True)) <= TOL
+        assert max(relerr(a, b) for a, b in zip(bad, direct, strict=True)) > 1e-3
         if any(mask[k - 1] and model.parent[k] > 0 for k in range(1, 6)):
             bad52 = table4(model, q, dq, ddq, tau, mask, f_ext, printed="eq52")
-            assert max(relerr(a, b) for a, b in zip(bad52, direct)) > 1e-3
+            assert max(relerr(a, b) for a, b in zip(bad52, direct, strict=True)) > 1e-3
             checked_eq52 += 1
     assert checked_eq52 == 2
     T = model.placements[2] @ model.joints[2].transform(q[model.q_slice[2]])
@@ -248,11 +249,12 @@ def test_external_wrenches():
     with_f = hybrid(model, q, dq, ddq, tau, mask, f_ext)
     without = hybrid(model, q, dq, ddq, tau, mask)
     assert relerr(with_f[0], without[0]) > 1e-3 and relerr(with_f[1], without[1]) > 1e-3
-    for a, b in zip(with_f, hybrid_direct(model, q, dq, ddq, tau, mask, f_ext)):
+    for a, b in zip(with_f, hybrid_direct(model, q, dq, ddq, tau, mask, f_ext), strict=True):
         assert relerr(a, b) <= TOL
     assert relerr(rnea(model, q, dq, with_f[1], f_ext), with_f[0]) <= TOL
     zero = hybrid(model, q, dq, ddq, tau, mask, np.zeros((model.nbodies, 6)))
-    assert all(np.array_equal(a, b) for a, b in zip(zero, without))   # exact: adds zeros
+    # exact: adds zeros
+    assert all(np.array_equal(a, b) for a, b in zip(zero, without, strict=True))
 
 
 def test_serial_chain_and_double_pendulum_agree_with_direct():
@@ -262,7 +264,7 @@ def test_serial_chain_and_double_pendulum_agree_with_direct():
         dq, ddq, tau = rng.normal(size=(3, model.nv))
         mask = np.arange(model.nbodies) % 2 == 0
         for a, b in zip(hybrid(model, q, dq, ddq, tau, mask),
-                        hybrid_direct(model, q, dq, ddq, tau, mask)):
+                        hybrid_direct(model, q, dq, ddq, tau, mask), strict=True):
             assert relerr(a, b) <= TOL
 
 

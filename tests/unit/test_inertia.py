@@ -10,10 +10,10 @@ from hypothesis import given, settings
 
 from liedyn import inertia as li
 from liedyn import joints as J
-from liedyn.model import Model
 from liedyn.lie import Ad, Ad_inv, Ad_star, inverse
-from strategies import rotation, seeds, transforms
-from strategies import _skew
+from liedyn.model import Model
+
+from strategies import _skew, rotation, seeds, transforms
 
 SETTINGS = settings(max_examples=40, deadline=None)
 
@@ -25,7 +25,8 @@ def random_body(rng):
     m = masses.sum()
     c = masses @ points / m
     r = points - c
-    Ic = sum(mk * (np.dot(rk, rk) * np.eye(3) - np.outer(rk, rk)) for mk, rk in zip(masses, r))
+    Ic = sum(mk * (np.dot(rk, rk) * np.eye(3) - np.outer(rk, rk))
+             for mk, rk in zip(masses, r, strict=True))
     return m, c, Ic, masses, points
 
 

@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 from liedyn import joints as J
 from liedyn import lie
 from liedyn.model import Model
-from strategies import seeds
+
 from common import translation
+from strategies import seeds
 
 SETTINGS = settings(max_examples=20, deadline=None)
 H = 1e-30          # complex step
@@ -75,7 +76,8 @@ def make_joint(kind, rng):
 
 
 def perturb(joint, q, d):
-    """``q (+) d``: through ``integrate`` for group joints, ``q + d`` otherwise (d may be complex)."""
+    """``q (+) d``: through ``integrate`` for group joints, ``q + d`` otherwise (d may be
+    complex)."""
     if isinstance(joint, GROUP_JOINTS):
         return joint.integrate(q.astype(complex), d)
     return q + d
@@ -374,7 +376,7 @@ def test_symbolic_transform_S_dS_match_numeric(kind):
     qs = np.array(sympy.symbols(f"q0:{joint.nq}", real=True), dtype=object)
     dqs = np.array(sympy.symbols(f"dq0:{joint.nv}", real=True), dtype=object)
     q, dq = joint.random(rng), rng.normal(size=joint.nv)
-    subs = {**dict(zip(qs, q)), **dict(zip(dqs, dq))}
+    subs = {**dict(zip(qs, q, strict=True)), **dict(zip(dqs, dq, strict=True))}
     for sym, num in [(joint.transform(qs), joint.transform(q)), (joint.S(qs), joint.S(q)),
                      (joint.dS(qs, dqs), joint.dS(q, dq))]:
         value = np.array([[float(sympy.sympify(e).subs(subs)) for e in row] for row in sym])

@@ -34,19 +34,22 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from liedyn.engine import dispatch as _exec, jit as _jit
-from liedyn.engine import drivers as K, kernels, spatial
 from liedyn import joints as J
 from liedyn._checks import ChartSingularityError, NonFiniteResultError
-from liedyn.forward_dynamics import aba, aba_pass, inverse_mass_matrix
 from liedyn.crba import composite_inertias, mass_matrix
 from liedyn.derivatives import aba_partials, rnea_partials
+from liedyn.engine import dispatch as _exec
+from liedyn.engine import drivers as K
+from liedyn.engine import jit as _jit
+from liedyn.engine import kernels, spatial
+from liedyn.forward_dynamics import aba, aba_pass, inverse_mass_matrix
 from liedyn.hybrid_dynamics import hybrid, hybrid_pass
 from liedyn.inertia import spatial_inertia
-from liedyn.lie import Ad, Ad_star, ad, ad_star, inverse, make_transform, exp_so3
+from liedyn.inverse_dynamics import rnea, rnea_pass
+from liedyn.lie import Ad, Ad_star, ad, ad_star, exp_so3, inverse, make_transform
 from liedyn.model import Model
 from liedyn.robots import JOINT_TYPES, random_tree, serial_chain
-from liedyn.inverse_dynamics import rnea, rnea_pass
+
 from common import random_state, relerr
 
 KERNEL_JOINTS = list(JOINT_TYPES)                     # every joint type has a kernel
@@ -123,7 +126,7 @@ def test_compiled_equals_the_reference_on_200_random_trees(start):
         compiled = every_kernel(model, q, dq, ddq, f_ext)
         with reference():
             expected = every_kernel(model, q, dq, ddq, f_ext)
-        for a, b in zip(compiled, expected):
+        for a, b in zip(compiled, expected, strict=True):
             assert relerr(a, b) <= 1e-12, f"seed {seed}"
 
 
@@ -170,7 +173,7 @@ def test_compiled_batches_equal_single_states(seed):
     batched = every_kernel(model, q, dq, ddq, f_ext)
     for k in np.ndindex(2, 3):
         single = every_kernel(model, q[k], dq[k], ddq[k], f_ext[k])
-        for a, b in zip(batched, single):
+        for a, b in zip(batched, single, strict=True):
             assert relerr(a[k], b) <= 1e-12
 
 
@@ -190,7 +193,7 @@ def test_sympy_chain_equals_numbers():
     tau = rnea(model, q, dq, ddq)
     M = mass_matrix(model, q)
     assert tau.dtype == object and M.dtype == object
-    values = dict(zip(s, [0.3, -0.7, 0.5, 1.1, -0.2, 0.9]))
+    values = dict(zip(s, [0.3, -0.7, 0.5, 1.1, -0.2, 0.9], strict=True))
     x = np.array([values[v] for v in s])
     tau_num = np.array([float(sympy.sympify(t).subs(values)) for t in tau])
     M_num = np.array([[float(sympy.sympify(m).subs(values)) for m in row] for row in M])
@@ -346,7 +349,7 @@ def test_exponential_coordinates_complex_step_and_sympy():
     s = sympy.symbols("x y z")
     tau = rnea(model, np.array(s), dq, ddq)
     assert tau.dtype == object
-    values = dict(zip(s, (0.4, -0.7, 0.2)))
+    values = dict(zip(s, (0.4, -0.7, 0.2), strict=True))
     numbers = np.array([float(sympy.sympify(x).subs(values)) for x in tau])
     assert relerr(numbers, rnea(model, np.array([0.4, -0.7, 0.2]), dq, ddq)) <= 1e-12
 
@@ -381,7 +384,7 @@ def test_views_and_read_only_arrays_give_the_same_results(layout):
         model, q, dq, ddq, f_ext = random_state(seed)
         expected = every_kernel(model, q, dq, ddq, f_ext)
         got = every_kernel(model, *(layout(x) for x in (q, dq, ddq, f_ext)))
-        for a, b in zip(got, expected):
+        for a, b in zip(got, expected, strict=True):
             assert relerr(a, b) <= 1e-14, f"seed {seed}"
 
 
@@ -434,7 +437,7 @@ def test_compiled_rnea_partials_equal_table5_on_numpy(start):
         model, q, dq, ddq, f_ext = random_state(seed, CONSTANT_S_JOINTS)
         compiled = _exec.rnea_partials(model, q, dq, ddq, f_ext)
         assert compiled is not None
-        for a, b in zip(compiled, reference_partials(model, q, dq, ddq, f_ext)):
+        for a, b in zip(compiled, reference_partials(model, q, dq, ddq, f_ext), strict=True):
             assert relerr(a, b) <= 1e-12, f"seed {seed}"
 
 
@@ -445,7 +448,7 @@ def test_compiled_rnea_partials_of_batches_equal_single_states(seed):
     batched = rnea_partials(model, q, dq[0, 0], ddq, f_ext)       # dq shared
     for k in np.ndindex(2, 3):
         single = _exec.rnea_partials(model, q[k], dq[0, 0], ddq[k], f_ext[k])
-        for a, b in zip(batched, single):
+        for a, b in zip(batched, single, strict=True):
             assert relerr(a[k], b) <= 1e-14
 
 
@@ -496,7 +499,7 @@ def test_compiled_aba_partials_equal_the_numpy_composition(seed):
             want = aba_partials(*args)
         finally:
             _exec.use_kernels(True)
-        for a, b in zip(got, want):
+        for a, b in zip(got, want, strict=True):
             assert a.shape == batch + (model.nv, model.nv)
             assert relerr(a, b) <= 1e-10
 
@@ -807,7 +810,7 @@ def test_batches_across_chunk_boundaries_equal_single_states(joints, n_threads):
             batched = every_algorithm(model, q, dq, x, f_ext)
         for k in range(B):
             single = every_algorithm(model, q[k], dq[k], x[k], f_ext[k])
-            for a, b in zip(batched, single):
+            for a, b in zip(batched, single, strict=True):
                 assert relerr(a[k], b) <= 1e-12, (B, k)
 
 

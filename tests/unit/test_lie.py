@@ -18,12 +18,40 @@ from hypothesis import strategies as st
 
 from liedyn import lie
 from liedyn.dexp import dexp, dexp_inv, dexp_inv_so3, dexp_so3
-from liedyn.lie import (Ad, Ad_inv, Ad_star, ad, ad_star, exp_quat, exp_se3, exp_so3, hat,
-                        inverse, log_quat, log_se3,
-                        log_so3, make_transform, quat_multiply, quat_to_rot, rot_to_quat, skew,
-                        unskew, vee)
-from strategies import (KINDS, batches, rodrigues, rotations, se3_tangents, seeds,
-                        so3_tangents, transforms, vectors)
+from liedyn.lie import (
+    Ad,
+    Ad_inv,
+    Ad_star,
+    ad,
+    ad_star,
+    exp_quat,
+    exp_se3,
+    exp_so3,
+    hat,
+    inverse,
+    log_quat,
+    log_se3,
+    log_so3,
+    make_transform,
+    quat_multiply,
+    quat_to_rot,
+    rot_to_quat,
+    skew,
+    unskew,
+    vee,
+)
+
+from strategies import (
+    KINDS,
+    batches,
+    rodrigues,
+    rotations,
+    se3_tangents,
+    seeds,
+    so3_tangents,
+    transforms,
+    vectors,
+)
 
 pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")   # valid input: no warnings
 
@@ -36,7 +64,8 @@ CS_H = 1e-30      # complex step: f'(x) = Im f(x + i h) / h, no cancellation
 
 
 def close(a, b, tol):
-    """Assert ``max |a - b| <= tol * max(1, max |b|)``: relative for big entries, absolute for small."""
+    """Assert ``max |a - b| <= tol * max(1, max |b|)``: relative for big entries, absolute for
+    small."""
     a, b = np.asarray(a), np.asarray(b)
     scale = max(1.0, float(np.max(np.abs(b)))) if b.size else 1.0
     err = float(np.max(np.abs(a - b))) if b.size else 0.0
@@ -401,7 +430,7 @@ def test_inertia_and_momentum_rules_of_section_1_3():
 
     def inertia(points):                      # eq. (20) as a sum over particles
         I6 = np.zeros((6, 6))
-        for m, r in zip(masses, points):
+        for m, r in zip(masses, points, strict=True):
             S = skew(r)
             I6 += m * np.block([[S.T @ S, S], [S.T, np.eye(3)]])
         return I6
@@ -410,7 +439,7 @@ def test_inertia_and_momentum_rules_of_section_1_3():
     V_a = rng.normal(size=6)
     dT_a = T_a @ hat(V_a)                      # eq. (9)
     energy = sum(m / 2 * np.sum((dT_a @ np.append(r, 1.0))[:3] ** 2)
-                 for m, r in zip(masses, points_a))
+                 for m, r in zip(masses, points_a, strict=True))
     I_a = inertia(points_a)
     close(V_a @ I_a @ V_a / 2, energy, 1e-13)                                   # eq. (15)
     points_b = (inverse(T_ab) @ np.c_[points_a, np.ones(8)].T).T[:, :3]

@@ -17,8 +17,8 @@ import liedyn as ld
 from liedyn.forward_dynamics import mass_matrix_factor
 from liedyn.lie import Ad, exp_so3, make_transform
 
-from pinocchio_bridge import state_to_pin, to_pinocchio, velocity_map
 from common import joint_xml, link_xml, massless_leaf, relerr, robot_xml
+from pinocchio_bridge import state_to_pin, to_pinocchio, velocity_map
 
 ROTOR = np.diag([0.0, 0.35, 0.0])       # kg m^2: the Puma's link 1, about its y axis
 

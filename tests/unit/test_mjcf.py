@@ -26,11 +26,11 @@ import warnings
 import zipfile
 from pathlib import Path
 
+import mujoco
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
-
-import mujoco
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from liedyn.crba import mass_matrix
 from liedyn.forward_dynamics import aba
@@ -38,9 +38,9 @@ from liedyn.inverse_dynamics import rnea
 from liedyn.joints import Fixed
 from liedyn.kinematics import body_velocities, forward_kinematics
 from liedyn.lie import Ad_inv
-from liedyn.robots import pendulum
 from liedyn.mjcf import JOINT_TYPES, MJCFError, MJCFWarning, load_mjcf
 from liedyn.mujoco_coordinates import f_ext_from_mujoco, from_mujoco, to_mujoco
+from liedyn.robots import pendulum
 
 from common import assert_ulp_close, relerr
 
@@ -166,7 +166,7 @@ def test_dynamics_agree_with_mujoco(source):
     m = mj_compile(source)
     assert (model.nq, model.nv) == (m.nq, m.nv)
     worst = worst_errors(model, m, seed=len(str(source)))
-    assert np.all(worst < TOL), dict(zip(("rnea", "M", "aba"), worst))
+    assert np.all(worst < TOL), dict(zip(("rnea", "M", "aba"), worst, strict=True))
 
 
 @pytest.mark.parametrize("source", CASES)
@@ -331,7 +331,7 @@ def test_visuals_sit_on_mujocos_geoms():
         elif kind in ("mjGEOM_BOX", "mjGEOM_SPHERE", "mjGEOM_CYLINDER"):
             expected.append((kind[7:].lower(), p, R))
     assert [v.kind for v in model.visuals] == [e[0] for e in expected]
-    for v, (kind, p, R) in zip(model.visuals, expected):
+    for v, (_, p, R) in zip(model.visuals, expected, strict=True):
         T = T_world[v.body] @ v.T
         assert relerr(T[:3, 3], p) < TOL and relerr(T[:3, :3], R) < TOL
     assert model.visuals[0].size == (0.2, 0.1, 0.4)          # full box sizes
@@ -389,14 +389,14 @@ def test_maps_round_trip_and_keep_the_power(seed, scale):
     qvel, qacc, qfrc = scale * rng.normal(size=(3, FLOATER.nv))
     s = from_mujoco(FLOATER, qpos, qvel, qacc, qfrc)
     back = to_mujoco(FLOATER, *s)
-    for a, b in zip(back, (qpos, qvel, qacc, qfrc)):
+    for a, b in zip(back, (qpos, qvel, qacc, qfrc), strict=True):
         assert relerr(a, b) < 1e-13 * max(1.0, scale)
     # forces are dual to velocities: the same power
     assert abs(s.tau @ s.dq - qfrc @ qvel) <= 1e-14 * np.linalg.norm(qfrc) * np.linalg.norm(
         qvel)
     free = FLOATER.v_slice[FLOATER.body("floater")]
     rest = np.r_[0:free.start, free.stop:FLOATER.nv]
-    for a, b in zip(s[1:], (qvel, qacc, qfrc)):
+    for a, b in zip(s[1:], (qvel, qacc, qfrc), strict=True):
         np.testing.assert_array_equal(a[rest], b[rest])       # other joints: copied
 
 

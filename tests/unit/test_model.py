@@ -5,17 +5,17 @@ message that names the body (builder) or the argument (algorithms).
 """
 import numpy as np
 import pytest
-
-import liedyn as ld
 from hypothesis import given, settings
 
+import liedyn as ld
 from liedyn import joints as J
 from liedyn.inertia import spatial_inertia
+from liedyn.inverse_dynamics import rnea
 from liedyn.kinematics import body_accelerations, body_jacobian, body_velocities, forward_kinematics
 from liedyn.lie import exp_so3, make_transform
 from liedyn.model import Model
-from liedyn.inverse_dynamics import rnea
 from liedyn.robots import JOINT_TYPES, random_tree, serial_chain
+
 from strategies import seeds
 
 SETTINGS = settings(max_examples=30, deadline=None)
@@ -239,7 +239,7 @@ def good_state(m, rng):
 def test_rnea_bad_inputs_name_the_argument(arg, bad):
     m = small_tree()
     rng = np.random.default_rng(6)
-    args = dict(zip(["q", "dq", "ddq", "f_ext"], good_state(m, rng)))
+    args = dict(zip(["q", "dq", "ddq", "f_ext"], good_state(m, rng), strict=True))
     x = args[arg]
     if bad == "short":
         x = x[..., :-1]

@@ -15,14 +15,14 @@ from hypothesis import given, settings
 
 from liedyn.crba import gravity_torque, mass_matrix
 from liedyn.inertia import from_parameters, to_parameters
+from liedyn.inverse_dynamics import rnea
 from liedyn.lie import ad_star
 from liedyn.model import Model
 from liedyn.regressor import body_regressor, inertial_parameters, joint_torque_regressor
-from liedyn.inverse_dynamics import rnea
 from liedyn.robots import planar_arm, random_tree
 
-from strategies import seeds
 from common import random_state, relerr
+from strategies import seeds
 
 SETTINGS = settings(max_examples=30, deadline=None)
 
@@ -75,7 +75,7 @@ def test_inverse_dynamics_is_linear_in_the_inertias(seed):
     other = with_inertias(model, [random_tree(1, rng).inertias[1] for _ in range(model.nbodies)])
     a, b = rng.uniform(0.2, 2.0, 2)
     mixed = with_inertias(model, [a * I1 + b * I2 for I1, I2 in
-                                  zip(model.inertias[1:], other.inertias[1:])])
+                                  zip(model.inertias[1:], other.inertias[1:], strict=True)])
     tau, tau_other = rnea(model, q, dq, ddq), rnea(other, q, dq, ddq)
     assert relerr(rnea(mixed, q, dq, ddq), a * tau + b * tau_other) < 1e-12
     Y = joint_torque_regressor(model, q, dq, ddq)                 # Y knows no inertia:
@@ -120,7 +120,7 @@ def test_identification_of_the_planar_arm():
 def test_inertial_parameters_round_trip():
     model, *_ = random_state(9, n_max=7)
     pi = inertial_parameters(model).reshape(model.nbodies, 10)
-    for I, p in zip(model.inertias[1:], pi):
+    for I, p in zip(model.inertias[1:], pi, strict=True):
         assert relerr(from_parameters(p), I) < 1e-14
     assert inertial_parameters(Model()).shape == (0,)
 

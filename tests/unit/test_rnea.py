@@ -17,13 +17,14 @@ from hypothesis import assume, given, settings
 
 from liedyn import joints as J
 from liedyn.inertia import spatial_inertia, transform_inertia
+from liedyn.inverse_dynamics import gravity_acceleration, rnea, rnea_pass
 from liedyn.kinematics import body_accelerations, body_jacobian, body_velocities, forward_kinematics
 from liedyn.lie import Ad_star, ad_star, inverse
 from liedyn.model import Model
-from liedyn.inverse_dynamics import gravity_acceleration, rnea, rnea_pass
 from liedyn.robots import pendulum, planar_arm, serial_chain, two_link_arm
-from strategies import seeds
+
 from common import random_state, relerr, translation
+from strategies import seeds
 
 SETTINGS = settings(max_examples=20, deadline=None)
 
@@ -343,7 +344,8 @@ def test_screw_two_link_arm_equals_revolute_model(seed):
     # the body frames differ (centre of mass vs joint): T_{screw,rev} = Trans(-L_i/2), so a
     # wrench F_rev becomes F_screw = Ad*_{T_{rev,screw}} F_rev (eq. (13))
     f_rev = rng.normal(size=(2, 6))
-    f_screw = np.array([Ad_star(translation([L / 2, 0.0, 0.0])) @ F for L, F in zip(lengths, f_rev)])
+    f_screw = np.array([Ad_star(translation([L / 2, 0.0, 0.0])) @ F
+                        for L, F in zip(lengths, f_rev, strict=True)])
     assert relerr(rnea(screw, q, dq, ddq, f_screw), rnea(rev, q, dq, ddq, f_rev)) < 1e-12
     Tw_s, Tw_r = forward_kinematics(screw, q).T_world, forward_kinematics(rev, q).T_world
     for i, L in [(1, lengths[0]), (2, lengths[1])]:
@@ -355,3 +357,12 @@ def test_two_link_arm_defaults_equal_planar_arm():
     q, dq, ddq = rng.normal(size=(3, 2))
     np.testing.assert_allclose(rnea(two_link_arm(), q, dq, ddq), rnea(planar_arm(2), q, dq, ddq),
                                rtol=0, atol=1e-12)
+
+
+def test_no_jit_runs_the_reference(request):
+    """``pytest --no-jit`` (make test's second run of the algorithms' tests) reaches the
+    engine: the public functions then take their reference implementation."""
+    if not request.config.getoption("--no-jit"):
+        pytest.skip("checks pytest --no-jit")
+    from liedyn.engine import jit
+    assert not jit.ENABLED

@@ -11,11 +11,11 @@ import numpy as np
 import pinocchio as pin
 import pytest
 
-from liedyn.kinematics import body_jacobian, forward_kinematics
 from liedyn.inverse_dynamics import rnea
+from liedyn.kinematics import body_jacobian, forward_kinematics
 
-from pinocchio_bridge import (P, forces_to_pin, state_to_pin, to_pinocchio, velocity_map)
 from common import random_state, relerr
+from pinocchio_bridge import P, forces_to_pin, state_to_pin, to_pinocchio, velocity_map
 
 PIN_JOINTS = ("revolute", "prismatic", "helical", "universal", "planar", "spherical",
               "spherical_zyx", "spherical_exp", "free")

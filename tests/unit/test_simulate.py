@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from liedyn import joints as J
-from liedyn.forward_dynamics import aba
 from liedyn.crba import momentum
+from liedyn.forward_dynamics import aba
 from liedyn.inertia import spatial_inertia
 from liedyn.lie import exp_quat
 from liedyn.model import Model

@@ -24,7 +24,7 @@ def test_spherical_pendulum_by_hand():
     s, c = sympy.sin(th), sympy.cos(th)
     expected = [m * l ** 2 * ddth - m * l ** 2 * s * c * dph ** 2 + m * g * l * s,
                 m * l ** 2 * s ** 2 * ddph + 2 * m * l ** 2 * s * c * dth * dph]
-    for e, x in zip(tau, expected):
+    for e, x in zip(tau, expected, strict=True):
         assert sympy.simplify(e - x) == 0
     M, b = sy.mass_matrix_and_bias(tau, [ddth, ddph])
     assert M.det().subs(th, 0) == 0                           # singular at the pole
@@ -70,7 +70,7 @@ def test_body_twist_of_a_screw():
     T[:3, 3] = [x, 0, 0]
     V = sy.body_twist(T, [th, x], [dth, dx])
     expected = [0, 0, dth, dx * sympy.cos(th), -dx * sympy.sin(th), 0]   # R^T (dx, 0, 0)
-    assert all(sympy.simplify(a - b) == 0 for a, b in zip(V, expected))
+    assert all(sympy.simplify(a - b) == 0 for a, b in zip(V, expected, strict=True))
 
 
 def test_lagrange_rejects_mismatched_velocities():
@@ -92,12 +92,13 @@ def test_boltzmann_hamel_se3_at_zero_is_newton_euler():
     phi, dphi = sympy.symbols("phi1:7"), sympy.symbols("v1:7")
     rng = np.random.default_rng(10)
     masses, pts = rng.uniform(0.2, 1.0, 4), rng.normal(size=(4, 3))
-    I_num = sum(spatial_inertia(mk, r, np.zeros((3, 3))) for mk, r in zip(masses, pts))
+    I_num = sum(spatial_inertia(mk, r, np.zeros((3, 3))) for mk, r in zip(masses, pts, strict=True))
     v, I_s = sympy.Matrix(dphi), sympy.Matrix(I_num)
     ad_phi = sympy.Matrix(ad(np.array(phi, dtype=object)))
     L_bar = sympy.expand((v.T * I_s * v)[0] / 2 - (v.T * I_s * ad_phi * v)[0] / 2)
     tau, ddphi = sy.lagrange_equations(L_bar, phi, dphi, t)
     V, dV = rng.normal(size=6), rng.normal(size=6)
-    values = {**{p: 0 for p in phi}, **dict(zip(dphi, V)), **dict(zip(ddphi, dV))}
+    values = {**{p: 0 for p in phi}, **dict(zip(dphi, V, strict=True)),
+              **dict(zip(ddphi, dV, strict=True))}
     tau_num = np.array([float(e.subs(values)) for e in tau])
     np.testing.assert_allclose(tau_num, newton_euler(I_num, V, dV), atol=1e-10)

@@ -26,13 +26,12 @@ import pytest
 
 from liedyn import joints as J
 from liedyn import urdf
-from liedyn.forward_dynamics import aba
 from liedyn.crba import mass_matrix
-
+from liedyn.forward_dynamics import aba
 from liedyn.inverse_dynamics import rnea
 
-from pinocchio_urdf import PinMap
 from common import joint_xml, link_xml, relative_error, robot_xml
+from pinocchio_urdf import PinMap
 
 SINGULAR = {"romeo": "RThumb3Link", "romeo_laas_small": "r_gripper"}
 TOL = 1e-9

@@ -5,7 +5,7 @@ Exercise 7 asks for an explanation in words and has no checker.
 """
 import numpy as np
 
-from ._closed_forms import Ad, inertia, rot, skew
+from ._closed_forms import Ad, inertia, rot
 from . import exercise
 
 __all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex8", "CYLINDER", "V_EX2",

@@ -211,7 +211,7 @@ def _swing(samples=2001):
         q, dq = off + amp * np.sin(w * t), amp * w * np.cos(w * t)
         M, C, grav = two_link_arm(q, dq, (m, m), L, ARM["gravity"])
         parts.append((grav, C @ dq, M @ (-w ** 2 * amp * np.sin(w * t))))
-    return [np.array(x) for x in zip(*parts)]
+    return [np.array(x) for x in zip(*parts, strict=True)]
 
 
 def _read_off(value):

@@ -74,7 +74,7 @@ def _complex_step(f, x0, h=1e-30):
 
 def _jacobian(f, x0):
     """``df/dx`` at the vector ``x0``, column by column by complex step."""
-    return np.stack([_complex_step(lambda s: f(x0 + s * e), 0.0)
+    return np.stack([_complex_step(lambda s, e=e: f(x0 + s * e), 0.0)
                      for e in np.eye(len(x0))], axis=-1)
 
 
@@ -240,7 +240,8 @@ def ex6_data():
     n = ARM_EX6["samples"]
     q = rng.uniform(-np.pi, np.pi, (n, 2))
     dq, ddq = rng.normal(size=(2, n, 2))
-    tau = np.array([_arm_tau(*state, _MASSES_EX6) for state in zip(q, dq, ddq)])
+    tau = np.array([_arm_tau(*state, _MASSES_EX6)
+                    for state in zip(q, dq, ddq, strict=True)])
     return q, dq, ddq, tau
 
 
@@ -286,16 +287,17 @@ def ex8(answer):
         dq, ddq = rng.normal(size=(2, 2))
         a = expect_shape(answer(q.copy(), dq.copy(), ddq.copy()), (2,), "dtau/dq_1")
         still = expect_shape(answer(q.copy(), 0 * dq, 0 * ddq), (2,), "dtau/dq_1")
-        dtau_dq = _jacobian(lambda x: _arm_tau(x, dq, ddq, ones), q)
+        dtau_dq = _jacobian(lambda x, dq=dq, ddq=ddq: _arm_tau(x, dq, ddq, ones), q)
         right, c1, c12 = dtau_dq[:, 0], np.cos(q[0]), np.cos(q[0] + q[1])
         diagnose(a, right, [
             (dtau_dq[:, 1], "this is dtau/dq_2, the derivative along the second "
                             "joint."),
-            (lambda x: np.max(np.abs(x - still)) > 1e-8,
+            (lambda x, still=still: np.max(np.abs(x - still)) > 1e-8,
              "your expression changes with dq or ddq, and dtau/dq_1 does not: M(q) "
              "and C(q, dq) contain q_2 only (turning joint 1 does not change the "
              "arm's shape)."),
-            (_jacobian(lambda x: _arm_tau(x, 0 * dq, 0 * ddq, ones), q)[:, 1],
+            (_jacobian(lambda x, dq=dq, ddq=ddq: _arm_tau(x, 0 * dq, 0 * ddq, ones),
+                       q)[:, 1],
              "you differentiated G with respect to q_2: this is the gravity part "
              "of dtau/dq_2."),
             (-right, "sign error: d/dq cos(q) = -sin(q)."),

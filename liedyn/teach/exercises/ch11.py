@@ -10,6 +10,7 @@ plot.
 import functools
 import warnings
 import xml.etree.ElementTree as ET
+from typing import Any
 
 import numpy as np
 
@@ -23,7 +24,7 @@ FINGERS = ("panda_finger_joint1", "panda_finger_joint2")
 """The Panda's finger joints, locked at 0 in the 7-DOF arm of exercises 3, 4 and
 6."""
 
-TRAJECTORY = {"q0": np.array([0.0, -0.3, 0.0, -2.0, 0.0, 1.8, 0.8]),
+TRAJECTORY: dict[str, Any] = {"q0": np.array([0.0, -0.3, 0.0, -2.0, 0.0, 1.8, 0.8]),
               "amplitude": np.array([0.8, 0.4, 0.5, 0.4, 0.6, 0.4, 0.8]),
               "period": 3.0}
 """The Panda arm's trajectory in the chapter,
@@ -198,7 +199,7 @@ def _holding_wrench():
     Tw = forward_kinematics(model, Q_EX5).T_world
     Tw = np.linalg.inv(Tw[1]) @ Tw                     # poses in the base frame {1}
     m_total, first = 0.0, np.zeros(3)
-    for T, I in zip(Tw[1:], model.inertias[1:]):
+    for T, I in zip(Tw[1:], model.inertias[1:], strict=True):
         m = I[3, 3]
         c = np.array([I[2, 4], I[0, 5], I[1, 3]]) / m if m > 0 else np.zeros(3)
         m_total, first = m_total + m, first + m * (T[:3, :3] @ c + T[:3, 3])
