@@ -127,6 +127,22 @@ def overflow(function, **inputs):
                                 "inputs down (e.g. other units)")
 
 
+def batch_shape(shapes):
+    """The broadcast of ``{argument name: batch shape}``, or a ``ValueError`` naming
+    them.
+
+    >>> batch_shape({"q": (5, 1), "dq": (3,)})
+    (5, 3)
+    """
+    try:
+        return np.broadcast_shapes(*shapes.values())
+    except ValueError:
+        listed = ", ".join(f"'{k}' {v}" for k, v in shapes.items())
+        raise ValueError(f"arguments {', '.join(repr(k) for k in shapes)}: batch "
+                         "shapes (the leading dimensions) do not broadcast "
+                         f"together: {listed}") from None
+
+
 def scalar(name, x, positive=False, integer=False, allow_none=False):
     """A real number (``bool`` refused); ``positive``: ``> 0``; ``integer``: an
     int."""

@@ -30,8 +30,12 @@ def cross(a, b):
     return out
 
 
-def tr(A):
-    """``A^T`` for a matrix or a stack of them (the last two axes swapped)."""
+def transpose(A):
+    """``A^T`` for a matrix or a stack of them (the last two axes swapped).
+
+    >>> transpose(np.arange(6).reshape(1, 2, 3)).shape
+    (1, 3, 2)
+    """
     return np.swapaxes(A, -1, -2)
 
 
@@ -148,7 +152,12 @@ def Ad_inv_matrix(R, p):
 
 
 def skew(w):
-    """``[w]`` without validation."""
+    """``[w]`` (..., 3, 3) with ``[w] x = w x x`` for ``w`` (..., 3), without
+    validation (:func:`liedyn.lie.skew` validates, then calls this).
+
+    >>> skew(np.array([1, 2, 3])).tolist()
+    [[0, -3, 2], [3, 0, -1], [-2, 1, 0]]
+    """
     W = np.zeros(w.shape + (3,), dtype=np.result_type(w, int))
     W[..., 0, 1], W[..., 0, 2], W[..., 1, 2] = -w[..., 2], w[..., 1], -w[..., 0]
     W[..., 1, 0], W[..., 2, 0], W[..., 2, 1] = w[..., 2], -w[..., 1], w[..., 0]
@@ -174,8 +183,12 @@ def homogeneous(R, p):
 
 
 def inverse(T):
-    """``T^-1 = [[R^T, -R^T p], [0, 1]]`` (Kim (2012), eq. (4)) without
-    validation."""
+    """``T^-1 = [[R^T, -R^T p], [0, 1]]`` (Kim (2012), eq. (4)) for ``T`` (..., 4,
+    4), without validation (:func:`liedyn.lie.inverse` validates, then calls this).
+
+    >>> inverse(homogeneous(np.eye(3), np.array([1.0, 2.0, 3.0])))[:3, 3].tolist()
+    [-1.0, -2.0, -3.0]
+    """
     Rt = np.swapaxes(T[..., :3, :3], -1, -2)
     return homogeneous(Rt, -matvec(Rt, T[..., :3, 3]))
 

@@ -288,7 +288,7 @@ def check_xml(data, label, root_link=None):
         tree(SimpleNamespace(links=links, joints=joints), label, root_link)
     except _checks.URDFError as err:
         node = getattr(err, "node", None)
-        raise _checks.URDFError(err.file, err.element, err._message, err.attribute,
+        raise _checks.URDFError(err.file, err.element, err.message, err.attribute,
                                 None if node is None else _line(data, root, node)
                                 ) from None
     return {j.name: j for j in joints}

@@ -17,7 +17,7 @@ from collections import namedtuple
 import numpy as np
 
 from . import _checks
-from .inertia import _batch_shape, check_inertia
+from .inertia import check_inertia
 from .dexp import dexp, dexp_inv
 from .lie import Ad_star, ad_star, exp_se3, inverse, skew
 
@@ -54,7 +54,8 @@ def _check_invertible(name, M, what="inertia"):
 def _batch(**arrays):
     """Check that the batch shapes of ``{name: (array, trailing axes)}``
     broadcast."""
-    return _batch_shape({k: a.shape[:a.ndim - n] for k, (a, n) in arrays.items()})
+    return _checks.batch_shape({k: a.shape[:a.ndim - n]
+                                for k, (a, n) in arrays.items()})
 
 
 def bias_force(I, V):

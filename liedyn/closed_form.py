@@ -25,7 +25,7 @@ import numpy as np
 
 from . import _checks
 from . import joints as J
-from ._spatial import Ad_inv_matrix, skew, tr
+from ._spatial import Ad_inv_matrix, skew, transpose
 from .kinematics import joint_transforms, world_poses
 from .lie import Ad, Ad_inv, ad, exp_se3, make_transform
 from .model import state
@@ -163,12 +163,12 @@ def closed_form_matrices(model, q, dq, tool=None):
     Gxi = G @ xi
     V = (Gxi @ dq[..., None])[..., 0]                      # V = G xi dq   (V_0 = 0)
     ad_xi_dq, ad_V_T, B = _velocity_blocks(model, xi, V, dq, Gamma)
-    M = tr(Gxi) @ Mb @ Gxi + np.diag(model.armature)          # + the rotors
+    M = transpose(Gxi) @ Mb @ Gxi + np.diag(model.armature)          # + the rotors
     MGadG = Mb @ G @ ad_xi_dq @ Gamma
-    C = tr(Gxi) @ (MGadG + ad_V_T @ Mb) @ Gxi
-    C_christoffel = tr(Gxi) @ (MGadG + B) @ Gxi
+    C = transpose(Gxi) @ (MGadG + ad_V_T @ Mb) @ Gxi
+    C_christoffel = transpose(Gxi) @ (MGadG + B) @ Gxi
     dV0 = gravity_acceleration(model).astype(dtype)
-    phi = (tr(Gxi) @ Mb @ G @ P0 @ dV0[:, None])[..., 0]
+    phi = (transpose(Gxi) @ Mb @ G @ P0 @ dV0[:, None])[..., 0]
     Pt = _tool_selection(tool, n, batch, dtype)
     return ClosedForm(xi, Gamma, G, P0, Mb, V, ad_xi_dq, ad_V_T, M, C,
                       C_christoffel, phi, Pt @ Gxi)
@@ -208,9 +208,9 @@ def _velocity_blocks(model, xi, V, dq, Gamma):
     for i, b in enumerate(_blocks(model.nbodies)):
         Vi, Ii = V[..., b], model.inertias[i + 1]
         ad_xi_dq[..., b, b] = -_ad(xi[..., b, i] * dq[..., i:i + 1])
-        ad_V_T[..., b, b] = -tr(_ad(Vi))
+        ad_V_T[..., b, b] = -transpose(_ad(Vi))
         B[..., b, b] = (
-            Ii @ _ad(Vi) - tr(_ad(Vi)) @ Ii - _bar(Ii @ Vi[..., None])) / 2
+            Ii @ _ad(Vi) - transpose(_ad(Vi)) @ Ii - _bar(Ii @ Vi[..., None])) / 2
     return ad_xi_dq, ad_V_T, B
 
 

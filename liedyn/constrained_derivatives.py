@@ -16,12 +16,12 @@ import numpy as np
 
 from . import _math
 from ._spatial import (Ad_inv_mul, Ad_mul, Ad_star_inv_mul, Ad_star_mul, ad_mul,
-                       ad_star_mul, cross, inverse, matvec, tr)
+                       ad_star_mul, cross, inverse, matvec, transpose)
 from .constrained_dynamics import VELOCITY_TOL, constrained_forward
-from .constraints import (LoopClosure, Pfaffian, _constraint_list,
+from .constraints import (LoopClosure, Pfaffian, constraint_list,
                           constraint_jacobian)
 from .crba import mass_matrix
-from .derivatives import _table5_backward, _table5_forward
+from .derivatives import table5_backward, table5_forward
 from .dexp import dexp_inv_so3
 from .inverse_dynamics import gravity_acceleration, rnea_pass
 from .kinematics import forward_kinematics
@@ -107,11 +107,11 @@ def _loop_closure_terms(model, c, mu, Tw, fw, fd, baumgarte):
         acc_p = acc_p + 2 * alpha * (Vb_p - W_p)          # d(A dq) = d(P V_rel)
         if beta:                                          # d f = P d(log, R_b^T dp)
             Ra, Rb = Ta[..., None, :3, :3], Tb[..., None, :3, :3]
-            Rab = tr(Ra) @ Rb
+            Rab = transpose(Ra) @ Rb
             phi = log_so3(Rab)
-            e = matvec(tr(Rb), Tb[..., None, :3, 3] - Ta[..., None, :3, 3])
+            e = matvec(transpose(Rb), Tb[..., None, :3, 3] - Ta[..., None, :3, 3])
             dphi = matvec(dexp_inv_so3(phi, side="right"),
-                          xb[..., :3] - matvec(tr(Rab), xa[..., :3]))
+                          xb[..., :3] - matvec(transpose(Rab), xa[..., :3]))
             de = -cross(xb[..., :3], e) + xb[..., 3:] - matvec(Rba, xa[..., 3:])
             acc_p = acc_p + beta**2 * np.concatenate(np.broadcast_arrays(dphi, de),
                                                      axis=-1)
@@ -148,7 +148,7 @@ def _pfaffian_terms(model, c, lam_c, q, dq, ddq, baumgarte, h):
     for e in np.eye(n):
         qp, qm = model.integrate(q, h * e), model.integrate(q, -h * e)
         dA = (c.jacobian(model, qp) - c.jacobian(model, qm)) / (2 * h)
-        dAT_lam.append(matvec(tr(dA), lam_c))
+        dAT_lam.append(matvec(transpose(dA), lam_c))
         dg_k = (matvec(dA, ddq + 2 * alpha * dq)
                 + (c.drift(model, qp, dq) - c.drift(model, qm, dq)) / (2 * h))
         if beta:
@@ -214,7 +214,7 @@ def constrained_forward_partials(model: Model,
     >>> bool(np.allclose(loops[0].jacobian(model, q0) @ P.dddq_dtau, 0))
     True
     """
-    constraints = _constraint_list(constraints)
+    constraints = constraint_list(constraints)
     _, dtype, q, dq, tau, f_ext = state(model, q, dq, tau, f_ext=f_ext,
                                         names=("dq", "tau"))
     if dtype == object and any(isinstance(c, Pfaffian) for c in constraints):
@@ -266,14 +266,14 @@ def _loop_closure_partials(model, constraints, rows, q, dq, ddq, lam, f_ext,
               np.zeros(batch + (N, 6), dtype=dtype))
     nominal = rnea_pass(model, qx, dqx, ddqx, (f_ext + F_c)[..., None, :, :])
     fw = nominal.forward
-    fd = _table5_forward(model, fw, qx, dqx, ddqx, dl_q, dl_dq, None, None,
-                         with_xi=bool(loops))
+    fd = table5_forward(model, fw, qx, dqx, ddqx, dl_q, dl_dq, None, None,
+                        with_xi=bool(loops))
     dF_c = np.zeros(batch + (2 * n, N, 6), dtype=dtype)
     R2 = np.zeros(batch + (2 * n, m), dtype=dtype)
     for (c, r), mu in zip(loops, mus, strict=True):
         dF, R2[..., r] = _loop_closure_terms(model, c, mu, Tw, fw, fd, baumgarte)
         dF_c = dF_c + dF
-    R1 = _table5_backward(model, nominal, fd, qx, None, dF_c if loops else None)
+    R1 = table5_backward(model, nominal, fd, qx, None, dF_c if loops else None)
     return np.array(np.broadcast_to(R1, batch + (2 * n, n))), R2
 
 
@@ -285,8 +285,8 @@ def _kkt_partials(model, constraints, q, R1, R2):
     M = mass_matrix(model, q)
     dtype = np.result_type(M, A, R1, R2)
     K = np.zeros(batch + (n + m, n + m), dtype=dtype)
-    K[..., :n, :n], K[..., :n, n:], K[..., n:, :n] = M, -tr(A), A
+    K[..., :n, :n], K[..., :n, n:], K[..., n:, :n] = M, -transpose(A), A
     rhs = np.zeros(batch + (n + m, 3 * n), dtype=dtype)
     rhs[..., :n, : 2 * n], rhs[..., n:, : 2 * n], rhs[..., :n, 2 * n :] = (
-        -tr(R1), -tr(R2), np.eye(n))
+        -transpose(R1), -transpose(R2), np.eye(n))
     return _math.solve(K, rhs)

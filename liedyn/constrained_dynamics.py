@@ -18,8 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _checks, _math
-from ._spatial import Ad_inv_matrix, matvec, tr
-from .constraints import _baumgarte, _constraint_list, _evaluate, _Kinematics
+from ._spatial import Ad_inv_matrix, matvec, transpose
+from .constraints import baumgarte_gains, constraint_list, evaluate, Kinematics
 from .forward_dynamics import aba_pass
 from .hybrid_dynamics import hybrid_pass
 from .model import state
@@ -145,11 +145,11 @@ def _simplified_pass(model, record, torques, prescribed=None):
     for i in range(N, 0, -1):                         # backward, Kim eqs. (49)-(50)
         B[i] = np.zeros(batch + (6, m), dtype=dtype)
         for k in model.children[i]:
-            B[i] = B[i] + tr(X[k]) @ beta[k]
+            B[i] = B[i] + transpose(X[k]) @ beta[k]
         if u[i]:
             beta[i] = B[i]
         else:
-            U[i] = torques[..., model.v_slice[i], :] - tr(fw.S[i]) @ B[i]
+            U[i] = torques[..., model.v_slice[i], :] - transpose(fw.S[i]) @ B[i]
             beta[i] = B[i] + IS[i] @ (record.Psi[i] @ U[i])
     ddq = np.zeros(batch + (model.nv, m), dtype=dtype)
     tau = np.array(np.broadcast_to(torques, batch + (model.nv, m)), dtype=dtype)
@@ -158,9 +158,10 @@ def _simplified_pass(model, record, torques, prescribed=None):
         a = X[i] @ dV[model.parent[i]]
         if u[i]:
             dV[i] = a
-            tau[..., model.v_slice[i], :] = tr(IS[i]) @ a + tr(fw.S[i]) @ B[i]
+            tau[..., model.v_slice[i], :] = (transpose(IS[i]) @ a
+                                             + transpose(fw.S[i]) @ B[i])
         else:
-            ddq_i = record.Psi[i] @ (U[i] - tr(IS[i]) @ a)
+            ddq_i = record.Psi[i] @ (U[i] - transpose(IS[i]) @ a)
             ddq[..., model.v_slice[i], :] = ddq_i
             dV[i] = a + fw.S[i] @ ddq_i
     return ddq, tau
@@ -235,20 +236,21 @@ def constrained_forward(model: Model, constraints: Sequence[LoopClosure | Pfaffi
     ValueError
         if ``A M^-1 A^T`` is singular, or ``dq`` violates the constraints
     """
-    constraints, baumgarte = _constraint_list(constraints), _baumgarte(baumgarte)
+    constraints = constraint_list(constraints)
+    baumgarte = baumgarte_gains(baumgarte)
     if velocity_tol is not None:
         velocity_tol = _checks.scalar("velocity_tol", velocity_tol, positive=True)
     _, _, q, dq, tau, f_ext = state(model, q, dq, tau, f_ext=f_ext,
                                     names=("dq", "tau"))
     full = aba_pass(model, q, dq, tau, f_ext)                 # the full call: ddq_r
-    kin = _Kinematics(model, q, dq, fw=full.forward,
-                      ground=gravity_acceleration(model))
-    A, drift, f = _evaluate(model, constraints, kin, jacobian=True, drift=True,
-                            residual=baumgarte is not None)
+    kin = Kinematics(model, q, dq, fw=full.forward,
+                     ground=gravity_acceleration(model))
+    A, drift, f = evaluate(model, constraints, kin, jacobian=True, drift=True,
+                           residual=baumgarte is not None)
     if baumgarte is None and velocity_tol is not None:
         _check_velocity(A, dq, velocity_tol)
     ddq_r = full.ddq
-    MinvAT = _simplified_pass(model, full, tr(A))[0]            # m simplified calls
+    MinvAT = _simplified_pass(model, full, transpose(A))[0]     # m simplified calls
     G = A @ MinvAT
     _check_rank(G, "A M^-1 A^T")
     rhs = matvec(A, ddq_r) + _stabilised_rhs(A, drift, f, dq, baumgarte)
@@ -267,18 +269,19 @@ def constrained_forward_kkt(model, constraints, q, dq, tau, f_ext=None,
     -(dA dq)]``, ``M`` by CRBA, ``b`` by RNEA; the state is not checked.
     """
     from .crba import mass_matrix
-    constraints, baumgarte = _constraint_list(constraints), _baumgarte(baumgarte)
+    constraints = constraint_list(constraints)
+    baumgarte = baumgarte_gains(baumgarte)
     _, _, q, dq, tau, f_ext = state(model, q, dq, tau, f_ext=f_ext,
                                     names=("dq", "tau"))
-    A, drift, f = _evaluate(model, constraints, _Kinematics(model, q, dq),
-                            jacobian=True, drift=True,
-                            residual=baumgarte is not None)
+    A, drift, f = evaluate(model, constraints, Kinematics(model, q, dq),
+                           jacobian=True, drift=True,
+                           residual=baumgarte is not None)
     M = mass_matrix(model, q)
     b = rnea(model, q, dq, np.zeros(model.nv), f_ext)
     m, n = A.shape[-2], model.nv
     batch = np.broadcast_shapes(M.shape[:-2], A.shape[:-2])
     K = np.zeros(batch + (n + m, n + m), dtype=np.result_type(M, A, tau, b))
-    K[..., :n, :n], K[..., :n, n:], K[..., n:, :n] = M, -tr(A), A
+    K[..., :n, :n], K[..., :n, n:], K[..., n:, :n] = M, -transpose(A), A
     rhs_c = _stabilised_rhs(A, drift, f, dq, baumgarte)
     rhs = np.concatenate([np.broadcast_to(tau - b, batch + (n,)),
                           -np.broadcast_to(rhs_c, batch + (m,))], axis=-1)
@@ -311,8 +314,8 @@ def _null_space(B):
 def _check_consistent(model, constraints, q, dq, ddq, tol=1e-6):
     """``A``, after checking ``A dq = 0`` and ``A ddq + dA dq = 0`` to ``tol``
     (relative); not tested on symbols."""
-    A, drift, _ = _evaluate(model, constraints, _Kinematics(model, q, dq),
-                            jacobian=True, drift=True)
+    A, drift, _ = evaluate(model, constraints, Kinematics(model, q, dq),
+                           jacobian=True, drift=True)
     numbers = _numbers(matvec(A, dq), matvec(A, ddq) + drift, dq, ddq)
     if numbers is None:
         return A
@@ -360,7 +363,7 @@ def constrained_inverse(model: Model, constraints: Sequence[LoopClosure | Pfaffi
     numbers only: ``TypeError`` on sympy objects.
     """
     _checks.choice("objective", objective, ("min_torque", "min_constraint_force"))
-    constraints = _constraint_list(constraints)
+    constraints = constraint_list(constraints)
     a = _coordinate_mask(model, actuated, "actuated")
     p = ~a
     q, dq, ddq = model.check_q(q), model.check_v(dq), model.check_v(ddq, "ddq")
@@ -429,7 +432,7 @@ def constrained_hybrid(model: Model, constraints: Sequence[LoopClosure | Pfaffia
         if ``A_v M_vv^-1 A_v^T`` is singular, or the prescribed accelerations admit
         no motion
     """
-    constraints = _constraint_list(constraints)
+    constraints = constraint_list(constraints)
     u = _coordinate_mask(model, prescribed, "prescribed")
     v = ~u
     _, _, q, dq, ddq, tau, f_ext = state(model, q, dq, ddq, tau, f_ext=f_ext,
@@ -440,12 +443,12 @@ def constrained_hybrid(model: Model, constraints: Sequence[LoopClosure | Pfaffia
                                       prescribed, f_ext, u)
     mask = np.asarray(prescribed)
     full = hybrid_pass(model, q, dq, ddq, tau, mask, f_ext)    # the full call: (77)
-    kin = _Kinematics(model, q, dq, fw=full.forward,
-                      ground=gravity_acceleration(model))
-    A, drift, _ = _evaluate(model, constraints, kin, jacobian=True, drift=True)
+    kin = Kinematics(model, q, dq, fw=full.forward,
+                     ground=gravity_acceleration(model))
+    A, drift, _ = evaluate(model, constraints, kin, jacobian=True, drift=True)
     tau_r, ddq_r = full.tau, full.ddq
     E = np.zeros(A.shape[:-2] + (model.nv, m), dtype=A.dtype)
-    E[..., v, :] = tr(A)[..., v, :]                     # columns: tau_v = A_v^T e_k
+    E[..., v, :] = transpose(A)[..., v, :]              # columns: tau_v = A_v^T e_k
     unit_ddq, unit_tau = _simplified_pass(model, full, E, mask)         # (78)
     Minv_AvT = unit_ddq[..., v, :]                                # (..., n_v, m)
     tau_uc = unit_tau[..., u, :]                                  # (..., n_u, m)
@@ -455,7 +458,7 @@ def constrained_hybrid(model: Model, constraints: Sequence[LoopClosure | Pfaffia
     ddq_out, tau_out = np.array(ddq_r), np.array(tau_r)
     ddq_out[..., v] = ddq_r[..., v] + matvec(Minv_AvT, lam)                   # (80)
     tau_out[..., u] = (tau_r[..., u] + matvec(tau_uc, lam)
-                       - matvec(tr(A[..., :, u]), lam))                      # (79)
+                       - matvec(transpose(A[..., :, u]), lam))               # (79)
     return tau_out, ddq_out, lam
 
 
@@ -470,8 +473,8 @@ def _overdetermined_hybrid(model, constraints, q, dq, ddq, tau, prescribed, f_ex
                          "n_v takes one state, not a batch")
     _numbers_only(f"constrained_hybrid with m = {m} constraints > n_v = {n_v} "
                   "torque-given coordinates", q, dq, ddq, tau)
-    A, drift, _ = _evaluate(model, constraints, _Kinematics(model, q, dq),
-                            jacobian=True, drift=True)
+    A, drift, _ = evaluate(model, constraints, Kinematics(model, q, dq),
+                           jacobian=True, drift=True)
     rhs = -(A[:, u] @ ddq[u] + drift)
     ddq_v = np.linalg.lstsq(A[:, v], rhs, rcond=None)[0]
     residual = np.max(np.abs(A[:, v] @ ddq_v - rhs), initial=0.0)

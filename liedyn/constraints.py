@@ -10,14 +10,14 @@ nv), the drift ``dA dq`` (..., m) and, if holonomic, the residual ``f(q)``;
 :func:`project` moves a state onto the constraint manifold. The dynamics (Kim's
 §3.1-3.3) are in :mod:`liedyn.constrained_dynamics`; they evaluate all constraints
 from the forward recursion of their articulated-body (or hybrid) pass
-(:class:`_Kinematics`).
+(:class:`Kinematics`).
 """
 from __future__ import annotations
 
 import numpy as np
 
 from . import _checks
-from ._spatial import Ad_inv_mul, Ad_mul, ad_mul, compose, matvec, tr
+from ._spatial import Ad_inv_mul, Ad_mul, ad_mul, compose, matvec, transpose
 from .kinematics import forward_pass, joint_transforms, world_poses
 from .lie import log_so3
 from .model import state
@@ -35,7 +35,7 @@ __all__ = ["LoopClosure", "Pfaffian", "constraint_jacobian", "constraint_drift",
 AXES = {"wx": 0, "wy": 1, "wz": 2, "vx": 3, "vy": 4, "vz": 5}
 
 
-class _Kinematics:
+class Kinematics:
     """One forward recursion (Kim (2012), eqs. (37), (41)) shared by all
     constraints.
 
@@ -73,9 +73,10 @@ class _Kinematics:
             Rw = np.stack(np.broadcast_arrays(*self.Rw[1:]), axis=-3)[
                 ..., body, :, :]
             pw = np.stack(np.broadcast_arrays(*self.pw[1:]), axis=-2)[..., body, :]
-            S = np.concatenate([tr(np.broadcast_to(self.S[i], self.q.shape[:-1]
-                                                   + self.S[i].shape[-2:]))
-                                for i in range(1, N + 1)], axis=-2)
+            batch = self.q.shape[:-1]
+            S = np.concatenate(
+                [transpose(np.broadcast_to(self.S[i], batch + self.S[i].shape[-2:]))
+                 for i in range(1, N + 1)], axis=-2)
             self._columns = Ad_mul(Rw, pw, S)
         return self._columns
 
@@ -166,18 +167,18 @@ class LoopClosure:
 
     def residual(self, model: Model, q: ArrayLike) -> Array:
         """``f(q)`` (..., m): the selected rotation-vector and position errors."""
-        return self._terms(model, _Kinematics(model, model.check_q(q)),
+        return self._terms(model, Kinematics(model, model.check_q(q)),
                            residual=True)[2]
 
     def jacobian(self, model: Model, q: ArrayLike) -> Array:
         """``A(q)`` (..., m, nv) with ``A dq = P V_rel``."""
-        return self._terms(model, _Kinematics(model, model.check_q(q)),
+        return self._terms(model, Kinematics(model, model.check_q(q)),
                            jacobian=True)[0]
 
     def drift(self, model: Model, q: ArrayLike, dq: ArrayLike) -> Array:
         """``dA/dt dq`` (..., m): the part of ``d/dt (A dq)`` without ``ddq``."""
         _, _, q, dq, _ = state(model, q, dq)
-        return self._terms(model, _Kinematics(model, q, dq), drift=True)[1]
+        return self._terms(model, Kinematics(model, q, dq), drift=True)[1]
 
     def _terms(self, model, kin, jacobian=False, drift=False, residual=False):
         """``(A, dA dq, f)`` from shared kinematics ``kin``; ``None`` if not
@@ -208,14 +209,14 @@ class LoopClosure:
         Rb, pb = Tb
         cols = Ad_inv_mul(Rb[..., None, :, :], pb[..., None, :],
                           s[:, None] * kin.columns(model))    # (..., nv, 6), in {b}
-        return tr(cols[..., self.axes])
+        return transpose(cols[..., self.axes])
 
     def _drift(self, kin, a, b, Ta, Tb):
         """``dA dq = P (dV_b - Ad_{T_ba} dV_a + ad_{V_rel} Ad_{T_ba} V_a)``."""
         (Ra, pa), (Rb, pb) = Ta, Tb
         Va, dVa = kin.motion(a, self.frame_a)
         Vb, dVb = kin.motion(b, self.frame_b)
-        Rba, pba = tr(Rb) @ Ra, matvec(tr(Rb), pa - pb)          # T_ba = T_b^-1 T_a
+        Rba, pba = transpose(Rb) @ Ra, matvec(transpose(Rb), pa - pb)  # T_b^-1 T_a
         AVa = Ad_mul(Rba, pba, Va)
         acc = dVb - Ad_mul(Rba, pba, dVa) + ad_mul(Vb - AVa, AVa)
         return acc[..., self.axes]
@@ -223,8 +224,8 @@ class LoopClosure:
     def _residual(self, Ta, Tb):
         """``f = P (log(R_a^T R_b), R_b^T (p_b - p_a))``."""
         (Ra, pa), (Rb, pb) = Ta, Tb
-        err = np.concatenate([log_so3(tr(Ra) @ Rb), matvec(tr(Rb), pb - pa)],
-                             axis=-1)
+        err = np.concatenate([log_so3(transpose(Ra) @ Rb),
+                              matvec(transpose(Rb), pb - pa)], axis=-1)
         return err[..., self.axes]
 
 
@@ -305,7 +306,7 @@ class Pfaffian:
                  else np.zeros(kin.batch + (self.m,))) if residual else None)
 
 
-def _constraint_list(constraints, allow_empty=False):
+def constraint_list(constraints, allow_empty=False):
     """A non-empty list of LoopClosure / Pfaffian (a single one must be wrapped)."""
     constraints = _checks.sequence("constraints", constraints,
                                    (LoopClosure, Pfaffian),
@@ -318,7 +319,7 @@ def _constraint_list(constraints, allow_empty=False):
     return constraints
 
 
-def _baumgarte(baumgarte):
+def baumgarte_gains(baumgarte):
     """``None`` or ``(alpha, beta)``: two finite numbers, ``alpha >= 0``."""
     if baumgarte is None:
         return None
@@ -329,11 +330,11 @@ def _baumgarte(baumgarte):
     return tuple(gains)
 
 
-def _evaluate(model, constraints, kin, jacobian=False, drift=False, residual=False):
+def evaluate(model, constraints, kin, jacobian=False, drift=False, residual=False):
     """All constraints' ``A`` (..., m, nv), ``dA dq`` and ``f`` (..., m), stacked
     (zero rows of ``f`` without a residual; None for those not asked).
     """
-    constraints = _constraint_list(constraints)
+    constraints = constraint_list(constraints)
     parts = [c._terms(model, kin, jacobian, drift, residual) for c in constraints]
     out = []
     for k, (wanted, tail) in enumerate(
@@ -349,25 +350,25 @@ def _evaluate(model, constraints, kin, jacobian=False, drift=False, residual=Fal
 
 def constraint_jacobian(model, constraints, q):
     """All constraints' ``A(q)`` stacked: (..., m, nv). Kim (2012), eq. (55)."""
-    return _evaluate(model, constraints, _Kinematics(model, model.check_q(q)),
-                     jacobian=True)[0]
+    return evaluate(model, constraints, Kinematics(model, model.check_q(q)),
+                    jacobian=True)[0]
 
 
 def constraint_drift(model, constraints, q, dq):
     """All constraints' ``dA/dt dq`` stacked: (..., m). Kim (2012), eq. (67)."""
     _, _, q, dq, _ = state(model, q, dq)
-    return _evaluate(model, constraints, _Kinematics(model, q, dq), drift=True)[1]
+    return evaluate(model, constraints, Kinematics(model, q, dq), drift=True)[1]
 
 
 def constraint_residual(model, constraints, q):
     """The holonomic residuals ``f(q)`` (..., m) stacked: Kim (2012), Section 3,
     ``f(q) = 0`` with ``A = df/dq`` (Pfaffians without one add nothing).
     """
-    holonomic = [c for c in _constraint_list(constraints) if c.holonomic]
+    holonomic = [c for c in constraint_list(constraints) if c.holonomic]
     if not holonomic:
         return np.zeros(np.shape(q)[:-1] + (0,))
-    return _evaluate(model, holonomic, _Kinematics(model, model.check_q(q)),
-                     residual=True)[2]
+    return evaluate(model, holonomic, Kinematics(model, model.check_q(q)),
+                    residual=True)[2]
 
 
 def project(model, constraints, q, dq=None, tol=1e-12, max_iter=50):
@@ -382,7 +383,7 @@ def project(model, constraints, q, dq=None, tol=1e-12, max_iter=50):
     -------
     q : (nq,) array, and dq : (nv,) array when ``dq`` is given
     """
-    constraints = _constraint_list(constraints, allow_empty=dq is None)
+    constraints = constraint_list(constraints, allow_empty=dq is None)
     tol = _checks.scalar("tol", tol, positive=True)
     max_iter = _checks.scalar("max_iter", max_iter, positive=True, integer=True)
     q = np.array(model.check_q(q), dtype=float)
@@ -390,8 +391,8 @@ def project(model, constraints, q, dq=None, tol=1e-12, max_iter=50):
     for _ in range(max_iter):
         if not holonomic:
             break
-        A, _, f = _evaluate(model, holonomic, _Kinematics(model, q), jacobian=True,
-                            residual=True)
+        A, _, f = evaluate(model, holonomic, Kinematics(model, q), jacobian=True,
+                           residual=True)
         if np.max(np.abs(f)) < tol:
             break
         q = model.integrate(q, -np.linalg.pinv(A) @ f)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _checks
-from ._spatial import cross, matvec, skew, tr
+from ._spatial import cross, matvec, skew, transpose
 from .crba import (bias_force, coriolis_matrix, gravity_torque, kinetic_energy,
                    mass_matrix)
 from .kinematics import body_accelerations, body_jacobian, forward_kinematics
@@ -293,7 +293,7 @@ def operational_space_inertia(model, q, J):
 
 def _task_inertia(model, q, J):
     """``Lambda`` and ``X = M^-1 J^T`` (a linear solve with the CRBA's ``M``)."""
-    X = np.linalg.solve(mass_matrix(model, q), tr(J))    # M^-1 J^T
+    X = np.linalg.solve(mass_matrix(model, q), transpose(J))    # M^-1 J^T
     A = J @ X                                             # J M^-1 J^T
     s = np.linalg.svd(A, compute_uv=False)
     singular = np.any(s[..., -1] <= 1e-12 * np.maximum(s[..., 0], 1e-300))
@@ -341,11 +341,11 @@ def operational_space_control(model: Model, q: ArrayLike, dq: ArrayLike,
     a = _checks.array("a", a, (k,))
     Lam, X = _task_inertia(model, q, J)                   # X = M^-1 J^T
     b = bias_force(model, q, dq)
-    F = matvec(Lam, a - dJdq + matvec(tr(X), b))       # Lambda (a - dJ dq) + mu + p
-    tau = matvec(tr(J), F)
+    F = matvec(Lam, a - dJdq + matvec(transpose(X), b))   # Lam (a - dJdq) + mu + p
+    tau = matvec(transpose(J), F)
     if tau_null is not None:
         tau0 = model.check_v(tau_null, "tau_null")
-        NT = np.eye(model.nv) - tr(J) @ Lam @ tr(X)       # I - J^T Lambda J M^-1
+        NT = np.eye(model.nv) - transpose(J) @ Lam @ transpose(X)  # I - J^T Lam X^T
         tau = tau + matvec(NT, tau0)
     return tau
 

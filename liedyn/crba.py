@@ -10,7 +10,7 @@ import numpy as np
 
 from . import _checks, _math
 from .engine import dispatch as _exec
-from ._spatial import Ad_inv_matrix, Ad_matrix, inverse, matvec, skew, tr
+from ._spatial import Ad_inv_matrix, Ad_matrix, inverse, matvec, skew, transpose
 from .kinematics import forward_kinematics, forward_pass, joint_transforms
 from .model import state
 from .inverse_dynamics import rnea
@@ -39,7 +39,7 @@ def composite_inertias(model, q):
                    for I in model.inertias[1:]]
     for i in range(model.nbodies, 0, -1):
         for k in model.children[i]:                   # Ad*_{T_{i,k}^-1} = A_k^T
-            Ic[i] = Ic[i] + tr(A[k]) @ Ic[k] @ A[k]
+            Ic[i] = Ic[i] + transpose(A[k]) @ Ic[k] @ A[k]
     return Ic, A, S
 
 
@@ -86,12 +86,12 @@ def mass_matrix(model: Model, q: ArrayLike) -> Array:
     M = {}                                        # M[j, i]: the blocks of M
     for i in range(1, model.nbodies + 1):
         F = Ic[i] @ S[i]                  # moves the locked subtree of joint i
-        M[i, i] = tr(S[i]) @ F + model.rotor(i)          # + the rotor's armature
+        M[i, i] = transpose(S[i]) @ F + model.rotor(i)   # + the rotor's armature
         j = i
         while model.parent[j] > 0:
-            F = tr(A[j]) @ F                            # Ad*_{T_{lambda(j),j}^-1} F
+            F = transpose(A[j]) @ F                     # Ad*_{T_{lambda(j),j}^-1} F
             j = model.parent[j]
-            M[j, i] = tr(S[j]) @ F
+            M[j, i] = transpose(S[j]) @ F
     q = np.asarray(q)
     return _checks.finite_result("mass_matrix", _symmetric(model, M, q), q=q)
 
@@ -104,7 +104,7 @@ def _symmetric(model, blocks, q):
     for (j, i), block in blocks.items():
         M[..., model.v_slice[j], model.v_slice[i]] = block
         if j != i:
-            M[..., model.v_slice[i], model.v_slice[j]] = tr(block)
+            M[..., model.v_slice[i], model.v_slice[j]] = transpose(block)
     return M
 
 
@@ -188,8 +188,8 @@ def coriolis_matrix(model: Model, q: ArrayLike, dq: ArrayLike) -> Array:
             dJ[..., vj] = Ad_ij @ (_ad(fw.V[j]) @ fw.S[j] + fw.dS[j])
         dJ = dJ - _ad(fw.V[i]) @ J
         I, V = model.inertias[i], fw.V[i]
-        B = (I @ _ad(V) - tr(_ad(V)) @ I - _bar(matvec(I, V))) / 2
-        C = C + tr(J) @ (I @ dJ + B @ J)
+        B = (I @ _ad(V) - transpose(_ad(V)) @ I - _bar(matvec(I, V))) / 2
+        C = C + transpose(J) @ (I @ dJ + B @ J)
     return C
 
 
@@ -246,6 +246,6 @@ def momentum(model, q, dq):
     L = 0.0
     for i in range(1, model.nbodies + 1):
         # Ad*_{T_{0,i}^-1}
-        A = tr(Ad_inv_matrix(Tw[..., i, :3, :3], Tw[..., i, :3, 3]))
+        A = transpose(Ad_inv_matrix(Tw[..., i, :3, :3], Tw[..., i, :3, 3]))
         L = L + matvec(A, matvec(model.inertias[i], fw.V[i]))
     return L

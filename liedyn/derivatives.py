@@ -26,7 +26,8 @@ import numpy as np
 
 from . import _checks, _math
 from .engine import dispatch as _exec
-from ._spatial import Ad_inv_mul, Ad_star_inv_mul, ad_mul, ad_star_mul, matvec, tr
+from ._spatial import (Ad_inv_mul, Ad_star_inv_mul, ad_mul, ad_star_mul, matvec,
+                       transpose)
 from .forward_dynamics import aba, inverse_mass_matrix
 from .crba import mass_matrix
 from .hybrid_dynamics import check_prescribed, hybrid
@@ -91,9 +92,9 @@ def rnea_derivative(model, q, dq, ddq, delta_q=None,
     dl_I = _optional(model, "delta_I", delta_I, (N, 6, 6))
     dl_f = _optional(model, "delta_f_ext", delta_f_ext, (N, 6))
     dl_X = _optional(model, "delta_X", delta_X, (N, 6))
-    fd = _table5_forward(model, nominal.forward, q, dq, ddq,
-                         delta_q, delta_dq, delta_ddq, dl_X)
-    dtau = _table5_backward(model, nominal, fd, q, dl_I, dl_f)
+    fd = table5_forward(model, nominal.forward, q, dq, ddq,
+                        delta_q, delta_dq, delta_ddq, dl_X)
+    dtau = table5_backward(model, nominal, fd, q, dl_I, dl_f)
     if delta_ddq is not None and np.any(model.armature):    # rotors: armature ddq
         dl_ddq = _checks.array("delta_ddq", delta_ddq, (model.nv,))
         dtau = dtau + model.armature * dl_ddq
@@ -115,8 +116,8 @@ class _ForwardDerivative:
     xi: list
 
 
-def _table5_forward(model, fw, q, dq, ddq, delta_q, delta_dq, delta_ddq, dl_X,
-                    with_xi=False):
+def table5_forward(model, fw, q, dq, ddq, delta_q, delta_dq, delta_ddq, dl_X,
+                   with_xi=False):
     """Table 5's forward half: the derivatives of Kim's eqs. (37) and (41)."""
     deltas = [None if x is None else model.check_v(x, n)
               for x, n in ((delta_q, "delta_q"), (delta_dq, "delta_dq"),
@@ -165,7 +166,7 @@ def _table5_forward(model, fw, q, dq, ddq, delta_q, delta_dq, delta_ddq, dl_X,
     return _ForwardDerivative(dh, S_p, dV, ddV, xi if with_xi else None)
 
 
-def _table5_backward(model, nominal, fd, q, dl_I, dl_f):
+def table5_backward(model, nominal, fd, q, dl_I, dl_f):
     """Table 5's backward half, the derivative of Kim's eq. (42): ``dtau``
     (..., nv)."""
     fw, N = nominal.forward, model.nbodies
@@ -184,7 +185,8 @@ def _table5_backward(model, nominal, fd, q, dl_I, dl_f):
             dF_i = dF_i + Ad_star_inv_mul(
                 fw.R[k], fw.p[k], dF[k] - ad_star_mul(fd.dh[k], nominal.F[k]))
         dF[i] = dF_i
-        dtau.append(matvec(tr(fd.S_p[i]), F) + matvec(tr(fw.S[i]), dF_i))
+        dtau.append(matvec(transpose(fd.S_p[i]), F)
+                    + matvec(transpose(fw.S[i]), dF_i))
     dtau = dtau[::-1]
     batch = np.broadcast_shapes(q.shape[:-1], *[x.shape[:-1] for x in dtau])
     return np.concatenate(
@@ -241,7 +243,7 @@ def rnea_partials(model: Model, q: ArrayLike, dq: ArrayLike, ddq: ArrayLike,
     qx, dqx, ddqx = _directions(model, q, dq, ddq)
     E = np.eye(model.nv, dtype=_exact_dtype(qx, dqx, ddqx))
     fx = None if f_ext is None else model.check_f_ext(f_ext)[..., None, :, :]
-    out = [tr(rnea_derivative(model, qx, dqx, ddqx, f_ext=fx, **{name: E}))
+    out = [transpose(rnea_derivative(model, qx, dqx, ddqx, f_ext=fx, **{name: E}))
            for name in ("delta_q", "delta_dq", "delta_ddq")]
     return tuple(out)
 
@@ -281,7 +283,7 @@ def rnea_inertial_partials(model, q, dq, ddq, f_ext=None):
         dI[10 * i:10 * i + 10, i] = basis
     qx, dqx, ddqx = _directions(model, q, dq, ddq)
     fx = None if f_ext is None else model.check_f_ext(f_ext)[..., None, :, :]
-    return tr(rnea_derivative(model, qx, dqx, ddqx, delta_I=dI, f_ext=fx))
+    return transpose(rnea_derivative(model, qx, dqx, ddqx, delta_I=dI, f_ext=fx))
 
 
 def aba_derivative(model, q, dq, tau, delta_q=None, delta_dq=None, delta_tau=None,
@@ -472,4 +474,4 @@ def hybrid_partials(model: Model, q: ArrayLike, dq: ArrayLike, ddq: ArrayLike,
     res = [hybrid_derivative(*args, f_ext=fx, **kw) for kw in
            ({"delta_q": E}, {"delta_dq": E},
             {"delta_ddq": E * u[:, None], "delta_tau": E * ~u[:, None]})]
-    return HybridPartials(*[tr(x) for pair in res for x in pair])
+    return HybridPartials(*[transpose(x) for pair in res for x in pair])

@@ -4,37 +4,50 @@ the derivatives of ``dexp`` on SO(3) that the second-order partials need; derive
 
 Conventions as in :mod:`liedyn.lie`: ``w`` (..., 3), twists ``xi = (w, v)``
 (..., 6), leading batch dimensions; every function runs on complex arrays (complex
-step) and uses Taylor series near 0 (``liedyn.lie._coefficient``).
+step) and uses Taylor series near 0 (``liedyn.lie.coefficient``).
 """
 import numpy as np
 
 from . import _checks
 from ._math import cos, sin
-from .lie import _B, _C, _D, _blocks, _coefficient, _scale, _sq, skew
+from .lie import (blocks, coef_B, coef_C, coef_D, coefficient, scale, skew,
+                  theta_squared)
 
 __all__ = ["dexp_so3", "dexp_so3_dot", "dexp_so3_d2", "dexp_inv_so3", "dexp",
            "dexp_inv"]
 
-# the series of _E and _G; the compiled kernels evaluate the same ones
+# the series of coef_E and coef_G; the compiled kernels evaluate the same ones
 # (liedyn.engine.jit.exp_coefficients)
-_E_SERIES = (1 / 24, -1 / 720, 1 / 40320, -1 / 3628800, 1 / 479001600,
-             -1 / 87178291200, 1 / 20922789888000, -1 / 6402373705728000)
-_G_SERIES = (1 / 120, -1 / 2520, 1 / 120960, -1 / 9979200, 1 / 1245404160,
-             -1 / 217945728000, 1 / 50812489728000, -1 / 15205637551104000)
+E_SERIES = (1 / 24, -1 / 720, 1 / 40320, -1 / 3628800, 1 / 479001600,
+            -1 / 87178291200, 1 / 20922789888000, -1 / 6402373705728000)
+G_SERIES = (1 / 120, -1 / 2520, 1 / 120960, -1 / 9979200, 1 / 1245404160,
+            -1 / 217945728000, 1 / 50812489728000, -1 / 15205637551104000)
 
 
-def _E(t2):  # (theta^2 + 2 cos(theta) - 2) / (2 theta^4)
-    return _coefficient(
-        t2, lambda t: (t**2 + 2 * cos(t) - 2) / (2 * t**4), _E_SERIES)
+def coef_E(t2):  # (theta^2 + 2 cos(theta) - 2) / (2 theta^4)
+    """``(theta^2 + 2 cos(theta) - 2) / (2 theta^4)`` at ``theta^2 = t2`` (...), a
+    term of :func:`dexp_so3_dot` and of ``Q`` in :func:`dexp`.
+
+    >>> round(float(coef_E(0.0)), 12)
+    0.041666666667
+    """
+    return coefficient(
+        t2, lambda t: (t**2 + 2 * cos(t) - 2) / (2 * t**4), E_SERIES)
 
 
-def _G(t2):  # (2 theta - 3 sin(theta) + theta cos(theta)) / (2 theta^5)
-    return _coefficient(
-        t2, lambda t: (2 * t - 3 * sin(t) + t * cos(t)) / (2 * t**5), _G_SERIES)
+def coef_G(t2):  # (2 theta - 3 sin(theta) + theta cos(theta)) / (2 theta^5)
+    """``(2 theta - 3 sin(theta) + theta cos(theta)) / (2 theta^5)`` at ``theta^2 =
+    t2`` (...), a term of :func:`dexp_so3_dot` and of ``Q`` in :func:`dexp`.
+
+    >>> round(float(coef_G(0.0)), 12)
+    0.008333333333
+    """
+    return coefficient(
+        t2, lambda t: (2 * t - 3 * sin(t) + t * cos(t)) / (2 * t**5), G_SERIES)
 
 
 def _Ep(t2):  # dE/d(theta^2)
-    return _coefficient(
+    return coefficient(
         t2,
         lambda t: (4 - 4 * cos(t) - t**2 - t * sin(t)) / (2 * t**6),
         (-1 / 720, 1 / 20160, -1 / 1209600, 1 / 119750400, -1 / 17435658240,
@@ -43,7 +56,7 @@ def _Ep(t2):  # dE/d(theta^2)
 
 
 def _Gp(t2):  # dG/d(theta^2)
-    return _coefficient(
+    return coefficient(
         t2,
         lambda t: (15 * sin(t) - 8 * t - 7 * t * cos(t) - t**2 * sin(t))
         / (4 * t**7),
@@ -81,8 +94,8 @@ def dexp_so3(w, side="right"):
     """
     w = _checks.array("w", w, (3,))
     W = _sign(side) * skew(w)
-    t2 = _sq(w)
-    return np.eye(3) + _scale(_B(t2), W) + _scale(_C(t2), W @ W)
+    t2 = theta_squared(w)
+    return np.eye(3) + scale(coef_B(t2), W) + scale(coef_C(t2), W @ W)
 
 
 def dexp_so3_dot(w, dw, side="right"):
@@ -112,11 +125,11 @@ def dexp_so3_dot(w, dw, side="right"):
     w, dw = _checks.array("w", w, (3,)), _checks.array("dw", dw, (3,))
     s = _sign(side)
     W, dW = s * skew(w), s * skew(dw)
-    t2 = _sq(w)
-    B, C, E, G = _B(t2), _C(t2), _E(t2), _G(t2)
+    t2 = theta_squared(w)
+    B, C, E, G = coef_B(t2), coef_C(t2), coef_E(t2), coef_G(t2)
     rate = 2 * np.sum(w * dw, axis=-1)
-    return (_scale(rate * (E - C / 2), W) - _scale(rate * G, W @ W) + _scale(B, dW)
-            + _scale(C, dW @ W + W @ dW))
+    return (scale(rate * (E - C / 2), W) - scale(rate * G, W @ W) + scale(B, dW)
+            + scale(C, dW @ W + W @ dW))
 
 
 def dexp_so3_d2(w, a, b, side="right"):
@@ -147,16 +160,16 @@ def dexp_so3_d2(w, a, b, side="right"):
     w, a, b = (_checks.array(n, x, (3,)) for n, x in (("w", w), ("a", a), ("b", b)))
     s = _sign(side)
     W, Wa, Wb = s * skew(w), s * skew(a), s * skew(b)
-    t2 = _sq(w)
-    C, E, G, Ep, Gp = _C(t2), _E(t2), _G(t2), _Ep(t2), _Gp(t2)
+    t2 = theta_squared(w)
+    C, E, G, Ep, Gp = coef_C(t2), coef_E(t2), coef_G(t2), _Ep(t2), _Gp(t2)
     B1, C1, B2, C2 = E - C / 2, -G, Ep + G / 2, -Gp
     wa, wb, ab = (np.sum(x * y, axis=-1) for x, y in ((w, a), (w, b), (a, b)))
     WW = W @ W
-    return (_scale(2 * ab * B1, W) + _scale(2 * ab * C1, WW)
-            + _scale(4 * wa * wb * B2, W) + _scale(4 * wa * wb * C2, WW)
-            + _scale(2 * wa * B1, Wb) + _scale(2 * wa * C1, Wb @ W + W @ Wb)
-            + _scale(2 * wb * B1, Wa) + _scale(2 * wb * C1, Wa @ W + W @ Wa)
-            + _scale(C, Wa @ Wb + Wb @ Wa))
+    return (scale(2 * ab * B1, W) + scale(2 * ab * C1, WW)
+            + scale(4 * wa * wb * B2, W) + scale(4 * wa * wb * C2, WW)
+            + scale(2 * wa * B1, Wb) + scale(2 * wa * C1, Wb @ W + W @ Wb)
+            + scale(2 * wb * B1, Wa) + scale(2 * wb * C1, Wa @ W + W @ Wa)
+            + scale(C, Wa @ Wb + Wb @ Wa))
 
 
 def dexp_inv_so3(w, side="right"):
@@ -181,18 +194,18 @@ def dexp_inv_so3(w, side="right"):
     """
     w = _checks.array("w", w, (3,))
     W = _sign(side) * skew(w)
-    t2 = _sq(w)
-    return np.eye(3) - W / 2 + _scale(_D(t2), W @ W)
+    t2 = theta_squared(w)
+    return np.eye(3) - W / 2 + scale(coef_D(t2), W @ W)
 
 
 def _Q(w, v):
     """Lower-left block of SE(3)'s left Jacobian (Barfoot's Q(v, w))."""
     W, Vx = skew(w), skew(v)
     WV, VW, WVW = W @ Vx, Vx @ W, W @ Vx @ W
-    t2 = _sq(w)
-    return (Vx / 2 + _scale(_C(t2), WV + VW + WVW)
-            + _scale(_E(t2), W @ WV + VW @ W - 3 * WVW)
-            + _scale(_G(t2), WVW @ W + W @ WVW))
+    t2 = theta_squared(w)
+    return (Vx / 2 + scale(coef_C(t2), WV + VW + WVW)
+            + scale(coef_E(t2), W @ WV + VW @ W - 3 * WVW)
+            + scale(coef_G(t2), WVW @ W + W @ WVW))
 
 
 def dexp(xi, side="right"):
@@ -226,7 +239,7 @@ def dexp(xi, side="right"):
     s = _sign(side)
     w, v = s * xi[..., :3], s * xi[..., 3:]
     J = dexp_so3(w, side="left")
-    return _blocks(J, np.zeros_like(J), _Q(w, v), J)
+    return blocks(J, np.zeros_like(J), _Q(w, v), J)
 
 
 def dexp_inv(xi, side="right"):
@@ -252,4 +265,4 @@ def dexp_inv(xi, side="right"):
     s = _sign(side)
     w, v = s * xi[..., :3], s * xi[..., 3:]
     Ji = dexp_inv_so3(w, side="left")
-    return _blocks(Ji, np.zeros_like(Ji), -Ji @ _Q(w, v) @ Ji, Ji)
+    return blocks(Ji, np.zeros_like(Ji), -Ji @ _Q(w, v) @ Ji, Ji)

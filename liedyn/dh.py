@@ -202,7 +202,7 @@ def from_dh(rows: Sequence[Mapping[str, Any]], modified: bool = False,
         i = model.add_body(f"link{k + 1}", k, joint, placement=before @ X,
                            inertia=I if ok else None, armature=armature)
         if not ok:
-            model._set_inertia_as_given(i, I)
+            model.set_inertia_unchecked(i, I)
         link_frames.append(after)
         before = after
     return model

@@ -29,25 +29,37 @@ class ChartSingularityError(ValueError):
     """
 
 
-class URDFError(ValueError):
-    """A malformed or unsupported URDF file: ``URDF <label>, line <line>: <element>,
-    attribute '<attribute>': <message>`` (``label``: the quoted file name or
-    ``"string"``, kept as ``file``; the other parts optional).
+class ModelFileError(ValueError):
+    """A malformed or unsupported model file: ``<FORMAT> <label>, line <line>:
+    <element>, attribute '<attribute>': <message>`` (``label``: the quoted file name
+    or ``"string"``, kept as ``file``; the other parts optional, ``message`` kept
+    as is). The base of ``URDFError`` and ``liedyn.mjcf.MJCFError``.
+
+    >>> print(URDFError('"arm.urdf"', "link 'base'", "no mass", line=3))
+    URDF "arm.urdf", line 3: link 'base': no mass
     """
+
+    FORMAT = "model"
 
     def __init__(self, label: str, element: str | None, message: str,
                  attribute: str | None = None, line: int | None = None) -> None:
         self.file, self.element, self.attribute, self.line = (
             label, element, attribute, line)
-        self._message = message
-        where = f"URDF {label}" + (f", line {line}" if line else "") \
+        self.message = message
+        where = f"{self.FORMAT} {label}" + (f", line {line}" if line else "") \
             + (f": {element}" if element else "") \
             + (f", attribute '{attribute}'" if attribute else "")
         super().__init__(f"{where}: {message}")
 
     def __reduce__(self):                      # pickle and copy
-        return type(self), (self.file, self.element, self._message, self.attribute,
+        return type(self), (self.file, self.element, self.message, self.attribute,
                             self.line)
+
+
+class URDFError(ModelFileError):
+    """A malformed or unsupported URDF file (see :class:`ModelFileError`)."""
+
+    FORMAT = "URDF"
 
 
 class NonFiniteResultError(FloatingPointError):

@@ -15,7 +15,7 @@ import numpy as np
 
 from . import _checks, _math
 from .engine import dispatch as _exec
-from ._spatial import Ad_inv_matrix, Ad_inv_mul, ad_star_mul, matvec, tr
+from ._spatial import Ad_inv_matrix, Ad_inv_mul, ad_star_mul, matvec, transpose
 from .kinematics import ForwardPass, forward_pass
 from .model import state
 from .inverse_dynamics import gravity_acceleration
@@ -42,7 +42,8 @@ class ABAPass:
     eta : list of (..., 6)        ``ad_{V_i} S_i dq_i + dS_i dq_i``
     I_hat, B_hat : lists of (..., 6, 6) and (..., 6)
         articulated inertia and bias force (43)
-    Psi : list of (..., n_i, n_i)  ``(S_i^T I_hat_i S_i)^-1``
+    Psi : list of (..., n_i, n_i)  ``(S_i^T I_hat_i S_i)^-1`` (``None`` where the
+        acceleration is prescribed, in :class:`~liedyn.hybrid_dynamics.HybridPass`)
     Pi, beta : lists of (..., 6, 6) and (..., 6)
         what body ``i`` passes to its parent
     ddq : (..., nv)
@@ -62,10 +63,17 @@ class ABAPass:
     F: list
 
 
-def _inv(D, I_hat, S, model, i):
+def joint_inverse(D, I_hat, S, model, i):
     """``Psi_i = D^-1`` for body ``i``'s ``D = S^T I_hat S`` plus its rotors (Kim's
     eq. (45)), after the pivot test of :func:`_check_pivots`; on object arrays,
-    sympy's inverse."""
+    sympy's inverse.
+
+    >>> from liedyn.robots import pendulum
+    >>> model = pendulum(mass=2.0, length=0.5)
+    >>> I, S = model.inertias[1], model.joints[1].S(np.zeros(1))
+    >>> float(joint_inverse(S.T @ I @ S, I, S, model, 1)[0, 0])      # 1 / (m l^2)
+    2.0
+    """
     _check_pivots(D, I_hat, S, model.armature[model.v_slice[i]], model.names[i])
     if D.dtype == object:
         return _math.inv(D)
@@ -169,43 +177,122 @@ def _check_pivots(D, I_hat, S, armature, body):
         "joint has no inertia along the joint's motion (a massless body?)")
 
 
-class _Given:
-    """Table 3's given ``tau[i]`` and ``f_ext[i]`` per body ``i = 1..N`` (entry 0
-    unused)."""
+class Given:
+    """The given inputs of Kim (2012), Tables 3 and 4, per body ``i = 1..N``
+    (entry 0 unused): ``tau[i]``, ``f_ext[i]`` and (Table 4) ``ddq[i]``, views of
+    whole vectors (..., nv) that :meth:`joined` fills with the results.
 
-    def __init__(self, model, batch, dtype, tau, f_ext):
-        bodies = range(1, model.nbodies + 1)
-        self._model, self._batch, self._dtype = model, batch, dtype
-        self.tau = [None] + [tau[..., model.v_slice[i]] for i in bodies]
+    >>> from liedyn.robots import double_pendulum
+    >>> model = double_pendulum()
+    >>> given = Given(model, (), float, np.array([1.0, 2.0]), np.zeros((2, 6)))
+    >>> given.tau[2].tolist(), given.ddq[1].tolist()
+    ([2.0], [0.0])
+    """
+
+    def __init__(self, model, batch, dtype, tau, f_ext, ddq=None):
+        shape, bodies = batch + (model.nv,), range(1, model.nbodies + 1)
+        self.batch, self._slices = batch, [model.v_slice[i] for i in bodies]
+        self._tau = np.array(np.broadcast_to(tau, shape), dtype=dtype)
+        self._ddq = (np.zeros(shape, dtype=dtype) if ddq is None else
+                     np.array(np.broadcast_to(ddq, shape), dtype=dtype))
+        self.tau = [None] + [self._tau[..., s] for s in self._slices]
+        self.ddq = [None] + [self._ddq[..., s] for s in self._slices]
         self.f_ext = [None] + [f_ext[..., i - 1, :] for i in bodies]
 
-    def batched(self, I):
-        """``I`` once per state of the batch (a read-only view)."""
-        return np.broadcast_to(I, self._batch + I.shape)
-
-    def joined(self, ddq):
-        """The full vector ``ddq`` (..., nv) from the per-body list."""
-        out = np.zeros(self._batch + (self._model.nv,), dtype=self._dtype)
-        for i in range(1, self._model.nbodies + 1):
-            out[..., self._model.v_slice[i]] = ddq[i]
-        return out
+    def joined(self, ddq, tau):
+        """The full vectors ``(tau, ddq)`` (..., nv) from per-body lists."""
+        for i, s in enumerate(self._slices, start=1):
+            self._ddq[..., s], self._tau[..., s] = ddq[i], tau[i]
+        return self._tau, self._ddq
 
 
-def _first_sweep(model, q, dq, tau, f_ext, dV0):
-    """The checks, and Table 3's first forward sweep: the forward pass,
-    ``A[i] = Ad_{T_{lambda(i),i}^-1}`` and ``eta[i]`` (Kim's eq. (41) without ``S
-    ddq``).
+def first_sweep(model, q, dq, tau, f_ext, dV0, ddq=None, torque_given=None):
+    """The checks, and the first forward sweep of Kim (2012), Tables 3 and 4: the
+    forward pass, ``A[i] = Ad_{T_{lambda(i),i}^-1}`` and ``eta[i]`` (Kim's eq. (41)
+    without ``S ddq``), and the :class:`Given` inputs (``ddq`` for Table 4, whose
+    ``torque_given`` (a boolean per body ``0..N``) limits the chart check to the
+    joints whose ``S`` is inverted).
+
+    >>> from liedyn.robots import pendulum
+    >>> model = pendulum()
+    >>> fw, A, eta, given = first_sweep(model, [0.3], [0.0], [0.0], None, None)
+    >>> A[1].shape, eta[1].tolist()
+    ((6, 6), [0.0, 0.0, 0.0, 0.0, 0.0, 0.0])
     """
-    batch, dtype, q, dq, tau, f_ext = state(model, q, dq, tau, f_ext=f_ext,
-                                            names=("dq", "tau"))
-    model.check_chart(q)
+    vectors, names = (dq, tau), ("dq", "tau")
+    if ddq is not None:
+        vectors, names = (dq, ddq, tau), ("dq", "ddq", "tau")
+    batch, dtype, q, *vectors, f_ext = state(model, q, *vectors, f_ext=f_ext,
+                                             names=names)
+    model.check_chart(q, bodies=torque_given)
     dV0 = gravity_acceleration(model) if dV0 is None else dV0
-    fw = forward_pass(model, q, dq, None, dV0)
+    fw = forward_pass(model, q, vectors[0], None, dV0)
     bodies = range(1, model.nbodies + 1)
     A = [None] + [Ad_inv_matrix(fw.R[i], fw.p[i]) for i in bodies]
     eta = [None] + [fw.dV[i] - Ad_inv_mul(fw.R[i], fw.p[i], fw.dV[model.parent[i]])
                     for i in bodies]
-    return fw, A, eta, _Given(model, batch, dtype, tau, f_ext)
+    ddq = None if ddq is None else vectors[1]
+    return fw, A, eta, Given(model, batch, dtype, vectors[-1], f_ext, ddq)
+
+
+def articulation_step(model, i, V, S, eta, f_ext, children, batch, tau=None,
+                      ddq=None):
+    """The backward sweep of Kim (2012), Tables 3 and 4, at body ``i``: its
+    articulated inertia and bias force (Kim's eqs. (49)-(50)) and what it passes to
+    its parent.
+
+    ``V``, ``S``, ``eta`` and ``f_ext`` are the body's twist, its joint's Jacobian,
+    ``eta_i`` and external wrench; ``children`` holds a triple ``(A_k, Pi_k,
+    beta_k)`` per child ``k``; ``batch`` the leading shape of the states. With the
+    joint's torque ``tau`` given (Table 3, and Table 4 on ``v``): ``Psi = (S^T I_hat
+    S)^-1``, ``Pi = I_hat - I_hat S Psi S^T I_hat``, ``beta = B_hat + I_hat (eta + S
+    Psi (tau - S^T (I_hat eta + B_hat)))``; with its acceleration ``ddq``
+    prescribed (Table 4 on ``u``, Kim's eqs. (51)-(52)): ``Psi = None``, ``Pi =
+    I_hat``, ``beta = B_hat + I_hat (eta + S ddq)``. Returns ``(I_hat, B_hat, Psi,
+    Pi, beta)``.
+
+    >>> from liedyn.robots import pendulum
+    >>> model = pendulum(mass=2.0, length=0.5)
+    >>> S, zero = model.joints[1].S(np.zeros(1)), np.zeros(6)
+    >>> I_hat, B_hat, Psi, Pi, beta = articulation_step(
+    ...     model, 1, zero, S, zero, zero, [], (), tau=np.zeros(1))
+    >>> float(Psi[0, 0]), bool(np.allclose(Pi @ S, 0))      # 1/(m l^2); Pi S = 0
+    (2.0, True)
+    """
+    I = model.inertias[i]
+    I_hat = np.broadcast_to(I, batch + I.shape)
+    B_hat = -ad_star_mul(V, matvec(I, V)) - f_ext
+    for A_k, Pi_k, beta_k in children:              # Ad*_{T_{i,k}^-1} = A_k^T
+        I_hat = I_hat + transpose(A_k) @ Pi_k @ A_k
+        B_hat = B_hat + matvec(transpose(A_k), beta_k)
+    if ddq is not None:                             # acceleration prescribed
+        beta = B_hat + matvec(I_hat, eta + matvec(S, ddq))
+        return I_hat, B_hat, None, I_hat, beta
+    IS = I_hat @ S
+    Psi = joint_inverse(transpose(S) @ IS + model.rotor(i), I_hat, S, model, i)
+    Pi = I_hat - IS @ Psi @ transpose(IS)
+    u = tau - matvec(transpose(S), matvec(I_hat, eta) + B_hat)
+    beta = B_hat + matvec(I_hat, eta + matvec(S @ Psi, u))
+    return I_hat, B_hat, Psi, Pi, beta
+
+
+def acceleration_step(A, dV_parent, eta, S, I_hat, B_hat, Psi, tau, ddq=None):
+    """The second forward sweep of Kim (2012), Tables 3 and 4, at one body: its
+    joint's ``ddq = Psi (tau - S^T (I_hat a + B_hat))`` (Kim's eq. (45)) with ``a =
+    A dV_parent + eta`` (unless ``ddq`` is given), ``dV = a + S ddq`` (41) and the
+    joint's wrench ``F = I_hat dV + B_hat`` (43). Returns ``(ddq, dV, F)``.
+
+    >>> S, zero = np.eye(6)[:, 2:3], np.zeros(6)
+    >>> ddq, dV, F = acceleration_step(np.eye(6), zero, zero, S, np.eye(6), zero,
+    ...                                np.eye(1), np.array([3.0]))
+    >>> ddq.tolist(), F.tolist()
+    ([3.0], [0.0, 0.0, 3.0, 0.0, 0.0, 0.0])
+    """
+    a = matvec(A, dV_parent) + eta
+    if ddq is None:                                                     # (45)
+        ddq = matvec(Psi, tau - matvec(transpose(S), matvec(I_hat, a) + B_hat))
+    dV = a + matvec(S, ddq)                                             # (41)
+    return ddq, dV, matvec(I_hat, dV) + B_hat
 
 
 def aba_pass(model: Model, q: ArrayLike, dq: ArrayLike, tau: ArrayLike,
@@ -214,29 +301,21 @@ def aba_pass(model: Model, q: ArrayLike, dq: ArrayLike, tau: ArrayLike,
     """Kim (2012), Table 3 (corrected), with every intermediate kept (see
     :class:`ABAPass`); arguments as in :func:`aba`, ``dV0`` overrides ``(0, -g)``.
     """
-    fw, A, eta, given = _first_sweep(model, q, dq, tau, f_ext, dV0)
+    fw, A, eta, given = first_sweep(model, q, dq, tau, f_ext, dV0)
     N, S, V = model.nbodies, fw.S, fw.V
     I_hat, B_hat, Psi, Pi, beta = ([None] * (N + 1) for _ in range(5))
     for i in range(N, 0, -1):                     # backward sweep, (49)-(50)
-        I = model.inertias[i]
-        I_hat[i] = given.batched(I)
-        B_hat[i] = -ad_star_mul(V[i], matvec(I, V[i])) - given.f_ext[i]
-        for k in model.children[i]:                   # Ad*_{T_{i,k}^-1} = A_k^T
-            I_hat[i] = I_hat[i] + tr(A[k]) @ Pi[k] @ A[k]
-            B_hat[i] = B_hat[i] + matvec(tr(A[k]), beta[k])
-        IS = I_hat[i] @ S[i]
-        Psi[i] = _inv(tr(S[i]) @ IS + model.rotor(i), I_hat[i], S[i], model, i)
-        Pi[i] = I_hat[i] - IS @ Psi[i] @ tr(IS)
-        u = given.tau[i] - matvec(tr(S[i]), matvec(I_hat[i], eta[i]) + B_hat[i])
-        beta[i] = B_hat[i] + matvec(I_hat[i], eta[i] + matvec(S[i] @ Psi[i], u))
+        children = [(A[k], Pi[k], beta[k]) for k in model.children[i]]
+        I_hat[i], B_hat[i], Psi[i], Pi[i], beta[i] = articulation_step(
+            model, i, V[i], S[i], eta[i], given.f_ext[i], children, given.batch,
+            tau=given.tau[i])
     ddq, dV, F = [None] * (N + 1), [fw.dV[0]] + [None] * N, [None] * (N + 1)
     for i in range(1, N + 1):                     # second forward sweep, (45), (41)
-        a = matvec(A[i], dV[model.parent[i]]) + eta[i]
-        u = given.tau[i] - matvec(tr(S[i]), matvec(I_hat[i], a) + B_hat[i])
-        ddq[i] = matvec(Psi[i], u)
-        dV[i] = a + matvec(S[i], ddq[i])
-        F[i] = matvec(I_hat[i], dV[i]) + B_hat[i]
-    return ABAPass(fw, eta, I_hat, B_hat, Psi, Pi, beta, given.joined(ddq), dV, F)
+        ddq[i], dV[i], F[i] = acceleration_step(
+            A[i], dV[model.parent[i]], eta[i], S[i], I_hat[i], B_hat[i], Psi[i],
+            given.tau[i])
+    _, ddq_out = given.joined(ddq, given.tau)
+    return ABAPass(fw, eta, I_hat, B_hat, Psi, Pi, beta, ddq_out, dV, F)
 
 
 def aba(model: Model, q: ArrayLike, dq: ArrayLike, tau: ArrayLike,
@@ -283,7 +362,7 @@ def aba(model: Model, q: ArrayLike, dq: ArrayLike, tau: ArrayLike,
     ddq = _exec.aba(model, q, dq, tau, f_ext)
     if ddq is not None:                                 # checked there, finite
         return ddq
-    if model._charts:                       # the reference path and its errors,
+    if model.chart_bodies:                  # the reference path and its errors,
         model.check_chart(model.check_q(q))  # a chart singularity first
     ddq = aba_pass(model, q, dq, tau, f_ext).ddq
     return _checks.finite_result("aba", ddq, q=q, dq=dq, tau=tau, f_ext=f_ext)
@@ -311,7 +390,7 @@ def inverse_mass_matrix(model: Model, q: ArrayLike) -> Array:
     E, zero = np.eye(model.nv, dtype=dtype), np.zeros(model.nv, dtype=dtype)
     cols = aba_pass(model, q[..., None, :], zero, E,
                     dV0=np.zeros(6, dtype=dtype)).ddq
-    return tr(_checks.finite_result("inverse_mass_matrix", cols, q=q))
+    return transpose(_checks.finite_result("inverse_mass_matrix", cols, q=q))
 
 
 def mass_matrix_factor(model, q):
@@ -351,13 +430,15 @@ def mass_matrix_factor(model, q):
     S, W = ap.forward.S, {}                   # W[j, i]: the blocks of W
     for i in range(1, model.nbodies + 1):
         U = ap.I_hat[i] @ S[i]
-        L = _cholesky(tr(S[i]) @ U + model.rotor(i), model, i)  # D_i = L_i L_i^T
-        F = tr(_math.solve(L, tr(U)))                           # I_hat_i S_i L_i^-T
+        D = transpose(S[i]) @ U + model.rotor(i)
+        L = _cholesky(D, model, i)                               # D_i = L_i L_i^T
+        F = transpose(_math.solve(L, transpose(U)))             # I_hat_i S_i L_i^-T
         W[i, i], j = L, i
         while model.parent[j] > 0:
-            F = tr(Ad_inv_matrix(ap.forward.R[j], ap.forward.p[j])) @ F  # Ad* F
+            A_j = Ad_inv_matrix(ap.forward.R[j], ap.forward.p[j])
+            F = transpose(A_j) @ F                                           # Ad* F
             j = model.parent[j]
-            W[j, i] = tr(S[j]) @ F
+            W[j, i] = transpose(S[j]) @ F
     return _blocks(model, W, q)
 
 

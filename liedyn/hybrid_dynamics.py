@@ -15,12 +15,12 @@ import numpy as np
 
 from . import _checks
 from .engine import dispatch as _exec
-from ._spatial import Ad_inv_matrix, Ad_inv_mul, ad_star_mul, matvec, tr
-from .forward_dynamics import _inv
+from ._spatial import matvec, transpose
+from .forward_dynamics import (ABAPass, acceleration_step, articulation_step,
+                               first_sweep)
 from .crba import mass_matrix
-from .kinematics import ForwardPass, forward_pass
 from .model import state
-from .inverse_dynamics import gravity_acceleration, rnea
+from .inverse_dynamics import rnea
 
 from typing import TYPE_CHECKING
 
@@ -42,62 +42,14 @@ def check_prescribed(model, prescribed):
 
 
 @dataclass(frozen=True)
-class HybridPass:
-    """Intermediates of :func:`hybrid_pass` per body (0 unused); see ``ABAPass``."""
+class HybridPass(ABAPass):
+    """Intermediates of :func:`hybrid_pass` per body (0 unused): those of
+    :class:`~liedyn.forward_dynamics.ABAPass` (``Psi[i]`` is ``None`` where the
+    acceleration is prescribed), ``prescribed`` (N,) and the torques ``tau``
+    (..., nv)."""
 
-    forward: ForwardPass
     prescribed: np.ndarray
-    eta: list
-    I_hat: list
-    B_hat: list
-    Psi: list
-    Pi: list
-    beta: list
-    dV: list
-    F: list
     tau: np.ndarray
-    ddq: np.ndarray
-
-
-class _Given:
-    """Table 4's given ``f_ext[i]``, ``ddq[i]``, ``tau[i]`` per body ``i =
-    1..N``."""
-
-    def __init__(self, model, batch, dtype, ddq, tau, f_ext):
-        shape, bodies = batch + (model.nv,), range(1, model.nbodies + 1)
-        self._batch, self._slices = batch, [model.v_slice[i] for i in bodies]
-        self._ddq = np.array(np.broadcast_to(ddq, shape), dtype=dtype)
-        self._tau = np.array(np.broadcast_to(tau, shape), dtype=dtype)
-        self.ddq = [None] + [self._ddq[..., s] for s in self._slices]
-        self.tau = [None] + [self._tau[..., s] for s in self._slices]
-        self.f_ext = [None] + [f_ext[..., i - 1, :] for i in bodies]
-
-    def batched(self, I):
-        """``I`` once per state of the batch (a read-only view)."""
-        return np.broadcast_to(I, self._batch + I.shape)
-
-    def joined(self, ddq, tau):
-        """The full vectors ``(tau, ddq)`` from per-body lists."""
-        for i, s in enumerate(self._slices, start=1):
-            self._ddq[..., s], self._tau[..., s] = ddq[i], tau[i]
-        return self._tau, self._ddq
-
-
-def _first_recursion(model, q, dq, ddq, tau, prescribed, f_ext, dV0):
-    """The checks, and Table 4's first forward recursion: the forward pass, ``eta``
-    and ``A[i] = Ad_{T_{lambda(i),i}^-1}``.
-    """
-    u = check_prescribed(model, prescribed)
-    batch, dtype, q, dq, ddq, tau, f_ext = state(
-        model, q, dq, ddq, tau, f_ext=f_ext, names=("dq", "ddq", "tau"))
-    model.check_chart(q, bodies=~u)     # S is inverted where tau is given
-    dV0 = gravity_acceleration(model) if dV0 is None else dV0
-    fw = forward_pass(model, q, dq, None, dV0)
-    bodies = range(1, model.nbodies + 1)
-    A = [None] + [Ad_inv_matrix(fw.R[i], fw.p[i]) for i in bodies]
-    eta = [None] + [fw.dV[i] - Ad_inv_mul(fw.R[i], fw.p[i], fw.dV[model.parent[i]])
-                    for i in bodies]
-    return u, fw, A, eta, _Given(model, batch, dtype, ddq, tau, f_ext)
 
 
 def hybrid_pass(model: Model, q: ArrayLike, dq: ArrayLike, ddq: ArrayLike,
@@ -107,45 +59,28 @@ def hybrid_pass(model: Model, q: ArrayLike, dq: ArrayLike, ddq: ArrayLike,
     """Kim (2012), Table 4, with every intermediate kept (see :class:`HybridPass`);
     arguments as in :func:`hybrid`, ``dV0`` overrides ``(0, -g)``.
     """
-    u, fw, A, eta, given = _first_recursion(
-        model, q, dq, ddq, tau, prescribed, f_ext, dV0)
+    u = check_prescribed(model, prescribed)
+    fw, A, eta, given = first_sweep(model, q, dq, tau, f_ext, dV0, ddq=ddq,
+                                    torque_given=~u)   # S is inverted there
     N, S, V = model.nbodies, fw.S, fw.V
     I_hat, B_hat, Psi, Pi, beta = ([None] * (N + 1) for _ in range(5))
-    for i in range(N, 0, -1):           # backward recursion, (51)-(53)
-        I = model.inertias[i]
-        I_hat[i] = given.batched(I)
-        B_hat[i] = -ad_star_mul(V[i], matvec(I, V[i])) - given.f_ext[i]
-        for k in model.children[i]:
-            I_hat[i] = I_hat[i] + tr(A[k]) @ Pi[k] @ A[k]
-            B_hat[i] = B_hat[i] + matvec(tr(A[k]), beta[k])
-        if u[i]:                        # acceleration prescribed
-            Pi[i] = I_hat[i]
-            beta[i] = B_hat[i] + matvec(I_hat[i],
-                                        eta[i] + matvec(S[i], given.ddq[i]))
-        else:                           # torque given
-            IS = I_hat[i] @ S[i]
-            Psi[i] = _inv(tr(S[i]) @ IS + model.rotor(i), I_hat[i], S[i],
-                          model, i)
-            Pi[i] = I_hat[i] - IS @ Psi[i] @ tr(IS)
-            bias = matvec(I_hat[i], eta[i]) + B_hat[i]
-            r = given.tau[i] - matvec(tr(S[i]), bias)
-            a_i = eta[i] + matvec(S[i] @ Psi[i], r)
-            beta[i] = B_hat[i] + matvec(I_hat[i], a_i)
+    for i in range(N, 0, -1):           # backward recursion, (49)-(53)
+        children = [(A[k], Pi[k], beta[k]) for k in model.children[i]]
+        I_hat[i], B_hat[i], Psi[i], Pi[i], beta[i] = articulation_step(
+            model, i, V[i], S[i], eta[i], given.f_ext[i], children, given.batch,
+            tau=given.tau[i], ddq=given.ddq[i] if u[i] else None)
     ddq, tau = list(given.ddq), list(given.tau)
     dV, F = [fw.dV[0]] + [None] * N, [None] * (N + 1)
-    for i in range(1, N + 1):           # second forward recursion
-        a = matvec(A[i], dV[model.parent[i]]) + eta[i]
-        if not u[i]:                    # (45)
-            r = tau[i] - matvec(tr(S[i]), matvec(I_hat[i], a) + B_hat[i])
-            ddq[i] = matvec(Psi[i], r)
-        dV[i] = a + matvec(S[i], ddq[i])
-        F[i] = matvec(I_hat[i], dV[i]) + B_hat[i]
+    for i in range(1, N + 1):           # second forward recursion, (45), (41)
+        ddq[i], dV[i], F[i] = acceleration_step(
+            A[i], dV[model.parent[i]], eta[i], S[i], I_hat[i], B_hat[i], Psi[i],
+            tau[i], ddq=ddq[i] if u[i] else None)
         if u[i]:                        # (53), and the rotor's a ddq
-            tau[i] = (matvec(tr(S[i]), F[i])
+            tau[i] = (matvec(transpose(S[i]), F[i])
                       + matvec(model.rotor(i), ddq[i]))
     tau_out, ddq_out = given.joined(ddq, tau)
-    return HybridPass(fw, u[1:], eta, I_hat, B_hat, Psi, Pi, beta, dV, F,
-                      tau_out, ddq_out)
+    return HybridPass(fw, eta, I_hat, B_hat, Psi, Pi, beta, ddq_out, dV, F,
+                      u[1:], tau_out)
 
 
 def hybrid(model: Model, q: ArrayLike, dq: ArrayLike, ddq: ArrayLike,

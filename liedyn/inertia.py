@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from . import _checks
-from ._spatial import tr
-from .lie import Ad, Ad_star, skew, unskew
+from ._spatial import transpose
+from .lie import Ad, Ad_star, blocks, skew, unskew
 
 from typing import TYPE_CHECKING
 
@@ -23,12 +23,6 @@ if TYPE_CHECKING:
 __all__ = ["spatial_inertia", "compose", "check_inertia", "transform_inertia",
            "kinetic_energy", "momentum", "box_inertia", "cylinder_inertia",
            "sphere_inertia", "rod_inertia", "to_parameters", "from_parameters"]
-
-
-def _blocks(A, B, C, D):
-    """The block matrix [[A, B], [C, D]] from equally batched blocks."""
-    return np.concatenate([np.concatenate([A, B], axis=-1),
-                           np.concatenate([C, D], axis=-1)], axis=-2)
 
 
 def _scale(M):
@@ -49,18 +43,6 @@ _FLOOR_REL, _FLOOR_MASS = 1e-3, 1e-5
 def _floor(tol, I_bar, m):
     """The absolute tolerance floor of the rotational checks."""
     return tol * (_FLOOR_REL * I_bar + _FLOOR_MASS * m)
-
-
-def _batch_shape(shapes):
-    """The broadcast of ``{argument name: batch shape}``, or a ``ValueError`` naming
-    them."""
-    try:
-        return np.broadcast_shapes(*shapes.values())
-    except ValueError:
-        listed = ", ".join(f"'{k}' {v}" for k, v in shapes.items())
-        raise ValueError(f"arguments {', '.join(repr(k) for k in shapes)}: batch "
-                         "shapes (the leading dimensions) do not broadcast "
-                         f"together: {listed}") from None
 
 
 def _positive(name, x):
@@ -88,11 +70,11 @@ def _check_rotational(name, Ic, tol, floor=0.0, massless=False):
         return Ic
     Ir = Ic.real
     atol = np.maximum(tol * _scale(Ir), floor)
-    asym = np.max(np.abs(Ir - tr(Ir)), axis=(-1, -2))
+    asym = np.max(np.abs(Ir - transpose(Ir)), axis=(-1, -2))
     if np.any(asym > atol):
         raise ValueError(f"argument '{name}': rotational inertia is not symmetric "
                          f"(max |I - I^T| = {np.max(asym):.3g})")
-    J = np.linalg.eigvalsh((Ir + tr(Ir)) / 2)
+    J = np.linalg.eigvalsh((Ir + transpose(Ir)) / 2)
     atol = np.maximum(tol * np.max(np.abs(J), axis=-1), floor)
     if np.any(J[..., 0] < -atol):
         raise ValueError(f"argument '{name}': rotational inertia is not positive "
@@ -157,15 +139,16 @@ def spatial_inertia(mass: Scalar, com: ArrayLike, I_com: ArrayLike,
     shapes = {"mass": m.shape, "com": p.shape[:-1], "I_com": Ic.shape[:-2]}
     if R is not None:
         shapes["R"] = R.shape[:-2]
-    batch = _batch_shape(shapes)
+    batch = _checks.batch_shape(shapes)
     floor = 0.0 if object in (m.dtype, Ic.dtype) else _floor(1e-9, 0.0, m.real)
     Ic = _check_rotational("I_com", Ic, 1e-9, floor, massless=m == 0)
     if R is not None:
-        Ic = _checks.rotation("R", R) @ Ic @ tr(R)
+        Ic = _checks.rotation("R", R) @ Ic @ transpose(R)
     m = np.broadcast_to(m, batch)[..., None, None]
     P = np.broadcast_to(skew(p), batch + (3, 3))
     Ic = np.broadcast_to(Ic, batch + (3, 3))
-    return _blocks(Ic + m * tr(P) @ P, m * P, m * tr(P), m * np.eye(3, dtype=int))
+    return blocks(Ic + m * transpose(P) @ P, m * P, m * transpose(P),
+                  m * np.eye(3, dtype=int))
 
 
 def check_inertia(I, name="I", tol=1e-9):
@@ -210,7 +193,7 @@ def check_inertia(I, name="I", tol=1e-9):
     floor = _floor(tol, s_ang, s_lin)
     tol_ang, tol_lin = np.maximum(tol * s_ang, floor), tol * s_lin
     tol_mix = np.sqrt(tol_ang * tol_lin)
-    A = np.abs(Ir - tr(Ir))
+    A = np.abs(Ir - transpose(Ir))
     asym = np.max(A, axis=(-1, -2))
     if np.any((np.max(A[..., :3, :3], axis=(-1, -2)) > tol_ang)
               | (np.max(A[..., 3:, 3:], axis=(-1, -2)) > tol_lin)
@@ -228,7 +211,7 @@ def check_inertia(I, name="I", tol=1e-9):
         raise ValueError(f"argument '{name}': lower-right block must be m * "
                          f"identity (max deviation {np.max(off):.3g})")
     B = Ir[..., :3, 3:]
-    nonskew = np.max(np.abs(B + tr(B)), axis=(-1, -2))
+    nonskew = np.max(np.abs(B + transpose(B)), axis=(-1, -2))
     if np.any(nonskew > tol_mix):
         raise ValueError(f"argument '{name}': upper-right block must be m [c], "
                          f"skew-symmetric (max |B + B^T| = {np.max(nonskew):.3g})")
@@ -236,7 +219,8 @@ def check_inertia(I, name="I", tol=1e-9):
     if np.any(massless & (moment > tol_ang)):
         raise ValueError(f"argument '{name}': a massless link (m = 0) has no first "
                          f"moment m [c], got max |B| = {np.max(moment):.3g}")
-    Ic = Ir[..., :3, :3] - tr(B) @ B / np.where(massless, 1.0, m)[..., None, None]
+    Ic = (Ir[..., :3, :3]
+          - transpose(B) @ B / np.where(massless, 1.0, m)[..., None, None])
     try:
         _check_rotational(name, Ic, tol, floor, massless)
     except ValueError as err:
@@ -451,4 +435,4 @@ def from_parameters(pi):
                   np.stack([xy, yy, yz], -1),
                   np.stack([xz, yz, zz], -1)], axis=-2)
     C = skew(mc)
-    return _blocks(J, C, tr(C), m[..., None, None] * np.eye(3, dtype=int))
+    return blocks(J, C, transpose(C), m[..., None, None] * np.eye(3, dtype=int))

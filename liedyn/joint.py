@@ -67,7 +67,13 @@ wire of radius 1 micrometre spinning about its own axis has ``d / b = 3 (r / l)^
 ``<= 0``; one with free symbols is not tested."""
 
 
-def _unit(name, axis):
+def unit_axis(name, axis):
+    """The joint axis ``axis`` (argument ``name``) checked (a finite non-zero
+    3-vector) and scaled to unit length.
+
+    >>> unit_axis("axis", [0, 0, 2]).tolist()
+    [0.0, 0.0, 1.0]
+    """
     axis = _checks.array(name, axis, (3,)).real.astype(float)
     if axis.shape != (3,):
         raise ValueError(f"argument '{name}': expected a 3-vector, got shape "
@@ -79,8 +85,13 @@ def _unit(name, axis):
     return axis / n
 
 
-def _rotation_about(axis, angle):
-    """``exp([axis] angle)`` for a unit axis (3,) and angles (...), any dtype."""
+def rotation_about(axis, angle):
+    """``exp([axis] angle)`` for a unit axis (3,) and angles (...), any dtype
+    (Rodrigues' formula, Lynch and Park (2017), eq. (3.51)).
+
+    >>> rotation_about((0.0, 0.0, 1.0), np.pi / 2).round(12)[:2, :2].tolist()
+    [[0.0, -1.0], [1.0, 0.0]]
+    """
     A, one = _skew_cache(tuple(axis)), np.eye(3)
     s, c = sin(angle), cos(angle)
     if is_symbolic(angle):                  # exact 1 and 0 for sympy (_math.exact)
@@ -89,15 +100,24 @@ def _rotation_about(axis, angle):
     return one + s[..., None, None] * A + versine[..., None, None] * (A @ A)
 
 
-def _frozen(a):
-    """``a`` made read-only: a joint hands out its constant ``S`` without
-    copying."""
+def frozen(a):
+    """The array ``a`` made read-only and returned: a joint hands out its constant
+    ``S``, a model its placements and inertias, without copying.
+
+    >>> frozen(np.zeros(2)).flags.writeable
+    False
+    """
     a.setflags(write=False)
     return a
 
 
-def _zeros(nv, *arrays):
-    """Zeros (..., 6, nv) of the broadcast batch and common dtype of ``arrays``."""
+def zero_columns(nv, *arrays):
+    """Zeros (..., 6, nv) of the broadcast batch and common dtype of ``arrays``
+    (each (..., n)): the columns of a joint's ``S`` to fill.
+
+    >>> zero_columns(2, np.zeros((4, 3))).shape
+    (4, 6, 2)
+    """
     shape = np.broadcast_shapes(*(a.shape for a in arrays))[:-1]
     return np.zeros(shape + (6, nv), dtype=np.result_type(*arrays, float))
 

@@ -15,8 +15,8 @@ import numpy as np
 from . import _checks, dexp, lie
 from ._math import cos, sin
 from ._spatial import cross, homogeneous
-from .joint import (CHART_TOL, PIVOT_TOL, QUAT_TOL, Joint, _frozen,
-                    _rotation_about, _unit, _zeros)
+from .joint import (CHART_TOL, PIVOT_TOL, QUAT_TOL, Joint, frozen,
+                    rotation_about, unit_axis, zero_columns)
 
 from typing import TYPE_CHECKING
 
@@ -42,8 +42,8 @@ class Revolute(Joint):
     nq = nv = 1
 
     def __init__(self, axis: ArrayLike = (0.0, 0.0, 1.0)) -> None:
-        self.axis = _unit("axis", axis)
-        self._S_constant = _frozen(
+        self.axis = unit_axis("axis", axis)
+        self._S_constant = frozen(
             np.concatenate([self.axis, np.zeros(3)])[:, None])
 
     def __repr__(self):
@@ -52,11 +52,11 @@ class Revolute(Joint):
     def transform(self, q: Array) -> Array:
         """``Phi(q) = [[exp([a] q), 0], [0, 1]]``."""
         q = np.asarray(q)
-        return homogeneous(_rotation_about(self.axis, q[..., 0]),
+        return homogeneous(rotation_about(self.axis, q[..., 0]),
                            np.zeros(q.shape[:-1] + (3,)))
 
     def motion(self, q: Array) -> tuple[Array | None, Array | None]:
-        return _rotation_about(self.axis, np.asarray(q)[..., 0]), None
+        return rotation_about(self.axis, np.asarray(q)[..., 0]), None
 
 
 class Prismatic(Joint):
@@ -71,8 +71,8 @@ class Prismatic(Joint):
     nq = nv = 1
 
     def __init__(self, axis: ArrayLike = (0.0, 0.0, 1.0)) -> None:
-        self.axis = _unit("axis", axis)
-        self._S_constant = _frozen(
+        self.axis = unit_axis("axis", axis)
+        self._S_constant = frozen(
             np.concatenate([np.zeros(3), self.axis])[:, None])
 
     def __repr__(self):
@@ -108,9 +108,9 @@ class Helical(Joint):
 
     def __init__(self, axis: ArrayLike = (0.0, 0.0, 1.0),
                  pitch: float = 0.0) -> None:
-        self.axis = _unit("axis", axis)
+        self.axis = unit_axis("axis", axis)
         self.pitch = _checks.scalar("pitch", pitch)
-        self._S_constant = _frozen(
+        self._S_constant = frozen(
             np.concatenate([self.axis, self.pitch * self.axis])[:, None])
 
     def __repr__(self):
@@ -119,7 +119,7 @@ class Helical(Joint):
     def transform(self, q: Array) -> Array:
         """``Phi(q) = [[exp([a] q), pitch q a], [0, 1]]``."""
         q = np.asarray(q)
-        return homogeneous(_rotation_about(self.axis, q[..., 0]),
+        return homogeneous(rotation_about(self.axis, q[..., 0]),
                            self.pitch * q * self.axis)
 
 
@@ -148,7 +148,7 @@ class Screw(Joint):
                              "6-vector (w, v), got "
                              f"{A.tolist() if A.size < 10 else A.shape}")
         self.screw = A
-        self._S_constant = _frozen(A[:, None].copy())
+        self._S_constant = frozen(A[:, None].copy())
 
     def __repr__(self):
         return f"Screw(screw={self.screw.tolist()})"
@@ -172,7 +172,7 @@ class Screw(Joint):
             t[..., None, None] * np.eye(3)
             + np.asarray(1 - cos(t))[..., None, None] * A
             + np.asarray(t - sin(t))[..., None, None] * (A @ A))
-        return homogeneous(_rotation_about(a, t), (G @ u[:, None])[..., 0])
+        return homogeneous(rotation_about(a, t), (G @ u[:, None])[..., 0])
 
 
 class Universal(Joint):
@@ -195,7 +195,8 @@ class Universal(Joint):
 
     def __init__(self, axis1: ArrayLike = (1.0, 0.0, 0.0),
                  axis2: ArrayLike = (0.0, 1.0, 0.0)) -> None:
-        self.axis1, self.axis2 = _unit("axis1", axis1), _unit("axis2", axis2)
+        self.axis1 = unit_axis("axis1", axis1)
+        self.axis2 = unit_axis("axis2", axis2)
         if np.linalg.norm(np.cross(self.axis1, self.axis2)) < 1e-6:
             raise ValueError("arguments 'axis1', 'axis2': the axes of a universal "
                              "joint must not be parallel, got "
@@ -207,15 +208,15 @@ class Universal(Joint):
 
     def transform(self, q: Array) -> Array:
         q = np.asarray(q)
-        R = (_rotation_about(self.axis1, q[..., 0])
-             @ _rotation_about(self.axis2, q[..., 1]))
+        R = (rotation_about(self.axis1, q[..., 0])
+             @ rotation_about(self.axis2, q[..., 1]))
         return homogeneous(R, np.zeros(q.shape[:-1] + (3,)))
 
     def S(self, q: Array) -> Array:
         q = np.asarray(q)
-        R2 = _rotation_about(self.axis2, q[..., 1])
+        R2 = rotation_about(self.axis2, q[..., 1])
         a1 = np.swapaxes(R2, -1, -2) @ self.axis1
-        S = _zeros(2, q)
+        S = zero_columns(2, q)
         S[..., :3, 0] = a1
         S[..., :3, 1] = self.axis2
         return S
@@ -223,14 +224,14 @@ class Universal(Joint):
     def dS(self, q: Array, dq: Array) -> Array:
         q, dq = np.asarray(q), np.asarray(dq)
         a1 = self._S(q)[..., :3, 0]
-        dS = _zeros(2, q, dq)
+        dS = zero_columns(2, q, dq)
         dS[..., :3, 0] = -dq[..., 1:2] * cross(self.axis2, a1)
         return dS
 
     def d2S(self, q: Array, a: Array, b: Array) -> Array:
         q, a, b = np.asarray(q), np.asarray(a), np.asarray(b)
         a1 = self._S(q)[..., :3, 0]
-        d2S = _zeros(2, q, a, b)
+        d2S = zero_columns(2, q, a, b)
         a2 = self.axis2
         d2S[..., :3, 0] = (a[..., 1:2] * b[..., 1:2]) * cross(a2, cross(a2, a1))
         return d2S
@@ -253,12 +254,12 @@ class Planar(Joint):
     def transform(self, q: Array) -> Array:
         q = np.asarray(q)
         p = np.stack([q[..., 0], q[..., 1], np.zeros_like(q[..., 0])], axis=-1)
-        return homogeneous(_rotation_about(np.array([0.0, 0.0, 1.0]), q[..., 2]), p)
+        return homogeneous(rotation_about(np.array([0.0, 0.0, 1.0]), q[..., 2]), p)
 
     def S(self, q: Array) -> Array:
         q = np.asarray(q)
         c, s = cos(q[..., 2]), sin(q[..., 2])
-        S = _zeros(3, q)
+        S = zero_columns(3, q)
         S[..., 3, 0], S[..., 4, 0] = c, -s
         S[..., 3, 1], S[..., 4, 1] = s, c
         S[..., 2, 2] = 1
@@ -267,7 +268,7 @@ class Planar(Joint):
     def dS(self, q: Array, dq: Array) -> Array:
         q, dq = np.asarray(q), np.asarray(dq)
         c, s, dth = cos(q[..., 2]), sin(q[..., 2]), dq[..., 2]
-        dS = _zeros(3, q, dq)
+        dS = zero_columns(3, q, dq)
         dS[..., 3, 0], dS[..., 4, 0] = -s * dth, -c * dth
         dS[..., 3, 1], dS[..., 4, 1] = c * dth, -s * dth
         return dS
@@ -278,7 +279,7 @@ class Planar(Joint):
 
     def d2S(self, q: Array, a: Array, b: Array) -> Array:
         q, a, b = np.asarray(q), np.asarray(a), np.asarray(b)
-        d2S = _zeros(3, q, a, b)
+        d2S = zero_columns(3, q, a, b)
         d2S[..., 3:5, 0:2] = (-np.asarray(a[..., 2] * b[..., 2])[..., None, None]
                               * self._S(q)[..., 3:5, 0:2])
         return d2S
@@ -325,7 +326,7 @@ class Spherical(Joint):
     """
 
     nq, nv = 4, 3
-    _S_constant = _frozen(np.vstack([np.eye(3), np.zeros((3, 3))]))
+    _S_constant = frozen(np.vstack([np.eye(3), np.zeros((3, 3))]))
 
     def check_q(self, q: Array, name: str = "q") -> Array:
         return _check_quaternion(q, name)
@@ -376,15 +377,15 @@ class SphericalZYX(Joint):
     def transform(self, q: Array) -> Array:
         q = np.asarray(q)
         ez, ey, ex = np.eye(3)[2], np.eye(3)[1], np.eye(3)[0]
-        R = (_rotation_about(ez, q[..., 0]) @ _rotation_about(ey, q[..., 1])
-             @ _rotation_about(ex, q[..., 2]))
+        R = (rotation_about(ez, q[..., 0]) @ rotation_about(ey, q[..., 1])
+             @ rotation_about(ex, q[..., 2]))
         return homogeneous(R, np.zeros(q.shape[:-1] + (3,)))
 
     def S(self, q: Array) -> Array:
         q = np.asarray(q)
         sb, cb, sc, cc = (sin(q[..., 1]), cos(q[..., 1]), sin(q[..., 2]),
                           cos(q[..., 2]))
-        S = _zeros(3, q)
+        S = zero_columns(3, q)
         # the columns Rx^T Ry^T z, Rx^T y and x
         S[..., 0, 0], S[..., 1, 0], S[..., 2, 0] = -sb, sc * cb, cc * cb
         S[..., 1, 1], S[..., 2, 1] = cc, -sc
@@ -396,7 +397,7 @@ class SphericalZYX(Joint):
         sb, cb, sc, cc = (sin(q[..., 1]), cos(q[..., 1]), sin(q[..., 2]),
                           cos(q[..., 2]))
         db, dc = dq[..., 1], dq[..., 2]
-        dS = _zeros(3, q, dq)
+        dS = zero_columns(3, q, dq)
         dS[..., 0, 0] = -cb * db
         dS[..., 1, 0] = cc * cb * dc - sc * sb * db
         dS[..., 2, 0] = -sc * cb * dc - cc * sb * db
@@ -413,7 +414,7 @@ class SphericalZYX(Joint):
                           cos(q[..., 2]))
         bb, bc = a[..., 1] * b[..., 1], a[..., 2] * b[..., 2]
         mixed = a[..., 1] * b[..., 2] + a[..., 2] * b[..., 1]
-        d2S = _zeros(3, q, a, b)
+        d2S = zero_columns(3, q, a, b)
         d2S[..., 0, 0] = sb * bb
         d2S[..., 1, 0] = -sc * cb * bb - cc * sb * mixed - sc * cb * bc
         d2S[..., 2, 0] = -cc * cb * bb + sc * sb * mixed - cc * cb * bc
@@ -495,13 +496,13 @@ class SphericalExp(Joint):
 
     def S(self, q: Array) -> Array:
         q = np.asarray(q)
-        S = _zeros(3, q)
+        S = zero_columns(3, q)
         S[..., :3, :] = dexp.dexp_so3(q, side="right")
         return S
 
     def dS(self, q: Array, dq: Array) -> Array:
         q, dq = np.asarray(q), np.asarray(dq)
-        dS = _zeros(3, q, dq)
+        dS = zero_columns(3, q, dq)
         dS[..., :3, :] = dexp.dexp_so3_dot(q, dq, side="right")
         return dS
 
@@ -511,7 +512,7 @@ class SphericalExp(Joint):
 
     def d2S(self, q: Array, a: Array, b: Array) -> Array:
         q, a, b = np.asarray(q), np.asarray(a), np.asarray(b)
-        d2S = _zeros(3, q, a, b)
+        d2S = zero_columns(3, q, a, b)
         d2S[..., :3, :] = dexp.dexp_so3_d2(q, a, b, side="right")
         return d2S
 
@@ -533,7 +534,7 @@ class Free(Joint):
     """
 
     nq, nv = 7, 6
-    _S_constant = _frozen(np.eye(6))
+    _S_constant = frozen(np.eye(6))
 
     def check_q(self, q: Array, name: str = "q") -> Array:
         _check_quaternion(q[..., 3:], name + " (quaternion part)")
@@ -570,7 +571,7 @@ class Fixed(Joint):
     """
 
     nq = nv = 0
-    _S_constant = _frozen(np.zeros((6, 0)))
+    _S_constant = frozen(np.zeros((6, 0)))
 
     def transform(self, q: Array) -> Array:
         q = np.asarray(q)

@@ -11,7 +11,7 @@ matrix operators have no branches and run on sympy object arrays; ``exp_*`` and
 """
 import numpy as np
 
-from . import _checks
+from . import _checks, _spatial
 from ._math import cos, is_symbolic, sin, sqrt
 
 __all__ = ["skew", "unskew", "hat", "vee", "exp_so3", "log_so3", "exp_se3",
@@ -41,12 +41,7 @@ def skew(w):
            [ 3.,  0., -1.],
            [-2.,  1.,  0.]])
     """
-    w = _checks.array("w", w, (3,))
-    W = np.zeros(w.shape + (3,), dtype=w.dtype)
-    W[..., 0, 1], W[..., 0, 2] = -w[..., 2], w[..., 1]
-    W[..., 1, 0], W[..., 1, 2] = w[..., 2], -w[..., 0]
-    W[..., 2, 0], W[..., 2, 1] = -w[..., 1], w[..., 0]
-    return W
+    return _spatial.skew(_checks.array("w", w, (3,)))
 
 
 def unskew(W):
@@ -145,17 +140,22 @@ def make_transform(R, p):
 
 
 # --- Coefficient functions of theta, with Taylor series near 0 --------------------
-# theta^2 below which the 8-term series is used (theta < 0.5; error < 1e-17)
-_SMALL_T2 = 0.25
+SMALL_T2 = 0.25
+"""``theta^2`` below which :func:`coefficient` takes the 8-term Taylor series
+(``theta < 0.5``; error below 1e-17)."""
 
 
-def _coefficient(t2, exact, series):
+def coefficient(t2, exact, series):
     """``exact(theta)`` at theta^2 = t2, or its series in t2 (coefficients of 1, t2,
-    t2^2, ...) below theta = 0.5; symbolic input takes the exact formula."""
+    t2^2, ...) below theta = 0.5; symbolic input takes the exact formula.
+
+    >>> float(coefficient(0.01, lambda t: np.sin(t) / t, A_SERIES))   # sin(0.1)/0.1
+    0.9983341664682815
+    """
     if is_symbolic(t2):
         return exact(sqrt(t2))
     t2 = np.asarray(t2)
-    small = t2.real < _SMALL_T2
+    small = t2.real < SMALL_T2
     theta = np.sqrt(np.where(small, 1.0, t2))
     approx = series[-1]
     for c in series[-2::-1]:                                   # Horner's rule
@@ -163,31 +163,54 @@ def _coefficient(t2, exact, series):
     return np.where(small, approx, exact(theta))
 
 
-# the series of _A, _B, _C; the compiled kernels evaluate the same ones
+# the series of coef_A, coef_B, coef_C; the compiled kernels evaluate the same ones
 # (liedyn.engine.jit.exp_coefficients)
-_A_SERIES = (1, -1/6, 1/120, -1/5040,
-             1/362880, -1/39916800, 1/6227020800, -1/1307674368000)
-_B_SERIES = (1/2, -1/24, 1/720, -1/40320,
-             1/3628800, -1/479001600, 1/87178291200, -1/20922789888000)
-_C_SERIES = (1 / 6, -1 / 120, 1 / 5040, -1 / 362880, 1 / 39916800, -1 / 6227020800,
-             1 / 1307674368000, -1 / 355687428096000)
+A_SERIES = (1, -1/6, 1/120, -1/5040,
+            1/362880, -1/39916800, 1/6227020800, -1/1307674368000)
+B_SERIES = (1/2, -1/24, 1/720, -1/40320,
+            1/3628800, -1/479001600, 1/87178291200, -1/20922789888000)
+C_SERIES = (1 / 6, -1 / 120, 1 / 5040, -1 / 362880, 1 / 39916800, -1 / 6227020800,
+            1 / 1307674368000, -1 / 355687428096000)
 
 
+def coef_A(t2):  # sin(theta) / theta
+    """``sin(theta) / theta`` at ``theta^2 = t2`` (...), the ``[w]`` term of
+    :func:`exp_so3`.
 
-def _A(t2):  # sin(theta) / theta
-    return _coefficient(t2, lambda t: sin(t) / t, _A_SERIES)
-
-
-def _B(t2):  # (1 - cos(theta)) / theta^2, by the half angle (no cancellation)
-    return _coefficient(t2, lambda t: 2 * sin(t / 2) ** 2 / t ** 2, _B_SERIES)
-
-
-def _C(t2):  # (theta - sin(theta)) / theta^3
-    return _coefficient(t2, lambda t: (t - sin(t)) / t**3, _C_SERIES)
+    >>> float(coef_A(0.0))
+    1.0
+    """
+    return coefficient(t2, lambda t: sin(t) / t, A_SERIES)
 
 
-def _D(t2):  # (1 - (theta/2) cot(theta/2)) / theta^2, the [w]^2 term of dexp^-1
-    return _coefficient(
+def coef_B(t2):  # (1 - cos(theta)) / theta^2, by the half angle (no cancellation)
+    """``(1 - cos(theta)) / theta^2`` at ``theta^2 = t2`` (...), the ``[w]^2`` term
+    of :func:`exp_so3` and the ``[w]`` term of :func:`liedyn.dexp.dexp_so3`.
+
+    >>> float(coef_B(0.0))
+    0.5
+    """
+    return coefficient(t2, lambda t: 2 * sin(t / 2) ** 2 / t ** 2, B_SERIES)
+
+
+def coef_C(t2):  # (theta - sin(theta)) / theta^3
+    """``(theta - sin(theta)) / theta^3`` at ``theta^2 = t2`` (...), the ``[w]^2``
+    term of :func:`liedyn.dexp.dexp_so3`.
+
+    >>> round(float(coef_C(0.0)), 12)
+    0.166666666667
+    """
+    return coefficient(t2, lambda t: (t - sin(t)) / t**3, C_SERIES)
+
+
+def coef_D(t2):  # (1 - (theta/2) cot(theta/2)) / theta^2, the [w]^2 term of dexp^-1
+    """``(1 - (theta/2) cot(theta/2)) / theta^2`` at ``theta^2 = t2`` (...), the
+    ``[w]^2`` term of :func:`liedyn.dexp.dexp_inv_so3`.
+
+    >>> round(float(coef_D(0.0)), 12)
+    0.083333333333
+    """
+    return coefficient(
         t2,
         lambda t: (1 - (t / 2) * cos(t / 2) / sin(t / 2)) / t**2,
         (1 / 12, 1 / 720, 1 / 30240, 1 / 1209600, 1 / 47900160, 691 / 1307674368000,
@@ -195,13 +218,21 @@ def _D(t2):  # (1 - (theta/2) cot(theta/2)) / theta^2, the [w]^2 term of dexp^-1
     )
 
 
-def _sq(w):
-    """theta^2 = w . w, without conjugation (analytic: complex step works)."""
+def theta_squared(w):
+    """theta^2 = w . w, without conjugation (analytic: complex step works).
+
+    >>> float(theta_squared(np.array([3.0, 0.0, 4.0])))
+    25.0
+    """
     return np.sum(w * w, axis=-1)
 
 
-def _scale(c, M):
-    """Scalars ``c`` (...) times matrices ``M`` (..., n, n)."""
+def scale(c, M):
+    """Scalars ``c`` (...) times matrices ``M`` (..., n, n).
+
+    >>> scale(np.array([1.0, 2.0]), np.eye(2)).tolist()
+    [[[1.0, 0.0], [0.0, 1.0]], [[2.0, 0.0], [0.0, 2.0]]]
+    """
     return np.asarray(c)[..., None, None] * M
 
 
@@ -228,8 +259,8 @@ def exp_so3(w):
     """
     w = _checks.array("w", w, (3,))
     W = skew(w)
-    t2 = _sq(w)
-    return np.eye(3) + _scale(_A(t2), W) + _scale(_B(t2), W @ W)
+    t2 = theta_squared(w)
+    return np.eye(3) + scale(coef_A(t2), W) + scale(coef_B(t2), W @ W)
 
 
 def log_so3(R):
@@ -302,8 +333,8 @@ def exp_se3(xi):
     """
     xi = _checks.array("xi", xi, (6,))
     w, v = xi[..., :3], xi[..., 3:]
-    W, t2 = skew(w), _sq(w)
-    J_l = np.eye(3) + _scale(_B(t2), W) + _scale(_C(t2), W @ W)   # dexp_so3, left
+    W, t2 = skew(w), theta_squared(w)
+    J_l = np.eye(3) + scale(coef_B(t2), W) + scale(coef_C(t2), W @ W)  # left dexp
     T = np.zeros(xi.shape[:-1] + (4, 4), dtype=xi.dtype)
     T[..., :3, :3] = exp_so3(w)
     T[..., :3, 3] = (J_l @ v[..., None])[..., 0]
@@ -332,8 +363,8 @@ def log_se3(T):
     """
     T = _checks.homogeneous("T", T)
     w = log_so3(T[..., :3, :3])
-    W, t2 = skew(w), _sq(w)
-    J_l_inv = np.eye(3) - W / 2 + _scale(_D(t2), W @ W)   # dexp_inv_so3, left
+    W, t2 = skew(w), theta_squared(w)
+    J_l_inv = np.eye(3) - W / 2 + scale(coef_D(t2), W @ W)   # dexp_inv_so3, left
     v = (J_l_inv @ T[..., :3, 3, None])[..., 0]
     return np.concatenate([w, v], axis=-1)
 
@@ -355,18 +386,17 @@ def inverse(T):
     >>> np.allclose(inverse(T) @ T, np.eye(4))
     True
     """
-    T = _checks.homogeneous("T", T)
-    Rt = np.swapaxes(T[..., :3, :3], -1, -2)
-    Ti = np.zeros_like(T)
-    Ti[..., :3, :3] = Rt
-    Ti[..., :3, 3] = -(Rt @ T[..., :3, 3, None])[..., 0]
-    Ti[..., 3, 3] = 1
-    return Ti
+    return _spatial.inverse(_checks.homogeneous("T", T))
 
 
 # --- Adjoint and coadjoint operators ----------------------------------------------
-def _blocks(A, B, C, D):
-    """The 6x6 matrices [[A, B], [C, D]] from 3x3 blocks."""
+def blocks(A, B, C, D):
+    """The block matrices [[A, B], [C, D]] from equally batched blocks (..., n, n)
+    (the 6x6 operators from 3x3 blocks).
+
+    >>> blocks(*np.eye(1)[None].repeat(4, 0)).astype(int).tolist()
+    [[1, 1], [1, 1]]
+    """
     top = np.concatenate([A, B], axis=-1)
     bottom = np.concatenate([C, D], axis=-1)
     return np.concatenate([top, bottom], axis=-2)
@@ -397,7 +427,7 @@ def Ad(T):
     T = _checks.homogeneous("T", T)
     R, p = T[..., :3, :3], T[..., :3, 3]
     Z = np.zeros_like(R)
-    return _blocks(R, Z, skew(p) @ R, R)
+    return blocks(R, Z, skew(p) @ R, R)
 
 
 def Ad_inv(T):
@@ -423,7 +453,7 @@ def Ad_inv(T):
     T = _checks.homogeneous("T", T)
     Rt = np.swapaxes(T[..., :3, :3], -1, -2)
     Z = np.zeros_like(Rt)
-    return _blocks(Rt, Z, -Rt @ skew(T[..., :3, 3]), Rt)
+    return blocks(Rt, Z, -Rt @ skew(T[..., :3, 3]), Rt)
 
 
 def ad(V):
@@ -448,7 +478,7 @@ def ad(V):
     """
     V = _checks.array("V", V, (6,))
     W = skew(V[..., :3])
-    return _blocks(W, np.zeros_like(W), skew(V[..., 3:]), W)
+    return blocks(W, np.zeros_like(W), skew(V[..., 3:]), W)
 
 
 def Ad_star(T):
@@ -536,7 +566,7 @@ def quat_to_rot(q):
     q = _checks.array("q", q, (4,))
     w, u = q[..., 0], q[..., 1:]
     return (
-        _scale(w * w - np.sum(u * u, axis=-1), np.eye(3))
+        scale(w * w - np.sum(u * u, axis=-1), np.eye(3))
         + 2 * u[..., :, None] * u[..., None, :]
         + 2 * w[..., None, None] * skew(u))
 
@@ -550,14 +580,14 @@ def exp_quat(w):
     True
     """
     w = _checks.array("w", w, (3,))
-    t2 = _sq(w)
-    half_sinc = _coefficient(
+    t2 = theta_squared(w)
+    half_sinc = coefficient(
         t2,
         lambda t: sin(t / 2) / t,
         (1 / 2, -1 / 48, 1 / 3840, -1 / 645120, 1 / 185794560, -1 / 81749606400,
          1 / 51011754393600, -1 / 42849873690624000),
     )
-    half_cos = _coefficient(
+    half_cos = coefficient(
         t2,
         lambda t: cos(t / 2),
         (1, -1 / 8, 1 / 384, -1 / 46080, 1 / 10321920, -1 / 3715891200,

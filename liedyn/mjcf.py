@@ -55,6 +55,7 @@ import numpy as np
 
 from . import _checks
 from . import joints as J
+from .errors import ModelFileError
 from .inertia import compose
 from .lie import make_transform, quat_to_rot
 from .model import Model
@@ -69,26 +70,12 @@ JOINT_TYPES = ("free", "ball", "slide", "hinge")
 _FREE, _BALL, _SLIDE, _HINGE = range(4)           # mjtJoint
 _SPHERE, _CAPSULE, _CYLINDER, _BOX = 2, 3, 5, 6   # mjtGeom
 
-class MJCFError(ValueError):
-    """A malformed MJCF file, or one liedyn cannot represent: ``MJCF <label>, line
-    <line>: <element>, attribute '<attribute>': <message>`` (``label``: the quoted
-    file name, ``"string"`` or ``"MjModel"``, kept as ``file``; the other parts
-    optional).
+class MJCFError(ModelFileError):
+    """A malformed MJCF file, or one liedyn cannot represent (see
+    ``liedyn.errors.ModelFileError``; ``label`` may also be ``"MjModel"``).
     """
 
-    def __init__(self, label: str, element: str | None, message: str,
-                 attribute: str | None = None, line: int | None = None) -> None:
-        self.file, self.element, self.attribute, self.line = (
-            label, element, attribute, line)
-        self._message = message
-        where = f"MJCF {label}" + (f", line {line}" if line else "") \
-            + (f": {element}" if element else "") \
-            + (f", attribute '{attribute}'" if attribute else "")
-        super().__init__(f"{where}: {message}")
-
-    def __reduce__(self):                      # pickle and copy
-        return type(self), (self.file, self.element, self._message, self.attribute,
-                            self.line)
+    FORMAT = "MJCF"
 
 
 class MJCFWarning(UserWarning):

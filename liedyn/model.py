@@ -17,7 +17,8 @@ from __future__ import annotations
 import numpy as np
 
 from . import _checks
-from .inertia import _batch_shape, check_inertia
+from .inertia import check_inertia
+from .joint import frozen
 from .joints import CHART_TOL, Joint
 
 from typing import TYPE_CHECKING, overload
@@ -30,19 +31,15 @@ __all__ = ["Model"]
 
 
 def edited(model):
-    """Drop the flattened model cached on ``model``
-    (:func:`liedyn.engine.dispatch.flat_model`): called by every edit (a body
-    added, an inertia, placement or gravity assigned)."""
-    model.__dict__.pop("_flat", None)
+    """Drop the flattened model cached on ``model`` (:attr:`Model.flat_model`):
+    called by every edit (a body added, an inertia, placement, gravity or
+    armature assigned)."""
+    model.flat_model = None
 
 
 _TOPOLOGY = frozenset({"parent", "joints", "names", "children", "q_slice",
-                       "v_slice", "nq", "nv", "placements", "inertias"})
-
-
-def _frozen(a):
-    a.setflags(write=False)
-    return a
+                       "v_slice", "nq", "nv", "placements", "inertias",
+                       "chart_bodies"})
 
 
 class _ReadOnly(list):
@@ -98,25 +95,25 @@ def _armature(value, n, name="armature"):
     if np.any(a < 0):
         raise ValueError(f"argument '{name}': expected values >= 0 (a rotor "
                          f"inertia), got {a.tolist()}")
-    return _frozen(a.astype(float))
+    return frozen(a.astype(float))
 
 
 def _placement(body, X):
     """A validated (4, 4) placement of the joint of ``body``, stored read-only."""
     if X is None:
-        return _frozen(np.eye(4))
+        return frozen(np.eye(4))
     try:
         X = _checks.transform("placement", X)
     except (TypeError, ValueError) as err:
         raise type(err)(f"body {body!r}: {err}") from None
-    return _frozen(np.array(X, dtype=np.result_type(X, float)))
+    return frozen(np.array(X, dtype=np.result_type(X, float)))
 
 
 def _inertia(body, I):
     """A validated (6, 6) inertia (exact zero: a massless body), stored
     read-only."""
     if I is None:
-        return _frozen(np.zeros((6, 6)))
+        return frozen(np.zeros((6, 6)))
     try:
         I = _checks.array("inertia", I, (6, 6))
         if I.shape != (6, 6):
@@ -126,7 +123,7 @@ def _inertia(body, I):
             check_inertia(I, name="inertia")
     except (TypeError, ValueError) as err:
         raise type(err)(f"body {body!r}: {err}") from None
-    return _frozen(np.array(I, dtype=np.result_type(I, float)))
+    return frozen(np.array(I, dtype=np.result_type(I, float)))
 
 
 class Model:
@@ -150,6 +147,14 @@ class Model:
         rotor inertia per degree of freedom; ``model.armature = a`` (``nv``
         numbers >= 0, or one for all) replaces it, validated
     q_slice, v_slice : lists of slices into ``q`` and ``dq`` per body
+    chart_bodies : tuple of int
+        the bodies whose joint has a chart with a singular set
+        (``joint.chart_singular``), in order
+    flat_model : tuple or None
+        the model flattened for the compiled engine, cached by
+        ``liedyn.engine.dispatch.flat_model`` on first use: its arrays, or ``()``
+        if the engine cannot run this model; ``None`` until then, and again after
+        every edit (``liedyn.model.edited``)
 
     Examples
     --------
@@ -177,8 +182,9 @@ class Model:
     nv: int
     armature: Array
     gravity: Array
-    _charts: tuple[int, ...]
+    chart_bodies: tuple[int, ...]
     _group_joints: tuple[int, ...]
+    flat_model: tuple | None
 
     def __init__(self, gravity: ArrayLike = (0.0, 0.0, -9.81),
                  name: str = "model") -> None:
@@ -195,15 +201,16 @@ class Model:
             object.__setattr__(self, key, _ReadOnly(value, key))
         object.__setattr__(
             self, "placements",
-            _BodyParameters([_frozen(np.eye(4))], self, "placements"))
+            _BodyParameters([frozen(np.eye(4))], self, "placements"))
         object.__setattr__(
             self, "inertias",
-            _BodyParameters([_frozen(np.zeros((6, 6)))], self, "inertias"))
+            _BodyParameters([frozen(np.zeros((6, 6)))], self, "inertias"))
         object.__setattr__(self, "nq", 0)
         object.__setattr__(self, "nv", 0)
-        object.__setattr__(self, "armature", _frozen(np.zeros(0)))
-        object.__setattr__(self, "_charts", ())
+        object.__setattr__(self, "armature", frozen(np.zeros(0)))
+        object.__setattr__(self, "chart_bodies", ())
         object.__setattr__(self, "_group_joints", ())
+        object.__setattr__(self, "flat_model", None)
 
     def __setattr__(self, key, value):
         """The tree is read-only; ``gravity`` is validated on assignment."""
@@ -217,7 +224,7 @@ class Model:
             if g.shape != (3,) or g.dtype.kind == "c":
                 raise ValueError("argument 'gravity': expected a real 3-vector, "
                                  f"got shape {g.shape}, dtype {g.dtype}")
-            value = _frozen(g.astype(float))
+            value = frozen(g.astype(float))
         if key == "armature":
             value = _armature(value, self.nv)
         object.__setattr__(self, key, value)
@@ -311,18 +318,27 @@ class Model:
         object.__setattr__(self, "nq", self.nq + joint.nq)
         object.__setattr__(self, "nv", self.nv + joint.nv)
         object.__setattr__(self, "armature",
-                           _frozen(np.concatenate([self.armature, arm])))
+                           frozen(np.concatenate([self.armature, arm])))
         edited(self)
         if joint.chart_singular:
-            object.__setattr__(self, "_charts", self._charts + (i,))
+            object.__setattr__(self, "chart_bodies", self.chart_bodies + (i,))
         if type(joint).check_q is not Joint.check_q:       # quaternions
             object.__setattr__(self, "_group_joints", self._group_joints + (i,))
         return i
 
-    def _set_inertia_as_given(self, i, I):
-        """Store body ``i``'s inertia unchecked (inconsistent URDF inertias)."""
+    def set_inertia_unchecked(self, i: int, I: ArrayLike) -> None:
+        """Store body ``i``'s inertia (6, 6) without the physical checks of
+        :func:`liedyn.inertia.check_inertia` (the loaders keep a file's inconsistent
+        inertias this way when asked to warn or ignore).
+
+        >>> from liedyn.robots import pendulum
+        >>> model = pendulum()
+        >>> model.set_inertia_unchecked(1, -np.eye(6))
+        >>> float(model.inertias[1][0, 0])
+        -1.0
+        """
         I = _checks.array("inertia", I, (6, 6))
-        list.__setitem__(self.inertias, i, _frozen(np.array(I, dtype=float)))
+        list.__setitem__(self.inertias, i, frozen(np.array(I, dtype=float)))
         edited(self)
 
     def rotor(self, i: int) -> Array:
@@ -410,7 +426,7 @@ class Model:
                             axis=-1)
         if not _checks.all_finite(q1):
             raise _checks.overflow("Model.integrate", q=q, v=v, dt=dt)
-        return self.normalize(q1) if normalize and self._charts else q1
+        return self.normalize(q1) if normalize and self.chart_bodies else q1
 
     @overload
     def normalize(self, q: ArrayLike, dq: None = None) -> Array: ...
@@ -428,7 +444,7 @@ class Model:
         if dq is not None:
             q, dq = _broadcast(q=q, dq=self.check_v(dq))
             q, dq = np.array(q), np.array(dq, dtype=np.result_type(q, dq))
-        for i in self._charts:
+        for i in self.chart_bodies:
             qi, vi = self.q_slice[i], self.v_slice[i]
             new = self.joints[i]._normalize(q[..., qi],
                                             None if dq is None else dq[..., vi])
@@ -455,7 +471,7 @@ class Model:
         per body ``0..N``) restricts the check. For the algorithms that invert
         ``S``.
         """
-        for i in self._charts:
+        for i in self.chart_bodies:
             if bodies is not None and not bodies[i]:
                 continue
             joint = self.joints[i]
@@ -492,7 +508,7 @@ class Model:
 def _broadcast(**arrays):
     """Broadcast the batch dimensions of named arrays with different trailing shapes
     (a ``ValueError`` names them when they do not broadcast)."""
-    batch = _batch_shape({k: a.shape[:-1] for k, a in arrays.items()})
+    batch = _checks.batch_shape({k: a.shape[:-1] for k, a in arrays.items()})
     return [np.broadcast_to(a, batch + a.shape[-1:]) for a in arrays.values()]
 
 
@@ -511,7 +527,7 @@ def state(model, q, *vectors, f_ext=None, names=("dq", "ddq")):
         f_ext = model.check_f_ext(f_ext)
         arrays.append(f_ext[..., 0])      # (..., N): also fine for N = 0
         shapes["f_ext"] = f_ext.shape[:-2]
-    batch = _batch_shape(shapes)
+    batch = _checks.batch_shape(shapes)
     dtype = np.result_type(float, *[a.dtype for a in arrays])
     if f_ext is None:                                 # (integer zeros for sympy)
         f_ext = np.zeros(batch + (model.nbodies, 6),

@@ -398,7 +398,7 @@ def _integrate(model, step, q, dq, n, dt, method):
             try:
                 q, dq = step(k, k * dt, q, dq)
                 _finite(q), _finite(dq)
-                if model._charts:
+                if model.chart_bodies:
                     q, dq = model.normalize(q, dq)
             except _Diverged as err:
                 raise _checks.DivergenceError(

@@ -501,7 +501,7 @@ def _add_bodies(model, bodies, label, inertia_check):
             if I is None or inertia_check == "raise" or "inertia" not in str(err):
                 raise _bad(label, f"link {name!r}: {err}") from None
             model.add_body(name, parent, joint, placement=placement)
-            model._set_inertia_as_given(i, I)        # _link_inertia warned
+            model.set_inertia_unchecked(i, I)        # _link_inertia warned
         model.joint_names.append(joint_name)
         model._q_lower.append(q_lim[0])
         model._q_upper.append(q_lim[1])

@@ -79,7 +79,8 @@ def use_kernels(on):
 
 
 def flat_model(model):
-    """The arrays the kernels read, built once and cached on the model.
+    """The arrays the kernels read, built once and cached on the model
+    (:attr:`liedyn.model.Model.flat_model`).
 
     Returns ``(topo, body, no_f_ext)``: ``topo`` (N+1, 6) int64 with the parent,
     joint code, the offsets of each body's coordinates and its ``nv`` and ``nq``
@@ -96,13 +97,9 @@ def flat_model(model):
     """
     if not _KERNELS[0]:
         return None
-    flat = model.__dict__.get("_flat", _MISSING)
-    if flat is _MISSING:
-        flat = model.__dict__["_flat"] = _flatten(model)
-    return flat
-
-
-_MISSING = object()
+    if model.flat_model is None:                # cached on the model, () if none
+        model.flat_model = _flatten(model) or ()
+    return model.flat_model or None
 
 
 def _flatten(model):
@@ -326,9 +323,9 @@ def run(driver, model, states, outputs, f_ext=None, extra=(), wrenches=True,
     empty list) (:class:`liedyn.engine.jit.Driver`), and the general path converts
     it.
     """
-    flat = model.__dict__.get("_flat") if _KERNELS[0] else None
+    flat = model.flat_model if _KERNELS[0] else None
     check = STATE if f_ext is None else ALL
-    if flat is not None and body is None:
+    if flat and body is None:
         out = _empty(outputs, model.nv)
         args = flat[:2] + states + ((flat[2] if f_ext is None else f_ext,)
                                     if wrenches else ()) + extra + out + (check,)

@@ -252,7 +252,8 @@ def exp_coefficients(t2):
     to cancellation), as :mod:`liedyn.lie` evaluates them; compiled, a branch on
     the number.
     """
-    A, B, C, E, G = (f(t2) for f in (lie._A, lie._B, lie._C, dexp._E, dexp._G))
+    A, B, C = lie.coef_A(t2), lie.coef_B(t2), lie.coef_C(t2)
+    E, G = dexp.coef_E(t2), dexp.coef_G(t2)
     return A, B, C, E - C / 2, -G
 
 
@@ -311,9 +312,8 @@ if numba is not None:
         return impl
 
     _SERIES = tuple(tuple(float(c) for c in series) for series in (
-        lie._A_SERIES, lie._B_SERIES, lie._C_SERIES, dexp._E_SERIES,
-        dexp._G_SERIES))
-    _SMALL_T2 = lie._SMALL_T2
+        lie.A_SERIES, lie.B_SERIES, lie.C_SERIES, dexp.E_SERIES, dexp.G_SERIES))
+    _SMALL_T2 = lie.SMALL_T2
 
     @register_jitable
     def _horner(series, t2):

@@ -35,7 +35,7 @@ parent's row by a loop of their own (:func:`~liedyn.engine.spatial.add_slots`).
 from math import nan
 
 from ..joint import PIVOT_TOL
-from .jit import kernel, sqrt
+from .jit import kernel
 from .joints import joint_motion
 from .spatial import (
     A0, AJ, AK, ARM, BC, BETA, BH, BK, D, DA0Q, DA0V, DDQ, DQ, DSDQ, DV, DV0Q,
@@ -366,35 +366,73 @@ def add_joint_acceleration(i, v, n, w, c, L):
 
 
 @kernel
+def articulation_step(topo, body, i, torque_given, w, c, d, L):
+    """The backward sweep of Kim (2012), Tables 3 and 4, at body ``i``, its
+    children's terms already pushed into its slots ``IH`` and ``BH``: ``I_hat_i =
+    I_i + sum Ad*_{T^-1} Pi_k Ad_{T^-1}``, ``B_hat_i = -ad*_{V_i} I_i V_i - F_i^ext
+    + sum Ad*_{T^-1} beta_k`` (49)-(50). Where the joint's torque is given,
+    ``Psi_i = (S_i^T I_hat_i S_i)^-1``, ``Pi_i = I_hat_i - I_hat_i S_i Psi_i S_i^T
+    I_hat_i``, ``beta_i = B_hat_i + I_hat_i (eta_i + S_i Psi_i (tau_i - S_i^T
+    (I_hat_i eta_i + B_hat_i)))``; where its acceleration is prescribed (Table 4),
+    ``Pi_i = I_hat_i``, ``beta_i = B_hat_i + I_hat_i (eta_i + S_i ddq_i)``
+    (51)-(52). Then ``Pi_i`` and ``beta_i`` are pushed to the parent. A body whose
+    parent is the ground needs ``Psi_i`` only (its ``Pi_i``, ``beta_i`` would go
+    nowhere: for a floating base, a 6 x 6 update saved)."""
+    lam, v, n = topo[i, PARENT], topo[i, VI], topo[i, NV]
+    if torque_given:
+        pivots(body, i, v, n, w, c, d, L)
+    if lam == 0:                                        # the ground takes nothing
+        return
+    if torque_given:
+        articulate(i, v, n, w, c, d, L)
+    else:                                                           # (51)-(52)
+        joint_sum(w, i, SDDQ, c, v, n, DDQ, L)
+        for l in range(L):
+            Ih = load_inertia(w, i, IH, l)
+            store_inertia(w, i, PI, l, Ih)
+            store6(w, i, BETA, l, sadd(load6(w, i, BH, l), inertia_mul(
+                Ih, sadd(load6(w, i, ETA, l), load6(w, i, SDDQ, l)))))
+    push_to_parent(i, lam, w, L)
+
+
+@kernel
+def acceleration_step(topo, body, i, torque_given, w, c, d, L):
+    """The second forward sweep of Kim (2012), Tables 3 and 4, at body ``i``:
+    ``ddq_i = Psi_i (tau_i - S_i^T (I_hat_i (Ad_{T^-1} dV_{lambda(i)} + eta_i) +
+    B_hat_i))`` (45) where the joint's torque is given, then ``dV_i = Ad_{T^-1}
+    dV_{lambda(i)} + eta_i + S_i ddq_i`` (41) and, where the acceleration is
+    prescribed, ``tau_i = S_i^T (I_hat_i dV_i + B_hat_i)`` plus the rotor's ``a
+    ddq_i`` (53)."""
+    lam, v, n = topo[i, PARENT], topo[i, VI], topo[i, NV]
+    bias_acceleration(i, lam, w, L)
+    if torque_given:
+        joint_acceleration(i, v, n, w, c, d, L)                    # (45), (41)
+        return
+    add_joint_acceleration(i, v, n, w, c, L)                              # (41)
+    for l in range(L):                                                   # (53)
+        Ih_dV = inertia_mul(load_inertia(w, i, IH, l), load6(w, i, DV, l))
+        store6(w, i, F, l, sadd(Ih_dV, load6(w, i, BH, l)))
+    for r in range(n):
+        a = body[i, ARM + r]
+        for l in range(L):                                           # + the rotor
+            StF = sdot(load6(c, v + r, S, l), load6(w, i, F, l))
+            c[v + r, at(TAU, l)] = StF + a * c[v + r, at(DDQ, l)]
+
+
+@kernel
 def aba_chunk(topo, body, w, c, d, L):
     """Kim (2012), Table 3 (corrected, see :mod:`liedyn.forward_dynamics`): forward
     dynamics of the ``L`` states of a chunk (``q``, ``dq``, ``tau``, ``F^ext`` in
-    the slots ``Q``, ``DQ``, ``TAU``, ``FEXT``; ``ddq`` into the slots ``DDQ``).
-
-    Backward: ``I_hat_i = I_i + sum Ad*_{T^-1} Pi_k Ad_{T^-1}``,
-    ``B_hat_i = -ad*_{V_i} I_i V_i - F_i^ext + sum Ad*_{T^-1} beta_k``
-    (49)-(50), ``Psi_i = (S_i^T I_hat_i S_i)^-1``,
-    ``Pi_i = I_hat_i - I_hat_i S_i Psi_i S_i^T I_hat_i``,
-    ``beta_i = B_hat_i + I_hat_i (eta_i + S_i Psi_i (tau_i - S_i^T (I_hat_i eta_i``
-    ``+ B_hat_i)))``.
-    Forward: ``ddq_i = Psi_i (tau_i
-    - S_i^T (I_hat_i (Ad_{T^-1} dV_{lambda(i)} + eta_i) + B_hat_i))`` (45),
-    ``dV_i = Ad_{T^-1} dV_{lambda(i)} + eta_i + S_i ddq_i`` (41). A body whose
-    parent is the ground needs ``Psi_i`` only (its ``Pi_i``, ``beta_i`` would go
-    nowhere: for a floating base, a 6 x 6 update saved).
+    the slots ``Q``, ``DQ``, ``TAU``, ``FEXT``; ``ddq`` into the slots ``DDQ``): the
+    velocities, then :func:`articulation_step` from the leaves and
+    :func:`acceleration_step` from the root, every torque given.
     """
     N = topo.shape[0] - 1
     velocity_pass(topo, body, w, c, L)
     for i in range(N, 0, -1):              # complete: children pushed their terms
-        lam, v, n = topo[i, PARENT], topo[i, VI], topo[i, NV]
-        pivots(body, i, v, n, w, c, d, L)
-        if lam > 0:                                     # the ground takes nothing
-            articulate(i, v, n, w, c, d, L)
-            push_to_parent(i, lam, w, L)
+        articulation_step(topo, body, i, True, w, c, d, L)            # (49)-(50)
     for i in range(1, N + 1):
-        lam, v, n = topo[i, PARENT], topo[i, VI], topo[i, NV]
-        bias_acceleration(i, lam, w, L)
-        joint_acceleration(i, v, n, w, c, d, L)                    # (45), (41)
+        acceleration_step(topo, body, i, True, w, c, d, L)             # (45), (41)
 
 
 # --- Table 4: hybrid dynamics -----------------------------------------------------
@@ -404,47 +442,14 @@ def hybrid_chunk(topo, body, prescribed, w, c, d, L):
     ``prescribed[i - 1]`` true where joint ``i``'s acceleration is given (its torque
     is then computed), false where its torque is given (as in :func:`aba_chunk`).
     The slots ``DDQ`` and ``TAU`` hold what is given and receive what is computed.
-
-    Backward, a prescribed joint passes its whole articulated inertia:
-    ``Pi_i = I_hat_i``, ``beta_i = B_hat_i + I_hat_i (eta_i + S_i ddq_i)``
-    (51)-(52).
-    Forward: ``ddq_i`` by (45) where the torque is given, then
-    ``dV_i = Ad_{T^-1} dV_{lambda(i)} + eta_i + S_i ddq_i`` (41) and, where the
-    acceleration is prescribed, ``tau_i = S_i^T (I_hat_i dV_i + B_hat_i)`` (53).
+    The steps of :func:`aba_chunk`, each told which of the two its joint has.
     """
     N = topo.shape[0] - 1
     velocity_pass(topo, body, w, c, L)
     for i in range(N, 0, -1):              # complete: children pushed their terms
-        lam, v, n = topo[i, PARENT], topo[i, VI], topo[i, NV]
-        if not prescribed[i - 1]:
-            pivots(body, i, v, n, w, c, d, L)
-        if lam == 0:                                    # the ground takes nothing
-            continue
-        if prescribed[i - 1]:                                       # (51)-(52)
-            joint_sum(w, i, SDDQ, c, v, n, DDQ, L)
-            for l in range(L):
-                Ih = load_inertia(w, i, IH, l)
-                store_inertia(w, i, PI, l, Ih)
-                store6(w, i, BETA, l, sadd(load6(w, i, BH, l), inertia_mul(
-                    Ih, sadd(load6(w, i, ETA, l), load6(w, i, SDDQ, l)))))
-        else:
-            articulate(i, v, n, w, c, d, L)
-        push_to_parent(i, lam, w, L)
+        articulation_step(topo, body, i, not prescribed[i - 1], w, c, d, L)
     for i in range(1, N + 1):
-        lam, v, n = topo[i, PARENT], topo[i, VI], topo[i, NV]
-        bias_acceleration(i, lam, w, L)
-        if not prescribed[i - 1]:
-            joint_acceleration(i, v, n, w, c, d, L)                # (45), (41)
-            continue
-        add_joint_acceleration(i, v, n, w, c, L)                              # (41)
-        for l in range(L):                                                   # (53)
-            Ih_dV = inertia_mul(load_inertia(w, i, IH, l), load6(w, i, DV, l))
-            store6(w, i, F, l, sadd(Ih_dV, load6(w, i, BH, l)))
-        for r in range(n):
-            a = body[i, ARM + r]
-            for l in range(L):                                       # + the rotor
-                StF = sdot(load6(c, v + r, S, l), load6(w, i, F, l))
-                c[v + r, at(TAU, l)] = StF + a * c[v + r, at(DDQ, l)]
+        acceleration_step(topo, body, i, not prescribed[i - 1], w, c, d, L)
 
 
 # --- the partials of inverse dynamics in the ground frame (chapter 10) -----------

@@ -77,6 +77,8 @@ FORBIDDEN = {
              "engine.dispatch.rnea", "engine.dispatch.inverse_mass_matrix",
              "engine.dispatch.rnea_partials", "engine.dispatch.aba_partials"],
     "aba": ["forward_dynamics.aba", "forward_dynamics.aba_pass",
+            "forward_dynamics.articulation_step",
+            "forward_dynamics.acceleration_step",
             "forward_dynamics.inverse_mass_matrix",
             "forward_dynamics.mass_matrix_factor", "crba.mass_matrix",
             "hybrid_dynamics.hybrid", "hybrid_dynamics.hybrid_pass",

@@ -307,3 +307,37 @@ def test_forward_pass_shared_with_kinematics():
         assert relerr(out.forward.V[i], fw.V[i]) <= TOL
         assert relerr(out.eta[i] + lie.Ad_inv(model.placements[i] @ model.joints[i].transform(
             q[model.q_slice[i]])) @ fw.dV[model.parent[i]], fw.dV[i]) <= TOL
+
+
+def test_aba_and_hybrid_share_one_articulation_step(monkeypatch):
+    """aba_pass and hybrid_pass run one articulation_step (backward) and one
+    acceleration_step (second forward sweep) per body: the same functions, spied."""
+    from liedyn import forward_dynamics, hybrid_dynamics
+    from liedyn.forward_dynamics import aba_pass
+    steps = ("articulation_step", "acceleration_step")
+    for name in steps:
+        assert getattr(hybrid_dynamics, name) is getattr(forward_dynamics, name)
+    calls = {name: [] for name in steps}
+
+    def spy(name, step):
+        def counted(*args, **kwargs):
+            calls[name].append(args[1] if name == "articulation_step" else None)
+            return step(*args, **kwargs)
+        return counted
+    for name in steps:
+        counted = spy(name, getattr(forward_dynamics, name))
+        for module in (forward_dynamics, hybrid_dynamics):
+            monkeypatch.setattr(module, name, counted)
+    model, q, dq, tau, _ = random_state(3, n_max=6,
+                                        joint_types=["revolute", "prismatic", "spherical"])
+    N = model.nbodies
+    assert N > 2
+    out = aba_pass(model, q, dq, tau)
+    assert calls["articulation_step"] == list(range(N, 0, -1))      # leaves first
+    assert len(calls["acceleration_step"]) == N
+    calls = {name: [] for name in steps}
+    prescribed = [i % 2 == 0 for i in range(N)]
+    hp = hybrid_pass(model, q, dq, out.ddq, tau, prescribed)
+    assert calls["articulation_step"] == list(range(N, 0, -1))
+    assert len(calls["acceleration_step"]) == N
+    assert relerr(hp.ddq, out.ddq) < 1e-10 and relerr(hp.tau, tau) < 1e-10

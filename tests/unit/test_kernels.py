@@ -572,6 +572,46 @@ def test_drivers_compile_only_the_converted_types():
             assert str(signature[-1]) == "int64", signature
 
 
+def test_aba_and_hybrid_chunks_share_one_articulation_step(monkeypatch):
+    """aba_chunk and hybrid_chunk, run as plain Python, call the same
+    articulation_step (backward, leaves first) and acceleration_step (root first)
+    once per body, and give the reference's accelerations."""
+    model = serial_chain(4)
+    N, rng = model.nbodies, np.random.default_rng(5)
+    q, dq, tau = rng.uniform(-1.0, 1.0, (3, model.nv))
+    prescribed = np.array([True, False, True, False])
+    calls = []
+
+    def spy(name):
+        step = getattr(kernels, name)
+
+        def counted(topo, body, i, torque_given, *args):
+            calls.append((name, i, bool(torque_given)))
+            return step(topo, body, i, torque_given, *args)
+        return counted
+    for name in ("articulation_step", "acceleration_step"):
+        monkeypatch.setattr(kernels, name, spy(name))
+    topo, body, _ = _exec.flat_model(model)
+    body = body.copy()
+    for chunk, args in ((kernels.aba_chunk, ()), (kernels.hybrid_chunk, (prescribed,))):
+        calls.clear()
+        w, c, d = K.workspace(topo, spatial.ABA_SLOTS, spatial.BLOCK_SLOTS, q)
+        K.prepare(topo, body, w, c, 1)
+        K.gather_q(topo, q, 0, 1, w, 1)
+        K.gather_wrenches(np.zeros((N, 6)), 0, 1, w, 1)
+        for slot, x in ((spatial.DQ, dq), (spatial.DDQ, tau), (spatial.TAU, tau)):
+            K.gather(c, slot, x, 0, 1, 1)
+        chunk(topo, body, *args, w, c, d, 1)
+        given = [not p for p in prescribed] if args else [True] * N
+        assert calls == (
+            [("articulation_step", i, given[i - 1]) for i in range(N, 0, -1)]
+            + [("acceleration_step", i, given[i - 1]) for i in range(1, N + 1)])
+        ddq = np.array([c[v, spatial.at(spatial.DDQ, 0)] for v in range(model.nv)])
+        expected = (aba_pass(model, q, dq, tau).ddq if not args else
+                    hybrid_pass(model, q, dq, tau, tau, prescribed).ddq)
+        assert relerr(ddq, expected) < 1e-12
+
+
 def test_an_edit_drops_the_flattened_model():
     model = serial_chain(2)
     flat = _exec.flat_model(model)
