@@ -56,25 +56,54 @@ Conventions (the book's notation appendix):
   enters as the ground acceleration ``dV_0 = (0, -g)``.
 """
 from . import lie, robots
-from .constrained_dynamics import (constrained_forward, constrained_hybrid,
-                                   constrained_inverse)
+from .constrained_derivatives import constrained_forward_partials
+from .constrained_dynamics import (
+                                   constrained_forward,
+                                   constrained_hybrid,
+                                   constrained_inverse,
+)
 from .constraints import LoopClosure, Pfaffian
-from .control import (computed_torque, operational_space_control, passivity_based,
-                      pd_gravity, simulate_closed_loop)
+from .control import (
+                                   computed_torque,
+                                   operational_space_control,
+                                   passivity_based,
+                                   pd_gravity,
+                                   simulate_closed_loop,
+)
+from .crba import (
+                                   bias_force,
+                                   coriolis_matrix,
+                                   gravity_torque,
+                                   kinetic_energy,
+                                   mass_matrix,
+                                   potential_energy,
+)
+from .derivatives import aba_partials, hybrid_partials, rnea_partials
 from .dh import from_dh, puma560, stanford_arm
 from .engine.dispatch import get_num_threads, set_num_threads
-from .crba import (bias_force, coriolis_matrix, gravity_torque, kinetic_energy,
-                   mass_matrix, potential_energy)
-from .constrained_derivatives import constrained_forward_partials
-from .derivatives import aba_partials, hybrid_partials, rnea_partials
-from .errors import (ChartSingularityError, DivergenceError, NonFiniteResultError,
-                     URDFError)
+from .errors import (
+                                   ChartSingularityError,
+                                   DivergenceError,
+                                   NonFiniteResultError,
+                                   URDFError,
+)
 from .forward_dynamics import aba, aba_pass, inverse_mass_matrix
 from .hybrid_dynamics import hybrid, hybrid_pass
 from .inertia import spatial_inertia
 from .inverse_dynamics import rnea, rnea_pass
-from .joints import (Fixed, Free, Helical, Planar, Prismatic, Revolute, Screw,
-                     Spherical, SphericalExp, SphericalZYX, Universal)
+from .joints import (
+                                   Fixed,
+                                   Free,
+                                   Helical,
+                                   Planar,
+                                   Prismatic,
+                                   Revolute,
+                                   Screw,
+                                   Spherical,
+                                   SphericalExp,
+                                   SphericalZYX,
+                                   Universal,
+)
 from .kinematics import body_jacobian, forward_kinematics, frame_jacobian
 from .mjcf import MJCFError, MJCFWarning, load_mjcf
 from .model import Model

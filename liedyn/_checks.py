@@ -12,8 +12,12 @@ import numbers
 
 import numpy as np
 
-from .errors import (ChartSingularityError, DivergenceError, NonFiniteResultError,
-                     URDFError)
+from .errors import (
+    ChartSingularityError,
+    DivergenceError,
+    NonFiniteResultError,
+    URDFError,
+)
 
 __all__ = ["ChartSingularityError", "DivergenceError", "NonFiniteResultError",
            "URDFError"]

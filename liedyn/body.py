@@ -17,8 +17,8 @@ from collections import namedtuple
 import numpy as np
 
 from . import _checks
-from .inertia import check_inertia
 from .dexp import dexp, dexp_inv
+from .inertia import check_inertia
 from .lie import Ad_star, ad_star, exp_se3, inverse, skew
 
 __all__ = ["newton_euler", "bias_force", "body_acceleration", "spatial_momentum",

@@ -26,10 +26,10 @@ import numpy as np
 from . import _checks
 from . import joints as J
 from ._spatial import Ad_inv_matrix, skew, transpose
+from .inverse_dynamics import gravity_acceleration
 from .kinematics import joint_transforms, world_poses
 from .lie import Ad, Ad_inv, ad, exp_se3, make_transform
 from .model import state
-from .inverse_dynamics import gravity_acceleration
 
 __all__ = ["ClosedForm", "closed_form_matrices", "Property4", "property4",
            "property2"]

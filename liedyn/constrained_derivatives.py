@@ -11,15 +11,25 @@ numerically (:data:`PFAFFIAN_STEP`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from . import _math
-from ._spatial import (Ad_inv_mul, Ad_mul, Ad_star_inv_mul, Ad_star_mul, ad_mul,
-                       ad_star_mul, cross, inverse, matvec, transpose)
+from ._spatial import (
+    Ad_inv_mul,
+    Ad_mul,
+    Ad_star_inv_mul,
+    Ad_star_mul,
+    ad_mul,
+    ad_star_mul,
+    cross,
+    inverse,
+    matvec,
+    transpose,
+)
 from .constrained_dynamics import VELOCITY_TOL, constrained_forward
-from .constraints import (LoopClosure, Pfaffian, constraint_list,
-                          constraint_jacobian)
+from .constraints import LoopClosure, Pfaffian, constraint_jacobian, constraint_list
 from .crba import mass_matrix
 from .derivatives import table5_backward, table5_forward
 from .dexp import dexp_inv_so3
@@ -28,10 +38,9 @@ from .kinematics import forward_kinematics
 from .lie import log_so3
 from .model import state
 
-from typing import TYPE_CHECKING
-
 if TYPE_CHECKING:
     from collections.abc import Sequence
+
     from ._types import ArrayLike
     from .constraints import LoopClosure, Pfaffian
     from .model import Model

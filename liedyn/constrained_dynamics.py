@@ -14,21 +14,21 @@ direct solve of the saddle-point system, for checking.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal, overload
 
 import numpy as np
 
 from . import _checks, _math
 from ._spatial import Ad_inv_matrix, matvec, transpose
-from .constraints import baumgarte_gains, constraint_list, evaluate, Kinematics
+from .constraints import Kinematics, baumgarte_gains, constraint_list, evaluate
 from .forward_dynamics import aba_pass
 from .hybrid_dynamics import hybrid_pass
-from .model import state
 from .inverse_dynamics import gravity_acceleration, rnea
-
-from typing import TYPE_CHECKING, Literal, overload
+from .model import state
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
+
     from ._types import Array, ArrayLike
     from .constraints import LoopClosure, Pfaffian
     from .model import Model

@@ -14,6 +14,8 @@ from the forward recursion of their articulated-body (or hybrid) pass
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from . import _checks
@@ -22,10 +24,9 @@ from .kinematics import forward_pass, joint_transforms, world_poses
 from .lie import log_so3
 from .model import state
 
-from typing import TYPE_CHECKING
-
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
+
     from ._types import Array, ArrayLike
     from .model import Model
 

@@ -14,18 +14,22 @@ scalar (:func:`gain`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from . import _checks
 from ._spatial import cross, matvec, skew, transpose
-from .crba import (bias_force, coriolis_matrix, gravity_torque, kinetic_energy,
-                   mass_matrix)
-from .kinematics import body_accelerations, body_jacobian, forward_kinematics
+from .crba import (
+    bias_force,
+    coriolis_matrix,
+    gravity_torque,
+    kinetic_energy,
+    mass_matrix,
+)
 from .inverse_dynamics import rnea
+from .kinematics import body_accelerations, body_jacobian, forward_kinematics
 from .simulation import simulate
-
-from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ._types import Array, ArrayLike, StateFunction

@@ -6,16 +6,16 @@ with ``dM/dt - 2C`` skew, energies and momentum. Derived in
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from . import _checks, _math
-from .engine import dispatch as _exec
 from ._spatial import Ad_inv_matrix, Ad_matrix, inverse, matvec, skew, transpose
+from .engine import dispatch as _exec
+from .inverse_dynamics import rnea
 from .kinematics import forward_kinematics, forward_pass, joint_transforms
 from .model import state
-from .inverse_dynamics import rnea
-
-from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ._types import Array, ArrayLike, Scalar

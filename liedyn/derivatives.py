@@ -21,20 +21,25 @@ quantities of Tables 6-7; constrained forward dynamics in
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from . import _checks, _math
-from .engine import dispatch as _exec
-from ._spatial import (Ad_inv_mul, Ad_star_inv_mul, ad_mul, ad_star_mul, matvec,
-                       transpose)
-from .forward_dynamics import aba, inverse_mass_matrix
+from ._spatial import (
+    Ad_inv_mul,
+    Ad_star_inv_mul,
+    ad_mul,
+    ad_star_mul,
+    matvec,
+    transpose,
+)
 from .crba import mass_matrix
+from .engine import dispatch as _exec
+from .forward_dynamics import aba, inverse_mass_matrix
 from .hybrid_dynamics import check_prescribed, hybrid
 from .inertia import from_parameters
 from .inverse_dynamics import rnea_pass
-
-from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ._types import Array, ArrayLike

@@ -10,8 +10,16 @@ import numpy as np
 
 from . import _checks
 from ._math import cos, sin
-from .lie import (blocks, coef_B, coef_C, coef_D, coefficient, scale, skew,
-                  theta_squared)
+from .lie import (
+    blocks,
+    coef_B,
+    coef_C,
+    coef_D,
+    coefficient,
+    scale,
+    skew,
+    theta_squared,
+)
 
 __all__ = ["dexp_so3", "dexp_so3_dot", "dexp_so3_d2", "dexp_inv_so3", "dexp",
            "dexp_inv"]

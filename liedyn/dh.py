@@ -23,6 +23,7 @@ the rotor inertia reflected through the gear (Toolbox: ``Jm G^2``).
 from __future__ import annotations
 
 import warnings
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -32,11 +33,10 @@ from .inertia import compose, spatial_inertia, transform_inertia
 from .lie import exp_so3, inverse, make_transform
 from .model import Model
 
-from typing import TYPE_CHECKING
-
 if TYPE_CHECKING:
-    from typing import Any
     from collections.abc import Mapping, Sequence
+    from typing import Any
+
     from ._types import ArrayLike
     from .model import Model
 

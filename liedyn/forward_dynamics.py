@@ -10,18 +10,17 @@ derivation and the errata appendix records the corrections.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from . import _checks, _math
-from .engine import dispatch as _exec
 from ._spatial import Ad_inv_matrix, Ad_inv_mul, ad_star_mul, matvec, transpose
-from .kinematics import ForwardPass, forward_pass
-from .model import state
+from .engine import dispatch as _exec
 from .inverse_dynamics import gravity_acceleration
 from .joint import PIVOT_TOL
-
-from typing import TYPE_CHECKING
+from .kinematics import ForwardPass, forward_pass
+from .model import state
 
 if TYPE_CHECKING:
     from ._types import Array, ArrayLike

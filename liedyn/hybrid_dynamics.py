@@ -10,19 +10,22 @@ inverse dynamics; none: forward dynamics.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from . import _checks
-from .engine import dispatch as _exec
 from ._spatial import matvec, transpose
-from .forward_dynamics import (ABAPass, acceleration_step, articulation_step,
-                               first_sweep)
 from .crba import mass_matrix
-from .model import state
+from .engine import dispatch as _exec
+from .forward_dynamics import (
+    ABAPass,
+    acceleration_step,
+    articulation_step,
+    first_sweep,
+)
 from .inverse_dynamics import rnea
-
-from typing import TYPE_CHECKING
+from .model import state
 
 if TYPE_CHECKING:
     from ._types import Array, ArrayLike

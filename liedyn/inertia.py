@@ -9,13 +9,13 @@ leading batch dimensions and float or complex arrays; the branch-free ones (all 
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from . import _checks
 from ._spatial import transpose
 from .lie import Ad, Ad_star, blocks, skew, unskew
-
-from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ._types import Array, ArrayLike, Scalar

@@ -5,16 +5,15 @@ Derived in :ref:`sec-inverse-dynamics`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from . import _checks
-from .engine import dispatch as _exec
 from ._spatial import Ad_star_inv_mul, ad_star_mul, matvec
+from .engine import dispatch as _exec
 from .kinematics import ForwardPass, forward_pass
 from .model import state
-
-from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ._types import Array, ArrayLike

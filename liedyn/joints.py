@@ -10,15 +10,23 @@ velocity or twist (a quasi-velocity, From (2012)) and ``integrate`` is
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from . import _checks, dexp, lie
 from ._math import cos, sin
 from ._spatial import cross, homogeneous
-from .joint import (CHART_TOL, PIVOT_TOL, QUAT_TOL, Joint, frozen,
-                    rotation_about, unit_axis, zero_columns)
-
-from typing import TYPE_CHECKING
+from .joint import (
+    CHART_TOL,
+    PIVOT_TOL,
+    QUAT_TOL,
+    Joint,
+    frozen,
+    rotation_about,
+    unit_axis,
+    zero_columns,
+)
 
 if TYPE_CHECKING:
     from ._types import Array, ArrayLike

@@ -12,15 +12,22 @@ The forward recursion of Kim (2012), Table 2 is written once, in
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from . import _checks, _math
-from ._spatial import (Ad_inv_mul, Ad_matrix, ad_mul, compose, homogeneous, inverse,
-                       matvec, rot)
+from ._spatial import (
+    Ad_inv_mul,
+    Ad_matrix,
+    ad_mul,
+    compose,
+    homogeneous,
+    inverse,
+    matvec,
+    rot,
+)
 from .model import state
-
-from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ._types import Array, ArrayLike

@@ -14,14 +14,14 @@ MuJoCo) adds ``armature * ddq`` to the joint torques, ``diag(armature)`` to ``M`
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, overload
+
 import numpy as np
 
 from . import _checks
 from .inertia import check_inertia
 from .joint import frozen
 from .joints import CHART_TOL, Joint
-
-from typing import TYPE_CHECKING, overload
 
 if TYPE_CHECKING:
     from ._types import Array, ArrayLike

@@ -12,6 +12,7 @@ MuJoCo's forces on bodies, ``xfrc_applied``, become liedyn's ``f_ext``
 from __future__ import annotations
 
 import collections
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -20,8 +21,6 @@ from . import joints as J
 from ._spatial import cross, rot, rot_T
 from .kinematics import forward_kinematics
 from .lie import quat_to_rot
-
-from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ._types import Array, ArrayLike

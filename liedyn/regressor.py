@@ -14,9 +14,9 @@ import numpy as np
 from . import _checks
 from ._spatial import Ad_inv_matrix, ad_star_mul
 from .inertia import from_parameters, to_parameters
+from .inverse_dynamics import gravity_acceleration
 from .kinematics import forward_pass
 from .model import state
-from .inverse_dynamics import gravity_acceleration
 
 __all__ = ["body_regressor", "joint_torque_regressor", "inertial_parameters"]
 

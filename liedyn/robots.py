@@ -399,8 +399,8 @@ def rolling_disk(radius=0.5, mass=1.0, heading=0.3):
     >>> constraints[0].jacobian(model, q0).round(3).tolist()[0]
     [1.0, 0.0, 0.0, -0.478]
     """
-    from .constraints import Pfaffian
     from ._math import cos, sin
+    from .constraints import Pfaffian
     r = radius
     model = Model(gravity=(0.0, 0.0, -9.81), name="rolling disk")
     model.add_body(

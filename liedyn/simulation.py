@@ -25,17 +25,16 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from . import _checks, joints
 from ._spatial import matvec
-from .forward_dynamics import aba
 from .crba import kinetic_energy, potential_energy
-from .kinematics import forward_kinematics
 from .dexp import dexp_inv, dexp_inv_so3
-
-from typing import TYPE_CHECKING
+from .forward_dynamics import aba
+from .kinematics import forward_kinematics
 
 if TYPE_CHECKING:
     from ._types import ArrayLike, StateFunction

@@ -38,19 +38,19 @@ import io
 import os
 import sys
 import warnings
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from . import _checks
 from . import joints as J
-from ._urdf_checks import JOINT_TYPES, bad as _bad, check_xml, tree
+from ._urdf_checks import JOINT_TYPES, check_xml, tree
+from ._urdf_checks import bad as _bad
 from .inertia import check_inertia, compose, transform_inertia
 from .kinematics import forward_kinematics
 from .lie import exp_so3, inverse
 from .model import Model
 from .urdf_visuals import visuals
-
-from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ._types import Locked

@@ -30,8 +30,22 @@ from .. import joints as J
 from . import drivers as K
 from . import jit as _jit
 from . import spatial as L
-from .spatial import (ARM, BODY_COLUMNS, CHARTS, INERTIA, JOINT, PAR, PARENT, PX,
-                      QI, QUATERNIONS, RX, TOPO_COLUMNS, VARYING_S, VI)
+from .spatial import (
+    ARM,
+    BODY_COLUMNS,
+    CHARTS,
+    INERTIA,
+    JOINT,
+    PAR,
+    PARENT,
+    PX,
+    QI,
+    QUATERNIONS,
+    RX,
+    TOPO_COLUMNS,
+    VARYING_S,
+    VI,
+)
 
 __all__ = ["flat_model", "use_kernels", "run", "rnea", "mass_matrix", "aba",
            "hybrid", "inverse_mass_matrix", "rnea_partials", "aba_partials",

@@ -22,14 +22,52 @@ import numpy as np
 from ..joints import CHART_TOL, QUAT_TOL
 from .jit import compiled, kernel
 from .joints import joint_axis
-from .kernels import (aba_chunk, coordinate_parents, crba_chunk, forward_partials,
-                      ground_frame_pass, hybrid_chunk, rnea_chunk,
-                      rnea_partials_chunk)
+from .kernels import (
+    aba_chunk,
+    coordinate_parents,
+    crba_chunk,
+    forward_partials,
+    ground_frame_pass,
+    hybrid_chunk,
+    rnea_chunk,
+    rnea_partials_chunk,
+)
 from .spatial import (
-    A0, ABA_SLOTS, BLOCK_SLOTS, BODY_SLOTS, CHARTS, COORDINATE_SLOTS, DDQ, DQ,
-    DSDQ, DV, FEXT, FREE, JOINT, LANES, NQ, NV, PARENT, PARTIALS_BLOCK_SLOTS,
-    PARTIALS_SLOTS, Q, QI, QUATERNIONS, R0, S, SPHERICAL, SPHERICAL_EXP,
-    SPHERICAL_ZYX, TAU, V, V0, VARYING_S, VI, at, store6)
+    A0,
+    ABA_SLOTS,
+    BLOCK_SLOTS,
+    BODY_SLOTS,
+    CHARTS,
+    COORDINATE_SLOTS,
+    DDQ,
+    DQ,
+    DSDQ,
+    DV,
+    FEXT,
+    FREE,
+    JOINT,
+    LANES,
+    NQ,
+    NV,
+    PARENT,
+    PARTIALS_BLOCK_SLOTS,
+    PARTIALS_SLOTS,
+    QI,
+    QUATERNIONS,
+    R0,
+    SPHERICAL,
+    SPHERICAL_EXP,
+    SPHERICAL_ZYX,
+    TAU,
+    V0,
+    VARYING_S,
+    VI,
+    Q,
+    S,
+    V,
+    at,
+    store6,
+)
 
 CHECK_OFF, CHECK_STATE, CHECK_ALL = 0, 1, 2
 

@@ -20,7 +20,6 @@ import numpy as np
 
 from .jit import exp_coefficients, kernel
 
-
 # --- the flattened model (liedyn.engine.dispatch.flat_model) ----------------------
 # topo columns: parent, joint code, offsets of the joint's q and dq, its nv and nq
 PARENT, JOINT, QI, VI, NV, NQ = 0, 1, 2, 3, 4, 5

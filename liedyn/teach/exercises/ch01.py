@@ -23,8 +23,8 @@ import numpy as np
 
 from ...dexp import dexp_inv_so3, dexp_so3
 from ...lie import Ad, Ad_inv, ad, ad_star, log_se3, make_transform
-from ._closed_forms import skew
 from . import WrongAnswer, exercise
+from ._closed_forms import skew
 
 __all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7", "ROT_Z_90", "STEPS_EX7"]
 

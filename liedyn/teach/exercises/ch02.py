@@ -5,8 +5,8 @@ Exercise 7 asks for an explanation in words and has no checker.
 """
 import numpy as np
 
-from ._closed_forms import Ad, inertia, rot
 from . import exercise
+from ._closed_forms import Ad, inertia, rot
 
 __all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex8", "CYLINDER", "V_EX2",
            "T_EX3", "V_EX4", "DV_EX4", "J_EX5", "OMEGA_EX6"]

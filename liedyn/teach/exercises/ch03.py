@@ -5,8 +5,8 @@ Exercise 7 asks for an explanation in words and has no checker.
 """
 import numpy as np
 
-from ._closed_forms import skew
 from . import exercise
+from ._closed_forms import skew
 
 __all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex8", "PENDULUM", "PHI_EX2",
            "BODY_EX3", "V_EX3", "J_EX4", "W_EX4", "I_EX5", "V_EX5", "AXIS_EX8"]

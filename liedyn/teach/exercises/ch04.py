@@ -6,8 +6,8 @@ plot of the tip Jacobian's determinant.
 import numpy as np
 
 from .. import implement
-from ._closed_forms import rot
 from . import WrongAnswer, diagnose, exercise
+from ._closed_forms import rot
 
 __all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7", "ex8", "PARENTS_EX1",
            "Q_EX2", "DQ_EX3", "Q_EX4", "L_EX4", "Q_EX5", "L_EX5", "JOINTS_EX6"]

@@ -7,8 +7,8 @@ explanation in words and has no checker.
 import numpy as np
 
 from .. import implement
-from ._closed_forms import two_link_arm
 from . import WrongAnswer, exercise
+from ._closed_forms import two_link_arm
 
 __all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7", "ex8", "ex10",
            "GRAVITY_EX1", "PENDULUM_EX2", "ARM", "Q_EX3", "DQ_EX4", "F_TIP_EX5",

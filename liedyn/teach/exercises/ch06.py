@@ -8,8 +8,8 @@ checker.
 import numpy as np
 
 from .. import implement
-from ._closed_forms import Ad, rot, two_link_arm
 from . import WrongAnswer, diagnose, exercise
+from ._closed_forms import Ad, rot, two_link_arm
 
 __all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7", "ex8", "ex10", "Q_EX1",
            "PARENTS_EX2", "Q_EX3", "Q_EX4", "DQ_EX4", "STATE_EX5", "READ_OFF_RTOL"]

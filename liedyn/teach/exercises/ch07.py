@@ -12,8 +12,8 @@ True
 import numpy as np
 
 from .. import implement
-from ._closed_forms import GRAVITY, double_pendulum
 from . import WrongAnswer, exercise
+from ._closed_forms import GRAVITY, double_pendulum
 
 __all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7", "ex8", "ex9", "GRAVITY",
            "PENDULUM", "Q", "DQ", "TAU", "FLOATING", "SWING", "ROD", "ARM"]

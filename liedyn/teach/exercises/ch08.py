@@ -4,8 +4,8 @@ a released rod, the slope of the pendubot's shoulder torque.
 """
 import numpy as np
 
-from ._closed_forms import GRAVITY, Ad, inertia, rot, two_link_arm
 from . import exercise
+from ._closed_forms import GRAVITY, Ad, inertia, rot, two_link_arm
 
 __all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7", "ex8", "ARM", "Q_ARM",
            "DQ_ARM", "DDQ1_EX1", "DDQ2_EX2", "BODY_EX3", "SPACE_EX4", "GRAVITY",

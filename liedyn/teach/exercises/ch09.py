@@ -17,8 +17,8 @@ ch9.ex2: lambda is off by
 """
 import numpy as np
 
-from ._closed_forms import GRAVITY
 from . import WrongAnswer, exercise
+from ._closed_forms import GRAVITY
 
 __all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7", "GRAVITY", "FOUR_BAR",
            "FIVE_BAR", "PENDULUM_EX2", "DISK_EX5", "CRANK_EX7",

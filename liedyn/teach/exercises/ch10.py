@@ -15,8 +15,8 @@ import numpy as np
 
 from ...lie import Ad, Ad_inv, ad, exp_se3, exp_so3, make_transform
 from .. import implement
-from ._closed_forms import double_pendulum, two_link_arm
 from . import WrongAnswer, diagnose, exercise, expect_shape
+from ._closed_forms import double_pendulum, two_link_arm
 
 __all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex7", "ex8", "T0", "XI", "P0",
            "EX3_PARENTS", "EX3_JOINTS", "EX3_DOFS", "PENDULUM", "Q_EX4", "DQ_EX4",

@@ -14,8 +14,8 @@ True
 """
 import numpy as np
 
-from ._closed_forms import double_pendulum
 from . import exercise
+from ._closed_forms import double_pendulum
 from .ch07 import GRAVITY, PENDULUM
 
 __all__ = ["ex1", "ex2", "ex3", "ex4", "ex5", "ex6", "ex8", "GRAVITY", "PENDULUM",
