@@ -63,21 +63,22 @@ def hybrid_pass(model: Model, q: ArrayLike, dq: ArrayLike, ddq: ArrayLike,
     arguments as in :func:`hybrid`, ``dV0`` overrides ``(0, -g)``.
     """
     u = check_prescribed(model, prescribed)
-    fw, A, eta, given = first_sweep(model, q, dq, tau, f_ext, dV0, ddq=ddq,
-                                    torque_given=~u)   # S is inverted there
+    fw, A, eta, given = first_sweep(model, q, dq, tau, f_ext, dV0,
+                                    ddq=ddq, torque_given=~u)  # S inverted
     N, S, V = model.nbodies, fw.S, fw.V
     I_hat, B_hat, Psi, Pi, beta = ([None] * (N + 1) for _ in range(5))
     for i in range(N, 0, -1):           # backward recursion, (49)-(53)
         children = [(A[k], Pi[k], beta[k]) for k in model.children[i]]
         I_hat[i], B_hat[i], Psi[i], Pi[i], beta[i] = articulation_step(
-            model, i, V[i], S[i], eta[i], given.f_ext[i], children, given.batch,
-            tau=given.tau[i], ddq=given.ddq[i] if u[i] else None)
+            model, i, V[i], S[i], eta[i], given.f_ext[i], children,
+            given.batch, tau=given.tau[i],
+            ddq=given.ddq[i] if u[i] else None)
     ddq, tau = list(given.ddq), list(given.tau)
     dV, F = [fw.dV[0]] + [None] * N, [None] * (N + 1)
-    for i in range(1, N + 1):           # second forward recursion, (45), (41)
+    for i in range(1, N + 1):           # forward again, (45), (41)
         ddq[i], dV[i], F[i] = acceleration_step(
-            A[i], dV[model.parent[i]], eta[i], S[i], I_hat[i], B_hat[i], Psi[i],
-            tau[i], ddq=ddq[i] if u[i] else None)
+            A[i], dV[model.parent[i]], eta[i], S[i], I_hat[i], B_hat[i],
+            Psi[i], tau[i], ddq=ddq[i] if u[i] else None)
         if u[i]:                        # (53), and the rotor's a ddq
             tau[i] = (matvec(transpose(S[i]), F[i])
                       + matvec(model.rotor(i), ddq[i]))
