@@ -34,7 +34,8 @@ G_SERIES = (1 / 120, -1 / 2520, 1 / 120960, -1 / 9979200, 1 / 1245404160,
 
 def coef_E(t2):  # (theta^2 + 2 cos(theta) - 2) / (2 theta^4)
     """``(theta^2 + 2 cos(theta) - 2) / (2 theta^4)`` at ``theta^2 = t2`` (...), a
-    term of :func:`dexp_so3_dot` and of ``Q`` in :func:`dexp`.
+    term of :func:`dexp_so3_dot` (Kim (2012), eq. (41)) and of ``Q`` in
+    :func:`dexp`.
 
     >>> round(float(coef_E(0.0)), 12)
     0.041666666667
@@ -45,7 +46,8 @@ def coef_E(t2):  # (theta^2 + 2 cos(theta) - 2) / (2 theta^4)
 
 def coef_G(t2):  # (2 theta - 3 sin(theta) + theta cos(theta)) / (2 theta^5)
     """``(2 theta - 3 sin(theta) + theta cos(theta)) / (2 theta^5)`` at ``theta^2 =
-    t2`` (...), a term of :func:`dexp_so3_dot` and of ``Q`` in :func:`dexp`.
+    t2`` (...), a term of :func:`dexp_so3_dot` (Kim (2012), eq. (41)) and of ``Q``
+    in :func:`dexp`.
 
     >>> round(float(coef_G(0.0)), 12)
     0.008333333333

@@ -175,7 +175,7 @@ C_SERIES = (1 / 6, -1 / 120, 1 / 5040, -1 / 362880, 1 / 39916800, -1 / 622702080
 
 def coef_A(t2):  # sin(theta) / theta
     """``sin(theta) / theta`` at ``theta^2 = t2`` (...), the ``[w]`` term of
-    :func:`exp_so3`.
+    :func:`exp_so3` (Rodrigues' formula, Lynch and Park (2017), eq. (3.51)).
 
     >>> float(coef_A(0.0))
     1.0
@@ -185,7 +185,8 @@ def coef_A(t2):  # sin(theta) / theta
 
 def coef_B(t2):  # (1 - cos(theta)) / theta^2, by the half angle (no cancellation)
     """``(1 - cos(theta)) / theta^2`` at ``theta^2 = t2`` (...), the ``[w]^2`` term
-    of :func:`exp_so3` and the ``[w]`` term of :func:`liedyn.dexp.dexp_so3`.
+    of :func:`exp_so3` (Lynch and Park (2017), eq. (3.51)) and the ``[w]`` term of
+    :func:`liedyn.dexp.dexp_so3` (From (2012), eq. (29)).
 
     >>> float(coef_B(0.0))
     0.5
@@ -195,7 +196,7 @@ def coef_B(t2):  # (1 - cos(theta)) / theta^2, by the half angle (no cancellatio
 
 def coef_C(t2):  # (theta - sin(theta)) / theta^3
     """``(theta - sin(theta)) / theta^3`` at ``theta^2 = t2`` (...), the ``[w]^2``
-    term of :func:`liedyn.dexp.dexp_so3`.
+    term of :func:`liedyn.dexp.dexp_so3` (From (2012), eq. (29)).
 
     >>> round(float(coef_C(0.0)), 12)
     0.166666666667
@@ -205,7 +206,8 @@ def coef_C(t2):  # (theta - sin(theta)) / theta^3
 
 def coef_D(t2):  # (1 - (theta/2) cot(theta/2)) / theta^2, the [w]^2 term of dexp^-1
     """``(1 - (theta/2) cot(theta/2)) / theta^2`` at ``theta^2 = t2`` (...), the
-    ``[w]^2`` term of :func:`liedyn.dexp.dexp_inv_so3`.
+    ``[w]^2`` term of :func:`liedyn.dexp.dexp_inv_so3` (the inverse of From (2012),
+    eq. (29)).
 
     >>> round(float(coef_D(0.0)), 12)
     0.083333333333

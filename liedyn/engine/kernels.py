@@ -715,7 +715,7 @@ def ltdl_solve(M, lam, X):
     """``X <- M^-1 X`` for the factor of :func:`ltdl` in ``M``, the columns of ``X``
     at once (row operations: the inner loops run along rows): ``L^-T`` from the
     tips (each coordinate's row subtracted from the rows on its path), ``D^-1``,
-    then ``L^-1`` from the ground."""
+    then ``L^-1`` from the ground (Featherstone (2008), Sec. 6.5)."""
     n = lam.shape[0]
     for i in range(n - 1, -1, -1):
         j = lam[i]
@@ -740,7 +740,8 @@ def ltdl_solve(M, lam, X):
 @kernel
 def forward_partials(M, dtau_dq, dtau_dv, Minv, lam):
     """In place, for one state: ``dtau/dx -> d ddq/dx = -M^-1 dtau/dx`` (implicit
-    differentiation of ``M ddq + b = tau``; :func:`liedyn.derivatives.aba_partials`)
+    differentiation of ``M ddq + b = tau``, the quantities of Kim (2012), Table 6;
+    :func:`liedyn.derivatives.aba_partials`)
     and ``Minv = M^-1``, all (n, n), by the factor of :func:`ltdl` (``M`` is
     overwritten by it). False if ``M`` is not positive definite."""
     n = lam.shape[0]
