@@ -430,7 +430,8 @@ def _aba_partials(topo, body, q, dq, tau, f_ext, dddq_dq, dddq_dv, Minv, check):
     w, c, d = workspace(topo, PARTIALS_SLOTS, PARTIALS_BLOCK_SLOTS, Minv)
     m = np.empty((3, nv * nv, max(L, 1)), Minv.dtype)
     mq, mv, mM = m[0], m[1], m[2]
-    one = np.empty((4, nv, nv), Minv.dtype)        # one state's matrices
+    Mb = np.empty((nv, nv), Minv.dtype)          # one state's M, then its factor
+    X = np.empty((nv, 3 * nv), Minv.dtype)       # [1, -dtau/dq, -dtau/d(dq)]
     lam = np.empty(nv, np.int64)
     coordinate_parents(topo, lam)
     inside = np.zeros(N + 1, np.bool_)
@@ -445,22 +446,22 @@ def _aba_partials(topo, body, q, dq, tau, f_ext, dddq_dq, dddq_dv, Minv, check):
         rnea_chunk(topo, body, w, c, L)                 # tau at it, then Table 5
         ground_frame_pass(topo, body, w, c, L)
         rnea_partials_chunk(topo, body, w, c, d, inside, mq, mv, mM, L)
-        Mb, Aq, Av, Mi = one[0], one[1], one[2], one[3]
         for l in range(min(L, B - b0)):
             for r in range(nv):
                 for k in range(nv):
                     x = rel[r, k]
                     Mb[r, k] = mM[r * nv + k, l] if x else 0
-                    Aq[r, k] = mq[r * nv + k, l] if x else 0
-                    Av[r, k] = mv[r * nv + k, l] if x else 0
-            if not forward_partials(Mb, Aq, Av, Mi, lam):
+                    X[r, k] = 1 if r == k else 0
+                    X[r, nv + k] = -mq[r * nv + k, l] if x else 0
+                    X[r, 2 * nv + k] = -mv[r * nv + k, l] if x else 0
+            if not forward_partials(Mb, X, lam):
                 return 1
             s = (b0 + l) * nv
             for r in range(nv):
                 for k in range(nv):
-                    Minv[s + r, k] = Mi[r, k]
-                    dddq_dq[s + r, k] = Aq[r, k]
-                    dddq_dv[s + r, k] = Av[r, k]
+                    Minv[s + r, k] = X[r, k]
+                    dddq_dq[s + r, k] = X[r, nv + k]
+                    dddq_dv[s + r, k] = X[r, 2 * nv + k]
     if check and not (all_finite(dddq_dq) and all_finite(dddq_dv)
                       and all_finite(Minv)):
         return 2

@@ -713,48 +713,40 @@ def ltdl(M, lam):
 @kernel
 def ltdl_solve(M, lam, X):
     """``X <- M^-1 X`` for the factor of :func:`ltdl` in ``M``, the columns of ``X``
-    at once (row operations: the inner loops run along rows): ``L^-T`` from the
-    tips (each coordinate's row subtracted from the rows on its path), ``D^-1``,
-    then ``L^-1`` from the ground (Featherstone (2008), Sec. 6.5)."""
-    n = lam.shape[0]
+    (``n`` rows, any number of columns) at once (row operations: the inner loops run
+    along rows): ``L^-T`` from the tips (each coordinate's row subtracted from the
+    rows on its path), ``D^-1``, then ``L^-1`` from the ground (Featherstone (2008),
+    Sec. 6.5)."""
+    n, m = lam.shape[0], X.shape[1]
     for i in range(n - 1, -1, -1):
         j = lam[i]
         while j >= 0:
             f = M[i, j]
-            for c in range(n):
+            for c in range(m):
                 X[j, c] = X[j, c] - f * X[i, c]
             j = lam[j]
     for i in range(n):
-        d = M[i, i]
-        for c in range(n):
-            X[i, c] = X[i, c] / d
+        d = 1 / M[i, i]
+        for c in range(m):
+            X[i, c] = X[i, c] * d
     for i in range(n):
         j = lam[i]
         while j >= 0:
             f = M[i, j]
-            for c in range(n):
+            for c in range(m):
                 X[i, c] = X[i, c] - f * X[j, c]
             j = lam[j]
 
 
 @kernel
-def forward_partials(M, dtau_dq, dtau_dv, Minv, lam):
-    """In place, for one state: ``dtau/dx -> d ddq/dx = -M^-1 dtau/dx`` (implicit
-    differentiation of ``M ddq + b = tau``, the quantities of Kim (2012), Table 6;
-    :func:`liedyn.derivatives.aba_partials`)
-    and ``Minv = M^-1``, all (n, n), by the factor of :func:`ltdl` (``M`` is
-    overwritten by it). False if ``M`` is not positive definite."""
-    n = lam.shape[0]
+def forward_partials(M, X, lam):
+    """In place, for one state: ``X = [1, -dtau/dq, -dtau/d(dq)]`` (n, 3n) becomes
+    ``[M^-1, d ddq/dq, d ddq/d(dq)]``: ``d ddq/dx = -M^-1 dtau/dx`` by implicit
+    differentiation of ``M ddq + b = tau`` (the quantities of Kim (2012), Table 6;
+    :func:`liedyn.derivatives.aba_partials`), every column in one solve by the
+    factor of :func:`ltdl` (``M`` is overwritten by it). False if ``M`` is not
+    positive definite."""
     if not ltdl(M, lam):
         return False
-    for r in range(n):
-        for k in range(n):
-            Minv[r, k] = M[0, 0] * 0 + (1 if r == k else 0)
-    ltdl_solve(M, lam, Minv)
-    ltdl_solve(M, lam, dtau_dq)
-    ltdl_solve(M, lam, dtau_dv)
-    for r in range(n):
-        for k in range(n):
-            dtau_dq[r, k] = -dtau_dq[r, k]
-            dtau_dv[r, k] = -dtau_dv[r, k]
+    ltdl_solve(M, lam, X)
     return True

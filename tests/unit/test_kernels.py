@@ -521,14 +521,15 @@ def test_forward_partials_refuse_a_singular_mass_matrix():
     rel = M0 != 0
     assert not rel.all()                                 # zeros off the paths
     Dq, Dv = rng.normal(size=(2, n, n)) * rel
-    M, dq, dv, Minv = M0.copy(), Dq.copy(), Dv.copy(), np.empty((n, n))
-    assert kernels.forward_partials(M, dq, dv, Minv, lam)
+    M, X = M0.copy(), np.hstack([np.eye(n), -Dq, -Dv])
+    assert kernels.forward_partials(M, X, lam)
     inv = np.linalg.inv(M0)
-    assert relerr(Minv, inv) < 1e-12
-    assert relerr(dq, -inv @ Dq) < 1e-12 and relerr(dv, -inv @ Dv) < 1e-12
+    assert relerr(X[:, :n], inv) < 1e-12
+    assert relerr(X[:, n:2 * n], -inv @ Dq) < 1e-12
+    assert relerr(X[:, 2 * n:], -inv @ Dv) < 1e-12
     M = M0.copy()
     M[n - 1, n - 1] = 0.0                                # a zero pivot
-    assert not kernels.forward_partials(M, dq, dv, Minv, lam)
+    assert not kernels.forward_partials(M, X, lam)
 
 
 @pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
