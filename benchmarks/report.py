@@ -94,10 +94,14 @@ TARGETS = [  # (what, liedyn's key, Pinocchio's key, algorithm, at most)
      "pin_parallel_all", "rnea", 0.5),
     ("batched, every core, against abaInParallel(cores)", "liedyn_all_batch",
      "pin_parallel_all", "aba", 0.5),
-    ("batched rnea_partials, against computeRNEADerivatives per state",
-     "liedyn_batch", "pin_loop", "rnea partials", 0.5),
-    ("batched aba_partials, against computeABADerivatives per state",
-     "liedyn_batch", "pin_loop", "aba partials", 0.5),
+    ("batched rnea_partials into out=, against computeRNEADerivatives per state",
+     "liedyn_out_batch", "pin_loop", "rnea partials", 0.5),
+    ("batched aba_partials into out=, against computeABADerivatives per state",
+     "liedyn_out_batch", "pin_loop", "aba partials", 0.5),
+    ("batched rnea_partials, fresh arrays each call", "liedyn_batch", "pin_loop",
+     "rnea partials", None),
+    ("batched aba_partials, fresh arrays each call", "liedyn_batch", "pin_loop",
+     "aba partials", None),
     ("one call of rnea, against pin.rnea", "liedyn_single", "pin_single", "rnea", 1.3),
     ("one call of aba, against pin.aba", "liedyn_single", "pin_single", "aba", 1.3),
     ("one call of rnea_partials", "liedyn_single", "pin_single", "rnea partials", 1.5),
@@ -108,11 +112,13 @@ TARGET_ROBOTS = ("Panda (7-DOF arm)", "Talos (floating)")
 
 def target_ratio(rows, robot, ours, theirs, alg):
     """liedyn / Pinocchio of one target in ``rows``; ``None`` if not measured (an
-    engine without threads ran on one core: its one-thread time)."""
+    engine without threads ran on one core, one without ``out=`` wrote into fresh
+    arrays: then its time of one thread, fresh arrays)."""
     r = {(x["robot"], x["algorithm"]): x for x in rows}.get((robot, alg))
     if r is None or theirs not in r:
         return None
-    mine = r.get(ours, r.get("liedyn_batch") if ours == "liedyn_all_batch" else None)
+    fallback = ours in ("liedyn_all_batch", "liedyn_out_batch")
+    mine = r.get(ours, r.get("liedyn_batch") if fallback else None)
     return None if mine is None else mine / r[theirs]
 
 
@@ -146,8 +152,10 @@ def targets_table(rows, info, args, before=None):
             old = (target_ratio(before["rows"], robot, ours, theirs, alg)
                    if before else None)
             cells = [fmt_time(r.get(ours)), fmt_time(r.get(theirs)),
-                     "-" if ratio is None else f"{ratio:.2f}", f"{bound:g}",
-                     "-" if ratio is None else ("yes" if ratio <= bound else "no"),
+                     "-" if ratio is None else f"{ratio:.2f}",
+                     "-" if bound is None else f"{bound:g}",
+                     "-" if ratio is None or bound is None
+                     else ("yes" if ratio <= bound else "no"),
                      "-" if old is None else f"{old:.2f}"]
             lines.append(f"| {robot} | {what} | " + " | ".join(cells) + " |")
     lines += ["", "**Operations per state and the peak** (the floating-point "

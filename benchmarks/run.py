@@ -258,6 +258,17 @@ def liedyn_calls(case):
             "aba partials": lambda q, dq, ddq, tau: aba_partials(m, q, dq, tau)[:2]}
 
 
+def into_calls(case, n):
+    """The partials of ``n`` states written into arrays allocated once (``out=``),
+    as Pinocchio writes into its ``Data``: a loop over batches allocates nothing."""
+    m, nv = case.model, case.model.nv
+    out = tuple(np.empty((n, nv, nv)) for _ in range(3))
+    return {"rnea partials": lambda q, dq, ddq, tau: rnea_partials(
+                m, q, dq, ddq, out=out)[:2],
+            "aba partials": lambda q, dq, ddq, tau: aba_partials(
+                m, q, dq, tau, out=out)[:2]}
+
+
 def bare_calls(case):
     """The compiled drivers alone, on inputs already validated and flattened, with
     their checks off: what a public single call costs beyond them is the overhead of
@@ -438,6 +449,9 @@ def contenders(case, alg, states, pin_states):
     if alg in ("rnea", "aba"):                 # and on every core
         every = on_threads(f, None)
         batch["liedyn_all"] = lambda: every(q, dq, ddq, tau)
+    if alg in PARTIALS:                        # and into arrays allocated once
+        into = on_threads(into_calls(case, n)[alg], 1)
+        batch["liedyn_out"] = lambda: into(q, dq, ddq, tau)
     if alg in KERNEL_ALGORITHMS and jit.ENABLED:   # the reference implementation
         single["reference"] = lambda: reference(f)(q[0], dq[0], ddq[0], tau[0])
         k = bare_calls(case)[alg]                   # and the driver alone

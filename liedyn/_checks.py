@@ -108,6 +108,51 @@ def finite_result(function, result, **inputs):
     return result
 
 
+def outputs(name, out, results, inputs=()):
+    """``results`` written into the arrays of ``out`` and returned as a tuple
+    (``results`` itself if ``out`` is ``None``): ``out`` holds as many writable
+    arrays, each of its result's shape and dtype, none sharing memory with another
+    or with an array of ``inputs``.
+
+    >>> out = (np.empty(2), np.empty(3))
+    >>> outputs("out", out, (np.ones(2), np.zeros(3)))[0] is out[0]
+    True
+    >>> outputs("out", (np.empty(2),), (np.ones(3),))
+    Traceback (most recent call last):
+    ...
+    ValueError: argument 'out[0]': expected a float64 array of shape (3,), got a \
+float64 array of shape (2,)
+    """
+    results = tuple(results)
+    if out is None:
+        return results
+    if not isinstance(out, (tuple, list)) or len(out) != len(results):
+        got = (f"{len(out)} items" if isinstance(out, (tuple, list))
+               else type(out).__name__)
+        raise TypeError(f"argument '{name}': expected a tuple of {len(results)} "
+                        f"arrays, got {got}")
+    for k, (o, r) in enumerate(zip(out, results, strict=True)):
+        if not isinstance(o, np.ndarray):
+            raise TypeError(f"argument '{name}[{k}]': expected an array, got "
+                            f"{type(o).__name__}")
+        if o.shape != r.shape or o.dtype != r.dtype:
+            raise ValueError(f"argument '{name}[{k}]': expected a {r.dtype} array "
+                             f"of shape {r.shape}, got a {o.dtype} array of shape "
+                             f"{o.shape}")
+        if not o.flags.writeable:
+            raise ValueError(f"argument '{name}[{k}]': expected a writable array, "
+                             "got a read-only one")
+    arrays = [x for x in inputs if isinstance(x, np.ndarray)]
+    for k, o in enumerate(out):
+        if any(np.may_share_memory(o, x) for x in list(out[:k]) + arrays):
+            raise ValueError(f"argument '{name}[{k}]': expected an array of its "
+                             "own, got one that shares memory with another "
+                             "argument")
+    for o, r in zip(out, results, strict=True):
+        o[...] = r
+    return tuple(out)
+
+
 def overflow(function, **inputs):
     """The :class:`NonFiniteResultError` of ``function`` whose finite inputs gave
     NaN or inf, naming the largest of ``inputs`` (argument name -> value), the

@@ -218,7 +218,9 @@ def _directions(model, q, *vectors):
 
 
 def rnea_partials(model: Model, q: ArrayLike, dq: ArrayLike, ddq: ArrayLike,
-                  f_ext: ArrayLike | None = None) -> tuple[Array, ...]:
+                  f_ext: ArrayLike | None = None,
+                  out: tuple[Array, Array, Array] | None = None
+                  ) -> tuple[Array, ...]:
     """Full partial derivatives of inverse dynamics: ``(dtau/dq, dtau/d(dq), M)``.
 
     Kim (2012), Table 5 with the ``nv`` unit directions of ``q``, ``dq`` and ``ddq``
@@ -229,6 +231,12 @@ def rnea_partials(model: Model, q: ArrayLike, dq: ArrayLike, ddq: ArrayLike,
     Parameters
     ----------
     q : (..., nq) array;  dq, ddq : (..., nv) arrays;  f_ext : (..., N, 6) array
+    out : tuple of three (..., nv, nv) arrays, optional
+        where to write the results (and the tuple returned): of the results' shape
+        and dtype (float64 for real input), writable, none sharing memory with
+        another or with an input. A loop over batches then allocates nothing, as
+        Pinocchio's ``Data`` (for a large batch, fresh memory for the results costs
+        about as much as the compiled kernels).
 
     Returns
     -------
@@ -242,15 +250,16 @@ def rnea_partials(model: Model, q: ArrayLike, dq: ArrayLike, ddq: ArrayLike,
     >>> float(dq_[0, 0]), float(M[0, 0])
     (10.0, 1.0)
     """
-    out = _exec.rnea_partials(model, q, dq, ddq, f_ext)   # the kernels, per state
-    if out is not None:
-        return out
+    done = _exec.rnea_partials(model, q, dq, ddq, f_ext, out)   # the kernels
+    if done is not None:
+        return done
     qx, dqx, ddqx = _directions(model, q, dq, ddq)
     E = np.eye(model.nv, dtype=_exact_dtype(qx, dqx, ddqx))
     fx = None if f_ext is None else model.check_f_ext(f_ext)[..., None, :, :]
-    out = [transpose(rnea_derivative(model, qx, dqx, ddqx, f_ext=fx, **{name: E}))
-           for name in ("delta_q", "delta_dq", "delta_ddq")]
-    return tuple(out)
+    result = [transpose(rnea_derivative(model, qx, dqx, ddqx, f_ext=fx,
+                                        **{name: E}))
+              for name in ("delta_q", "delta_dq", "delta_ddq")]
+    return _checks.outputs("out", out, result, (q, dq, ddq, f_ext))
 
 
 def rnea_inertial_partials(model, q, dq, ddq, f_ext=None):
@@ -329,7 +338,9 @@ def aba_derivative(model, q, dq, tau, delta_q=None, delta_dq=None, delta_tau=Non
 
 
 def aba_partials(model: Model, q: ArrayLike, dq: ArrayLike, tau: ArrayLike,
-                 f_ext: ArrayLike | None = None) -> tuple[Array, Array, Array]:
+                 f_ext: ArrayLike | None = None,
+                 out: tuple[Array, Array, Array] | None = None
+                 ) -> tuple[Array, Array, Array]:
     """Full partials of forward dynamics: ``(d ddq/dq, d ddq/d(dq), M^-1)``.
 
     The quantities of Kim (2012), Table 6: ``d ddq/dx = -M^-1 dtau/dx`` at ``ddq =
@@ -339,6 +350,8 @@ def aba_partials(model: Model, q: ArrayLike, dq: ArrayLike, tau: ArrayLike,
     Parameters
     ----------
     q : (..., nq) array;  dq, tau : (..., nv) arrays;  f_ext : (..., N, 6) array
+    out : tuple of three (..., nv, nv) arrays, optional
+        where to write the results, as in :func:`rnea_partials`
 
     Returns
     -------
@@ -351,13 +364,14 @@ def aba_partials(model: Model, q: ArrayLike, dq: ArrayLike, tau: ArrayLike,
     >>> float(a_q[0, 0]), float(Minv[0, 0])
     (-10.0, 1.0)
     """
-    out = _exec.aba_partials(model, q, dq, tau, f_ext)   # compiled, one call
-    if out is not None:
-        return out
+    done = _exec.aba_partials(model, q, dq, tau, f_ext, out)   # compiled, one call
+    if done is not None:
+        return done
     ddq = aba(model, q, dq, tau, f_ext)
     dtau_dq, dtau_dv, _ = rnea_partials(model, q, dq, ddq, f_ext)
     Minv = inverse_mass_matrix(model, q)
-    return -Minv @ dtau_dq, -Minv @ dtau_dv, Minv
+    return _checks.outputs("out", out, (-Minv @ dtau_dq, -Minv @ dtau_dv, Minv),
+                           (q, dq, tau, f_ext))
 
 
 def _coordinate_mask(model, prescribed):

@@ -321,15 +321,36 @@ def _empty(outputs, nv, batch=1, dtype=float):
                  for o in outputs)
 
 
+def _into(out, outputs, nv, batch, dtype, inputs):
+    """The arrays of ``out`` (the caller's, for the driver's ``outputs``) as the
+    driver writes them ((B nv,) or (B nv, nv) views), or ``None`` unless each is a
+    C-contiguous writable array of shape ``batch + (nv,)`` or ``batch + (nv, nv)``
+    and of ``dtype``, sharing memory with no other and with none of ``inputs``:
+    then the reference path computes the result and copies it or says what is
+    wrong (:func:`liedyn._checks.outputs`)."""
+    if not isinstance(out, (tuple, list)) or len(out) != len(outputs):
+        return None
+    views = []
+    for k, (x, o) in enumerate(zip(out, outputs, strict=True)):
+        shape = batch + ((nv,) if o == "v" else (nv, nv))
+        if not (type(x) is np.ndarray and x.shape == shape and x.dtype == dtype
+                and x.flags.c_contiguous and x.flags.writeable) or any(
+                    np.may_share_memory(x, y) for y in list(out[:k]) + inputs):
+            return None
+        views.append(x.reshape((-1,) + shape[len(batch) + 1:]))
+    return tuple(views)
+
+
 def run(driver, model, states, outputs, f_ext=None, extra=(), wrenches=True,
-        body=None):
+        body=None, out=None):
     """``driver`` (:mod:`liedyn.engine.drivers`) on the state arrays ``states``
     (``q`` first, then vectors of ``nv``), with ``f_ext`` if the driver takes
     wrenches and the arrays ``extra`` (one for the whole batch) after them; returns
     its ``outputs`` (:data:`VECTOR`, :data:`VECTORS`, :data:`MATRICES`) as a tuple,
     or ``None`` (no compiled engine, a model or an input it cannot run, a refusal of
     the checks). ``body`` replaces the flattened model's ``body`` (e.g. without
-    gravity).
+    gravity). ``out``: the caller's arrays to write the outputs into (and to
+    return), if the driver can (:func:`_into`); else ``None`` is returned.
 
     One state of float64 vectors is the common case and goes straight to the
     compiled code: numba's test of the argument types (C-contiguous, writable,
@@ -340,15 +361,20 @@ def run(driver, model, states, outputs, f_ext=None, extra=(), wrenches=True,
     flat = model.flat_model if _KERNELS[0] else None
     check = STATE if f_ext is None else ALL
     if flat and body is None:
-        out = _empty(outputs, model.nv)
+        into = _empty(outputs, model.nv) if out is None else _into(
+            out, outputs, model.nv, (), _F64, [x for x in states + (f_ext,)
+                                               if type(x) is np.ndarray])
         args = flat[:2] + states + ((flat[2] if f_ext is None else f_ext,)
-                                    if wrenches else ()) + extra + out + (check,)
+                                    if wrenches else ()) + extra
         try:
-            status = driver.fast(*args)
+            status = 1 if into is None else driver.fast(*args, *into, check)
         except (TypeError, ValueError):    # not numba's types: converted below
             pass
         else:
-            return None if status else out
+            if not status:
+                return into if out is None else tuple(out)
+            if into is not None:
+                return None
     flat = flat_model(model) if _jit.ENABLED else None
     if flat is None:
         return None
@@ -364,14 +390,22 @@ def run(driver, model, states, outputs, f_ext=None, extra=(), wrenches=True,
         return None
     batch, arrays = prepared
     B = math.prod(batch)
-    out = _empty(outputs, nv, B, arrays[0].dtype)
-    args = (topo, body0 if body is None else body, *arrays, *extra, *out)
+    if out is None:
+        into = _empty(outputs, nv, B, arrays[0].dtype)
+    else:
+        into = _into(out, outputs, nv, batch, arrays[0].dtype,
+                     [x for x in states + (f_ext,) if isinstance(x, np.ndarray)])
+        if into is None:
+            return None
+    args = (topo, body0 if body is None else body, *arrays, *extra, *into)
     lengths = [0, 0, nq] + [nv] * (len(states) - 1) + [N] * wrenches
-    lengths += [0] * len(extra) + [nv] * len(out)
+    lengths += [0] * len(extra) + [nv] * len(into)
     if _in_threads(driver, model, B, args, lengths, check):
         return None
+    if out is not None:
+        return tuple(out)
     return tuple(x.reshape(batch + ((nv,) if o == "v" else (nv, nv)))
-                 for x, o in zip(out, outputs, strict=True))
+                 for x, o in zip(into, outputs, strict=True))
 
 
 def rnea(model, q, dq, ddq, f_ext=None):
@@ -431,20 +465,20 @@ def inverse_mass_matrix(model, q):
     return np.swapaxes(out[0].reshape(batch + (nv, nv)), -1, -2)
 
 
-def rnea_partials(model, q, dq, ddq, f_ext=None):
+def rnea_partials(model, q, dq, ddq, f_ext=None, out=None):
     """``(dtau/dq, dtau/d(dq), M)`` by the compiled kernels: Kim (2012), Table 5
     along the ``nv`` unit directions of ``q`` and of ``dq`` at once, in the ground
     frame (:func:`liedyn.engine.kernels.rnea_partials_chunk`), and ``M``; or
     ``None`` (and for joints whose ``S`` depends on ``q``: Table 5 on numpy
     arrays then runs, whose expressions chapter 10 prints)."""
-    out = run(K.rnea_partials_loop, model, (q, dq, ddq), MATRICES, f_ext)
-    return out
+    return run(K.rnea_partials_loop, model, (q, dq, ddq), MATRICES, f_ext,
+               out=out)
 
 
-def aba_partials(model, q, dq, tau, f_ext=None):
+def aba_partials(model, q, dq, tau, f_ext=None, out=None):
     """``(d ddq/dq, d ddq/d(dq), M^-1)`` by the compiled kernels, or ``None``:
     ``ddq`` by ABA (Kim (2012), Table 3), the Table 5 partials of ``tau`` and ``M``
     at it (:func:`rnea_partials`), then ``M^-1`` and ``d ddq/dx = -M^-1 dtau/dx`` by
     the sparse factor ``M = L^T D L``, all in one compiled call."""
-    out = run(K.aba_partials_loop, model, (q, dq, tau), MATRICES, f_ext)
-    return out
+    return run(K.aba_partials_loop, model, (q, dq, tau), MATRICES, f_ext,
+               out=out)

@@ -390,11 +390,12 @@ def _rnea_partials(topo, body, q, dq, ddq, f_ext, dtau_dq, dtau_dv, M, check):
         return 1
     L = min(B, LANES)
     w, c, d = workspace(topo, PARTIALS_SLOTS, PARTIALS_BLOCK_SLOTS, M)
-    m = np.empty((3, nv * nv, max(L, 1)), M.dtype)
+    m = np.zeros((3, nv * nv, max(L, 1)), M.dtype)   # zero off the paths
     mq, mv, mM = m[0], m[1], m[2]
     inside = np.zeros(N + 1, np.bool_)
     rel = related(topo)
     prepare(topo, body, w, c, L)
+    finite = True
     for b0 in range(0, B, max(L, 1)):
         gather_q(topo, q, b0, B, w, L)
         gather_wrenches(f_ext, b0, B, w, L)
@@ -403,13 +404,11 @@ def _rnea_partials(topo, body, q, dq, ddq, f_ext, dtau_dq, dtau_dv, M, check):
         rnea_chunk(topo, body, w, c, L)
         ground_frame_pass(topo, body, w, c, L)
         rnea_partials_chunk(topo, body, w, c, d, inside, mq, mv, mM, L)
+        finite = finite and all_finite(m)       # the chunk's results, in cache
         scatter_matrix(mq, rel, b0, B, dtau_dq, L)
         scatter_matrix(mv, rel, b0, B, dtau_dv, L)
         scatter_matrix(mM, rel, b0, B, M, L)
-    if check and not (all_finite(dtau_dq) and all_finite(dtau_dv)
-                      and all_finite(M)):
-        return 2
-    return 0
+    return 2 if check and not finite else 0
 
 
 def _aba_partials(topo, body, q, dq, tau, f_ext, dddq_dq, dddq_dv, Minv, check):
@@ -437,6 +436,7 @@ def _aba_partials(topo, body, q, dq, tau, f_ext, dddq_dq, dddq_dv, Minv, check):
     inside = np.zeros(N + 1, np.bool_)
     rel = related(topo)
     prepare(topo, body, w, c, L)
+    finite = True
     for b0 in range(0, B, max(L, 1)):
         gather_q(topo, q, b0, B, w, L)
         gather_wrenches(f_ext, b0, B, w, L)
@@ -456,16 +456,14 @@ def _aba_partials(topo, body, q, dq, tau, f_ext, dddq_dq, dddq_dv, Minv, check):
                     X[r, 2 * nv + k] = -mv[r * nv + k, l] if x else 0
             if not forward_partials(Mb, X, lam):
                 return 1
+            finite = finite and all_finite(X)   # one state's results, in cache
             s = (b0 + l) * nv
             for r in range(nv):
                 for k in range(nv):
                     Minv[s + r, k] = X[r, k]
                     dddq_dq[s + r, k] = X[r, nv + k]
                     dddq_dv[s + r, k] = X[r, 2 * nv + k]
-    if check and not (all_finite(dddq_dq) and all_finite(dddq_dv)
-                      and all_finite(Minv)):
-        return 2
-    return 0
+    return 2 if check and not finite else 0
 
 
 (rnea_loop, crba_loop, aba_loop, hybrid_loop, rnea_partials_loop,

@@ -413,6 +413,29 @@ case("rnea_partials dq short", lambda: rnea_partials(DP, Z2, [0.0], Z2), ValueEr
 case("rnea_partials f_ext", lambda: rnea_partials(DP, Z2, Z2, Z2, np.zeros(6)), ValueError,
      "'f_ext'")
 case("aba_partials tau NaN", lambda: aba_partials(DP, Z2, Z2, [np.nan, 0]), ValueError, "'tau'")
+E22 = np.empty((2, 2))
+BUF = np.zeros((3, 2, 2))                       # dq below is a row of its first matrix
+case("rnea_partials out array", lambda: rnea_partials(DP, Z2, Z2, Z2, out=np.empty((3, 2, 2))),
+     TypeError, "'out': expected a tuple of 3 arrays, got ndarray")
+case("rnea_partials out two", lambda: rnea_partials(DP, Z2, Z2, Z2, out=(E22, E22)), TypeError,
+     "'out': expected a tuple of 3 arrays, got 2 items")
+case("rnea_partials out list", lambda: rnea_partials(DP, Z2, Z2, Z2, out=(E22, [0], E22)),
+     TypeError, "'out\\[1\\]': expected an array, got list")
+case("rnea_partials out shape", lambda: rnea_partials(DP, Z2, Z2, Z2,
+                                                      out=(E22, np.empty((1, 2, 2)), E22)),
+     ValueError, "'out\\[1\\]': expected a float64 array of shape \\(2, 2\\), got a float64 "
+     "array of shape \\(1, 2, 2\\)")
+case("aba_partials out float32", lambda: aba_partials(DP, Z2, Z2, Z2, out=(
+     E22, E22.copy(), np.empty((2, 2), np.float32))), ValueError,
+     "'out\\[2\\]': expected a float64 array of shape \\(2, 2\\), got a float32")
+case("aba_partials out read-only", lambda: aba_partials(DP, Z2, Z2, Z2, out=(
+     np.empty((2, 2)), np.empty((2, 2)), np.broadcast_to(0.0, (2, 2)))), ValueError,
+     "'out\\[2\\]': expected a writable array")
+case("aba_partials out twice", lambda: aba_partials(DP, Z2, Z2, Z2, out=(E22, E22, E22)),
+     ValueError, "'out\\[1\\]': expected an array of its own")
+case("rnea_partials out overlaps dq", lambda: rnea_partials(DP, Z2, BUF[0, 0], Z2,
+                                                            out=tuple(BUF)),
+     ValueError, "'out\\[0\\]': expected an array of its own")
 case("hybrid_partials prescribed", lambda: hybrid_partials(DP, Z2, Z2, Z2, Z2, "TF"), TypeError,
      "'prescribed'")
 case("constrained_forward_partials single",

@@ -405,6 +405,24 @@ def test_overflow_of_one_state_raises_the_overflow_error():
         mass_matrix(arm, np.array([0.0, 1e200]))
 
 
+@pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
+@pytest.mark.parametrize("loop", ["rnea_partials_loop", "aba_partials_loop"])
+def test_the_partials_drivers_report_a_non_finite_state_of_any_chunk(loop):
+    """The partials drivers test the results chunk by chunk (while they are in
+    cache): one overflowing state among 20 (its chunk the second) gives status 2,
+    the same batch without it 0."""
+    two = serial_chain(2)
+    topo, body, no_f = _exec.flat_model(two)
+    B = 20
+    q, x = np.zeros(B * 2), np.full(B * 2, 0.5)
+    outputs = [np.empty((B * 2, 2)) for _ in range(3)]
+    driver = getattr(K, loop)
+    dq = np.full(B * 2, 0.5)
+    assert driver.run(topo, body, q, dq, x, no_f, *outputs, K.CHECK_STATE) == 0
+    dq[2 * 17] = 1e200
+    assert driver.run(topo, body, q, dq, x, no_f, *outputs, K.CHECK_STATE) == 2
+
+
 def test_gimbal_lock_of_one_state_raises_the_chart_error():
     model = serial_chain(2, joint="spherical_zyx")
     z = np.zeros(model.nv)
