@@ -361,9 +361,12 @@ def run(driver, model, states, outputs, f_ext=None, extra=(), wrenches=True,
     flat = model.flat_model if _KERNELS[0] else None
     check = STATE if f_ext is None else ALL
     if flat and body is None:
-        into = _empty(outputs, model.nv) if out is None else _into(
-            out, outputs, model.nv, (), _F64, [x for x in states + (f_ext,)
-                                               if type(x) is np.ndarray])
+        if out is None:
+            into = (np.empty(model.nv),) if outputs is VECTOR else _empty(
+                outputs, model.nv)
+        else:
+            into = _into(out, outputs, model.nv, (), _F64,
+                         [x for x in states + (f_ext,) if type(x) is np.ndarray])
         args = flat[:2] + states + ((flat[2] if f_ext is None else f_ext,)
                                     if wrenches else ()) + extra
         try:
