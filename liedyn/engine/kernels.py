@@ -99,6 +99,7 @@ from .spatial import (
     columns_T_mul,
     congruence,
     copy_slots,
+    cross,
     dot,
     inertia_mul,
     inertia_sub_outer,
@@ -108,6 +109,7 @@ from .spatial import (
     load_inertia,
     load_rotation,
     load_transform,
+    madd,
     matmul,
     rot,
     sadd,
@@ -116,10 +118,9 @@ from .spatial import (
     ssub,
     store3,
     store6,
-    store_columns,
     store_inertia,
     store_rotation,
-    unit_twist,
+    transpose,
     vadd,
     vneg,
 )
@@ -529,15 +530,56 @@ def hybrid_chunk(topo, body, prescribed, w, c, d, L):
 
 
 # --- the partials of inverse dynamics in the ground frame (chapter 10) -----------
+@kernel
+def mul_skew(M, x):
+    """``M [x]``, row by row: ``M_r [x] = M_r x x`` (the row's cross product with
+    ``x``)."""
+    return (cross(M[0], x), cross(M[1], x), cross(M[2], x))
+
+
+@kernel
+def coriolis_column(P_col, P_row, H_col):
+    """One column of ``B(V) = -(P + P^T + H)``, from the halves of column ``k`` of
+    ``P``, of row ``k`` of ``P`` and of column ``k`` of ``H``."""
+    return (vneg(vadd(vadd(P_col[0], P_row[0]), H_col[0])),
+            vneg(vadd(vadd(P_col[1], P_row[1]), H_col[1])))
+
+
 @kernel(inline=True)
-def coriolis_mul(I, V, h, X):
-    """``B(V) X = -I ad_V X - ad*_X h - ad*_V I X`` with ``h = I V``: the change of
-    ``I dV - ad*_V I V`` when ``V`` gains ``X`` and ``dV`` gains ``ad_X V``
-    (a body whose base velocity changes by ``X``, seen from a fixed frame; equation
-    ``ch10-ground-coriolis`` of :ref:`ch10-ground-frame`)."""
-    IadX = inertia_mul(I, ad_mul(V, X))
-    return ssub(ssub((vneg(IadX[0]), vneg(IadX[1])), ad_star_mul(X, h)),
-                ad_star_mul(V, inertia_mul(I, X)))
+def store_coriolis(w, i, X, l, I, V, zero):
+    """The six columns of ``B(V)`` into slot ``X`` of row ``i``, state ``l``:
+    ``B(V) Y = -I ad_V Y - ad*_Y h - ad*_V I Y`` with ``h = I V`` is the change of
+    ``I dV - ad*_V I V`` when ``V`` gains ``Y`` and ``dV`` gains ``ad_Y V`` (a body
+    whose base velocity changes by ``Y``, seen from a fixed frame; equation
+    ``ch10-ground-coriolis`` of :ref:`ch10-ground-frame`). In closed form, with
+    ``P = I ad_V`` (so ``ad*_V I = P^T``) and ``ad*_Y h = H Y``,
+    ``H = [[[m], [f]], [[f], 0]]`` for ``h = (m, f)``: ``B(V) = -(P + P^T + H)``,
+    ``P = [[A [w] + B [v], B [w]], [B^T [w] + C [v], C [w]]]`` for
+    ``I = [[A, B], [B^T, C]]`` and ``V = (w, v)``. Each column is stored as it is
+    made (which keeps the loop over the states in vector registers)."""
+    A, B, C = I
+    m, f = inertia_mul(I, V)
+    P11 = madd(mul_skew(A, V[0]), mul_skew(B, V[1]))
+    P12 = mul_skew(B, V[0])
+    P21 = madd(mul_skew(transpose(B), V[0]), mul_skew(C, V[1]))
+    P22 = mul_skew(C, V[0])
+    c11, c12 = transpose(P11), transpose(P12)          # columns of P's blocks
+    c21, c22 = transpose(P21), transpose(P22)
+    mT = ((zero, m[2], -m[1]), (-m[2], zero, m[0]), (m[1], -m[0], zero))   # [m]^T
+    fT = ((zero, f[2], -f[1]), (-f[2], zero, f[0]), (f[1], -f[0], zero))   # [f]^T
+    o = (zero, zero, zero)
+    store6(w, i, X, l, coriolis_column((c11[0], c21[0]), (P11[0], P12[0]),
+                                       (mT[0], fT[0])))
+    store6(w, i, X + 6, l, coriolis_column((c11[1], c21[1]), (P11[1], P12[1]),
+                                           (mT[1], fT[1])))
+    store6(w, i, X + 12, l, coriolis_column((c11[2], c21[2]), (P11[2], P12[2]),
+                                            (mT[2], fT[2])))
+    store6(w, i, X + 18, l, coriolis_column((c12[0], c22[0]), (P21[0], P22[0]),
+                                            (fT[0], o)))
+    store6(w, i, X + 24, l, coriolis_column((c12[1], c22[1]), (P21[1], P22[1]),
+                                            (fT[1], o)))
+    store6(w, i, X + 30, l, coriolis_column((c12[2], c22[2]), (P21[2], P22[2]),
+                                            (fT[2], o)))
 
 
 @kernel
@@ -546,7 +588,7 @@ def ground_frame_pass(topo, body, w, c, L):
     ``ch10-ground-rnea`` of :ref:`ch10-ground-frame`): ``T_{0,i}``, ``S_i``,
     ``V_i``, ``dV_i``, ``F_i`` moved by ``Ad_{T_{0,i}}`` (and ``Ad*_{T_{0,i}^-1}``),
     and the composites over the subtree of ``i`` of the inertia ``I_i`` and of
-    ``B(V_i)`` (:func:`coriolis_mul`); in {0} a composite is a plain sum. Also
+    ``B(V_i)`` (:func:`store_coriolis`); in {0} a composite is a plain sum. Also
     ``a_k = I^c_i S_k`` and ``b_k = B^c_i^T S_k`` per coordinate ``k`` of body
     ``i`` (slots ``AK``, ``BK``)."""
     N = topo.shape[0] - 1
@@ -567,14 +609,7 @@ def ground_frame_pass(topo, body, w, c, L):
             store6(w, i, F0, l, Ad_star_inv_mul(R0i, p0i, load6(w, i, F, l)))
             Ic = congruence(R0i, p0i, I)
             store_inertia(w, i, IC0, l, Ic)
-            h = inertia_mul(Ic, Vi)
-            store_columns(w, i, BC, l, (
-                coriolis_mul(Ic, Vi, h, unit_twist(0, zero)),
-                coriolis_mul(Ic, Vi, h, unit_twist(1, zero)),
-                coriolis_mul(Ic, Vi, h, unit_twist(2, zero)),
-                coriolis_mul(Ic, Vi, h, unit_twist(3, zero)),
-                coriolis_mul(Ic, Vi, h, unit_twist(4, zero)),
-                coriolis_mul(Ic, Vi, h, unit_twist(5, zero))))
+            store_coriolis(w, i, BC, l, Ic, Vi, zero)
         for r in range(n):
             for l in range(L):
                 R0i, p0i = load_rotation(w, i, R0, l), load3(w, i, P0, l)

@@ -428,16 +428,6 @@ def load_columns(w, i, X, l):
             load6(w, i, X + 18, l), load6(w, i, X + 24, l), load6(w, i, X + 30, l))
 
 
-@kernel
-def store_columns(w, i, X, l, C):
-    store6(w, i, X, l, C[0])
-    store6(w, i, X + 6, l, C[1])
-    store6(w, i, X + 12, l, C[2])
-    store6(w, i, X + 18, l, C[3])
-    store6(w, i, X + 24, l, C[4])
-    store6(w, i, X + 30, l, C[5])
-
-
 # --- whole slots, every state of a chunk ------------------------------------------
 @kernel
 def copy_slots(w, i, X, k, Y, n):

@@ -93,6 +93,22 @@ def test_operators_equal_their_6x6_matrices():
     assert w[0, S.at(3, 5)] == A[0][0] and w[0, S.at(3 + 26, 5)] == D[2][2]
 
 
+def test_coriolis_columns_equal_their_6x6_matrix():
+    """store_coriolis (closed form) against B(V) Y = -I ad_V Y - ad*_Y h - ad*_V I Y
+    with h = I V, column by column from liedyn.lie's matrices."""
+    rng = np.random.default_rng(4)
+    A, V = rng.normal(size=(6, 6)), rng.normal(size=6)
+    I = A @ A.T
+    h = I @ V
+    E = np.eye(6)
+    want = np.column_stack([-I @ ad(V) @ e - ad_star(e) @ h - ad_star(V) @ I @ e
+                            for e in E])
+    w = np.zeros((2, 50 * spatial.LANES))
+    kernels.store_coriolis(w, 1, 7, 3, blocks(I), pair(V), 0.0)
+    got = np.column_stack([flat(spatial.load6(w, 1, 7 + 6 * k, 3)) for k in range(6)])
+    assert np.allclose(got, want, rtol=0, atol=1e-12)
+
+
 
 
 def every_other_joint(model):
