@@ -555,8 +555,9 @@ def store_coriolis(w, i, X, l, I, V, zero):
     ``P = I ad_V`` (so ``ad*_V I = P^T``) and ``ad*_Y h = H Y``,
     ``H = [[[m], [f]], [[f], 0]]`` for ``h = (m, f)``: ``B(V) = -(P + P^T + H)``,
     ``P = [[A [w] + B [v], B [w]], [B^T [w] + C [v], C [w]]]`` for
-    ``I = [[A, B], [B^T, C]]`` and ``V = (w, v)``. Each column is stored as it is
-    made (which keeps the loop over the states in vector registers)."""
+    ``I = [[A, B], [B^T, C]]`` and ``V = (w, v)``. Inlined into the pass (as
+    :func:`~liedyn.engine.spatial.congruence`): called, its loop over the states
+    was not compiled into vector instructions."""
     A, B, C = I
     m, f = inertia_mul(I, V)
     P11 = madd(mul_skew(A, V[0]), mul_skew(B, V[1]))
