@@ -360,24 +360,21 @@ def run(driver, model, states, outputs, f_ext=None, extra=(), wrenches=True,
     """
     flat = model.flat_model if _KERNELS[0] else None
     check = STATE if f_ext is None else ALL
+    inputs = [] if out is None else [x for x in states + (f_ext,)
+                                     if isinstance(x, np.ndarray)]
+    into = None
     if flat and body is None:
-        if out is None:
-            into = (np.empty(model.nv),) if outputs is VECTOR else _empty(
-                outputs, model.nv)
-        else:
-            into = _into(out, outputs, model.nv, (), _F64,
-                         [x for x in states + (f_ext,) if type(x) is np.ndarray])
+        into = _empty(outputs, model.nv) if out is None else _into(
+            out, outputs, model.nv, (), _F64, inputs)
+    if into is not None:                   # one state, float64 outputs
         args = flat[:2] + states + ((flat[2] if f_ext is None else f_ext,)
-                                    if wrenches else ()) + extra
+                                    if wrenches else ()) + extra + into
         try:
-            status = 1 if into is None else driver.fast(*args, *into, check)
+            status = driver.fast(*args, check)
         except (TypeError, ValueError):    # not numba's types: converted below
             pass
         else:
-            if not status:
-                return into if out is None else tuple(out)
-            if into is not None:
-                return None
+            return None if status else (into if out is None else tuple(out))
     flat = flat_model(model) if _jit.ENABLED else None
     if flat is None:
         return None
@@ -396,8 +393,7 @@ def run(driver, model, states, outputs, f_ext=None, extra=(), wrenches=True,
     if out is None:
         into = _empty(outputs, nv, B, arrays[0].dtype)
     else:
-        into = _into(out, outputs, nv, batch, arrays[0].dtype,
-                     [x for x in states + (f_ext,) if isinstance(x, np.ndarray)])
+        into = _into(out, outputs, nv, batch, arrays[0].dtype, inputs)
         if into is None:
             return None
     args = (topo, body0 if body is None else body, *arrays, *extra, *into)

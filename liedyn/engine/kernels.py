@@ -99,7 +99,6 @@ from .spatial import (
     columns_T_mul,
     congruence,
     copy_slots,
-    cross,
     dot,
     inertia_mul,
     inertia_sub_outer,
@@ -111,6 +110,7 @@ from .spatial import (
     load_transform,
     madd,
     matmul,
+    mul_skew,
     rot,
     sadd,
     sdot,
@@ -530,13 +530,6 @@ def hybrid_chunk(topo, body, prescribed, w, c, d, L):
 
 
 # --- the partials of inverse dynamics in the ground frame (chapter 10) -----------
-@kernel
-def mul_skew(M, x):
-    """``M [x]``, row by row: ``M_r [x] = M_r x x`` (the row's cross product with
-    ``x``)."""
-    return (cross(M[0], x), cross(M[1], x), cross(M[2], x))
-
-
 @kernel
 def coriolis_column(P_col, P_row, H_col):
     """One column of ``B(V) = -(P + P^T + H)``, from the halves of column ``k`` of

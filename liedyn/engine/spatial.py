@@ -173,6 +173,13 @@ def skew_mul(p, A):
 
 
 @kernel
+def mul_skew(M, x):
+    """``M [x]``, row by row: ``M_r [x] = M_r x x`` (the row's cross product with
+    ``x``)."""
+    return (cross(M[0], x), cross(M[1], x), cross(M[2], x))
+
+
+@kernel
 def rotation_about(a, s, c):
     """``exp([a] t) = c 1 + s [a] + (1 - c) a a^T`` for a unit axis ``a``,
     ``s, c = sin, cos t``."""
