@@ -20,7 +20,7 @@ when no wrench is given) or ``CHECK_ALL``.
 import numpy as np
 
 from ..joints import CHART_TOL, QUAT_TOL
-from .jit import compiled, kernel
+from .jit import compiled, fence, kernel, stream
 from .joints import joint_axis
 from .kernels import (
     aba_chunk,
@@ -292,17 +292,43 @@ def related(topo):
     return out
 
 
+STREAM_BYTES = 1 << 20
+"""An output array of more bytes than this (a core's share of the caches, or more)
+is written by non-temporal stores (:func:`~liedyn.engine.jit.stream`): written
+plainly, each of its cache lines would be read from memory before being written,
+to be evicted by the next ones anyway. The drivers that stream call
+:func:`~liedyn.engine.jit.fence` before they return."""
+
+
+@kernel
+def padded(n):
+    """``n`` rounded up to a multiple of 8: the length of a row of a matrix whose
+    row operations are loops along its rows, so that they compile into vector
+    instructions (of 2, 4 or 8 numbers) with no remainder left to a scalar
+    loop."""
+    return (n + 7) // 8 * 8
+
+
+@kernel
+def put(out, i, j, x, far):
+    """``out[i, j] = x``, streamed if ``far`` (``out.nbytes > STREAM_BYTES``)."""
+    if far:
+        stream(out, i, j, x)
+    else:
+        out[i, j] = x
+
+
 @kernel
 def scatter_matrix(m, b0, B, out, L):
     """The chunk's (nv, nv) matrices, entry ``(r, k)`` in row ``r nv + k`` of ``m``,
     into states ``b0 ..`` of ``out`` (``B nv`` rows; the chunk's, before ``B``).
     ``m`` starts as zeros: the kernels write the entries of coordinates on one path
     to the ground and leave the others (bodies on different branches) zero."""
-    nv = out.shape[1]
+    nv, far = out.shape[1], out.nbytes > STREAM_BYTES
     for l in range(min(L, B - b0)):
         for r in range(nv):
             for k in range(nv):
-                out[(b0 + l) * nv + r, k] = m[r * nv + k, l]
+                put(out, (b0 + l) * nv + r, k, m[r * nv + k, l], far)
 
 
 # --- the drivers ------------------------------------------------------------------
@@ -336,6 +362,7 @@ def _crba(topo, body, q, M, check):
         gather_q(topo, q, b0, B, w, L)
         crba_chunk(topo, body, w, c, m, L)
         scatter_matrix(m, b0, B, M, L)
+    fence()
     return 0 if not check or all_finite(M) else 2
 
 
@@ -408,6 +435,7 @@ def _rnea_partials(topo, body, q, dq, ddq, f_ext, dtau_dq, dtau_dv, M, check):
         scatter_matrix(mq, b0, B, dtau_dq, L)
         scatter_matrix(mv, b0, B, dtau_dv, L)
         scatter_matrix(mM, b0, B, M, L)
+    fence()
     return 2 if check and not finite else 0
 
 
@@ -430,11 +458,12 @@ def _aba_partials(topo, body, q, dq, tau, f_ext, dddq_dq, dddq_dv, Minv, check):
     m = np.empty((3, nv * nv, max(L, 1)), Minv.dtype)
     mq, mv, mM = m[0], m[1], m[2]
     Mb = np.empty((nv, nv), Minv.dtype)          # one state's M, then its factor
-    X = np.empty((nv, 3 * nv), Minv.dtype)       # [1, -dtau/dq, -dtau/d(dq)]
+    X = np.zeros((nv, padded(3 * nv)), Minv.dtype)   # [1, -dtau/dq, -dtau/dv, 0]
     lam = np.empty(nv, np.int64)
     coordinate_parents(topo, lam)
     inside = np.zeros(N + 1, np.bool_)
     rel = related(topo)
+    far = Minv.nbytes > STREAM_BYTES
     prepare(topo, body, w, c, L)
     finite = True
     for b0 in range(0, B, max(L, 1)):
@@ -455,14 +484,16 @@ def _aba_partials(topo, body, q, dq, tau, f_ext, dddq_dq, dddq_dv, Minv, check):
                     X[r, nv + k] = -mq[r * nv + k, l] if x else 0
                     X[r, 2 * nv + k] = -mv[r * nv + k, l] if x else 0
             if not forward_partials(Mb, X, lam):
+                fence()
                 return 1
             finite = finite and all_finite(X)   # one state's results, in cache
             s = (b0 + l) * nv
             for r in range(nv):
                 for k in range(nv):
-                    Minv[s + r, k] = X[r, k]
-                    dddq_dq[s + r, k] = X[r, nv + k]
-                    dddq_dv[s + r, k] = X[r, 2 * nv + k]
+                    put(Minv, s + r, k, X[r, k], far)
+                    put(dddq_dq, s + r, k, X[r, nv + k], far)
+                    put(dddq_dv, s + r, k, X[r, 2 * nv + k], far)
+    fence()
     return 2 if check and not finite else 0
 
 

@@ -11,7 +11,8 @@ environment variable ``LIEDYN_DISABLE_JIT=1`` (or numba's own
 ``NUMBA_DISABLE_JIT=1``), :data:`ENABLED` is False and every public function runs
 its reference implementation. Of numba it uses ``njit`` with explicit signatures
 (with ``nogil=True``: the drivers run side by side on threads),
-``register_jitable``, ``overload``, its cache folder (``numba.config.CACHE_DIR``,
+``register_jitable``, ``overload``, ``intrinsic`` (LLVM's non-temporal store and
+fence, :func:`stream`), its cache folder (``numba.config.CACHE_DIR``,
 the setting of ``NUMBA_CACHE_DIR``) and one option that is not part of its
 documented API, ``_nrt=False`` for the kernels (:func:`kernel`);
 ``tests/unit/test_kernels.py`` fails if a release of numba drops it.
@@ -47,7 +48,7 @@ ENABLED = (
 
 __all__ = ["ENABLED", "CACHE_DIR", "kernel", "compiled", "Driver", "sin", "cos",
            "sincos", "SINCOS_REACH", "sqrt", "normalise_quaternion",
-           "exp_coefficients", "sources_digest"]
+           "exp_coefficients", "stream", "fence", "sources_digest"]
 
 
 def kernel(f=None, *, inline=False, allocates=False):
@@ -257,7 +258,84 @@ def exp_coefficients(t2):
     return A, B, C, E - C / 2, -G
 
 
+def stream(out, i, j, x):
+    """``out[i, j] = x``; compiled, a non-temporal store: the number goes to memory
+    without the cache line being read first and kept in the cache.
+
+    For results far larger than the caches, which the next store would evict
+    anyway: written plainly, each line of them is read from memory before it is
+    written (to be written back later), which doubles the traffic. ``out`` is a
+    2-d array of floats or complex numbers; :func:`fence` after the last store
+    makes them visible to every later access, also from other threads.
+    """
+    out[i, j] = x
+
+
+def fence():
+    """Make the stores of :func:`stream` visible before every later store (compiled:
+    ``sfence`` on x86, a sequentially consistent fence elsewhere; plain:
+    nothing)."""
+
+
 if numba is not None:
+    from llvmlite import binding as llvm
+    from llvmlite import ir
+    from numba.core import cgutils
+    from numba.core import types as nbtypes
+    from numba.extending import intrinsic
+
+    @intrinsic
+    def _store_nontemporal(_typingctx, out, i, j, x):
+        """LLVM's ``store`` of ``x`` into ``out[i, j]`` with the ``!nontemporal``
+        mark (LLVM Language Reference, "store" instruction)."""
+        if not (isinstance(out, nbtypes.Array) and out.ndim == 2
+                and isinstance(out.dtype, (nbtypes.Float, nbtypes.Complex))):
+            return None
+
+        def codegen(context, builder, sig, args):
+            a, i, j, x = args
+            aty = sig.args[0]
+            ary = context.make_array(aty)(context, builder, a)
+            inds = [context.cast(builder, v, t, nbtypes.intp)
+                    for v, t in ((i, sig.args[1]), (j, sig.args[2]))]
+            ptr = cgutils.get_item_pointer(context, builder, aty, ary, inds,
+                                           wraparound=False)
+            x = context.cast(builder, x, sig.args[3], aty.dtype)
+            data = context.data_model_manager[aty.dtype].as_data(builder, x)
+            store = builder.store(data, ptr)
+            store.set_metadata("nontemporal", builder.module.add_metadata(
+                [ir.Constant(ir.IntType(32), 1)]))
+            return context.get_dummy_value()
+        return nbtypes.void(out, i, j, x), codegen
+
+    _X86 = llvm.get_process_triple().startswith(("x86_64", "i386", "i686"))
+
+    @intrinsic
+    def _fence(_typingctx):
+        """x86: ``sfence``, the fence Intel prescribes between code that writes
+        weakly ordered (non-temporal) stores and code that reads them (IA-32
+        Intel Architecture Optimization Reference Manual, "The sfence
+        Instruction"); LLVM's sequentially consistent fence becomes a locked
+        instruction there instead. Elsewhere that fence."""
+        def codegen(context, builder, sig, args):
+            if _X86:
+                sfence = cgutils.get_or_insert_function(
+                    builder.module, ir.FunctionType(ir.VoidType(), []),
+                    "llvm.x86.sse.sfence")
+                builder.call(sfence, [])
+            else:                                            # pragma: no cover
+                builder.fence("seq_cst")
+            return context.get_dummy_value()
+        return nbtypes.void(), codegen
+
+    @overload(stream)
+    def _stream(out, i, j, x):
+        return lambda out, i, j, x: _store_nontemporal(out, i, j, x)
+
+    @overload(fence)
+    def _fence_overload():
+        return lambda: _fence()
+
     @overload(sin, jit_options={"error_model": "numpy"})
     def _sin(x):
         return lambda x: np.sin(x)

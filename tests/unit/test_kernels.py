@@ -850,6 +850,62 @@ def test_batches_across_chunk_boundaries_equal_single_states(joints, n_threads):
 
 
 @pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
+@pytest.mark.parametrize("n_threads", [1, 2])
+def test_outputs_larger_than_the_caches_equal_those_written_plainly(n_threads):
+    """Matrices of a batch of more than STREAM_BYTES per output array (per thread's
+    share) are written by non-temporal stores: the mass matrix and both partials of
+    2,400 states of a 12-joint random tree equal those of the same states in batches
+    of 40 (each output below the threshold, written plainly), to a stated tolerance
+    (the same instructions, but two calls)."""
+    rng = np.random.default_rng(5)
+    model = random_tree(12, rng, joint_types=CONSTANT_S_JOINTS)
+    B, nv = 2400, model.nv
+    assert B * nv * nv * 8 > n_threads * K.STREAM_BYTES > 40 * nv * nv * 8
+    q = np.stack([model.random_configuration(rng) for _ in range(B)])
+    dq, x = rng.normal(size=(2, B, nv))
+
+    def results(q, dq, x):
+        return [mass_matrix(model, q), *rnea_partials(model, q, dq, x),
+                *aba_partials(model, q, dq, x)]
+    with threads(n_threads, every_batch=True):
+        streamed = results(q, dq, x)
+    for b0 in range(0, B, 600):              # a few slices of the batch, in pieces
+        pieces = [results(q[k:k + 40], dq[k:k + 40], x[k:k + 40])
+                  for k in range(b0, b0 + 80, 40)]
+        for r, big in enumerate(streamed):
+            plain = np.concatenate([p[r] for p in pieces])
+            assert relerr(big[b0:b0 + 80], plain) <= 1e-12, (b0, r)
+
+
+@pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
+def test_stream_stores_non_temporally_and_fence_orders_them():
+    """jit.stream writes out[i, j] (floats and complex numbers alike), compiled into a
+    non-temporal store (``movnt...``) and jit.fence into ``sfence`` on x86; plain
+    Python, an ordinary assignment."""
+    import llvmlite.binding as llvm
+    import numba
+
+    @numba.njit
+    def write(out, x):
+        for i in range(out.shape[0]):
+            for j in range(out.shape[1]):
+                _jit.stream(out, i, j, x * (10 * i + j))
+        _jit.fence()
+    for dtype, x in ((float, 1.5), (complex, 1 - 2j)):
+        out = np.zeros((3, 4), dtype)
+        write(out, x)
+        assert np.array_equal(out, x * (10 * np.arange(3)[:, None] + np.arange(4)))
+    plain = np.zeros((2, 2))
+    _jit.stream(plain, 1, 0, 3.0)
+    _jit.fence()
+    assert plain.tolist() == [[0, 0], [3, 0]]
+    if not llvm.get_process_triple().startswith(("x86_64", "i386", "i686")):
+        pytest.skip("the instructions are x86's")
+    asm = write.inspect_asm(write.signatures[0])
+    assert re.search(r"\smovnt\w+\s", asm) and re.search(r"\ssfence\b", asm)
+
+
+@pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
 def test_a_batch_shared_among_threads_is_split_at_the_state_and_shared_inputs_kept():
     """Inputs that hold one state for the whole batch (q, f_ext here) reach every share
     whole; the others are split by states."""
