@@ -769,9 +769,10 @@ def ltdl_solve(M, lam, X):
 
 @kernel
 def forward_partials(M, X, lam):
-    """In place, for one state: ``X = [1, -dtau/dq, -dtau/d(dq)]`` (n, 3n) becomes
-    ``[M^-1, d ddq/dq, d ddq/d(dq)]``: ``d ddq/dx = -M^-1 dtau/dx`` by implicit
-    differentiation of ``M ddq + b = tau`` (the quantities of Kim (2012), Table 6;
+    """In place, for one state: ``X = [1, -dtau/dq, -dtau/d(dq)]`` (n, 3n, or wider
+    with zero columns after) becomes ``[M^-1, d ddq/dq, d ddq/d(dq)]``:
+    ``d ddq/dx = -M^-1 dtau/dx`` by implicit differentiation of
+    ``M ddq + b = tau`` (the quantities of Kim (2012), Table 6;
     :func:`liedyn.derivatives.aba_partials`), every column in one solve by the
     factor of :func:`ltdl` (``M`` is overwritten by it). False if ``M`` is not
     positive definite."""
