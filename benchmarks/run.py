@@ -67,7 +67,11 @@ import liedyn  # noqa: E402
 from liedyn import joints as J  # noqa: E402
 from liedyn.crba import mass_matrix  # noqa: E402
 from liedyn.derivatives import aba_partials, rnea_partials  # noqa: E402
-from liedyn.engine import dispatch, jit  # noqa: E402
+from liedyn.engine import (  # noqa: E402
+    dispatch,
+    jit,
+    one_state,  # noqa: E402
+)
 from liedyn.engine import drivers as K  # noqa: E402
 from liedyn.forward_dynamics import aba  # noqa: E402
 from liedyn.hybrid_dynamics import hybrid, hybrid_direct  # noqa: E402
@@ -270,20 +274,22 @@ def into_calls(case, n):
 
 
 def bare_calls(case):
-    """The compiled drivers alone, on inputs already validated and flattened, with
-    their checks off: what a public single call costs beyond them is the overhead of
-    its input checks and dispatch."""
+    """The compiled drivers alone (of the engine for one state, which single calls
+    run), on inputs already validated and flattened, with their checks off: what a
+    public single call costs beyond them is the overhead of its input checks and
+    dispatch."""
+    ONE = one_state.drivers()
     m = case.model
     topo, body, no_f = dispatch.flat_model(m)
     nv, off = m.nv, K.CHECK_OFF
     u = np.array(case.prescribed)
-    return {"rnea": lambda q, dq, ddq, tau: K.rnea_loop.fast(
+    return {"rnea": lambda q, dq, ddq, tau: ONE.rnea_loop.fast(
                 topo, body, q, dq, ddq, no_f, np.empty(nv), off),
-            "mass matrix": lambda q, dq, ddq, tau: K.crba_loop.fast(
+            "mass matrix": lambda q, dq, ddq, tau: ONE.crba_loop.fast(
                 topo, body, q, np.zeros((nv, nv)), off),
-            "aba": lambda q, dq, ddq, tau: K.aba_loop.fast(
+            "aba": lambda q, dq, ddq, tau: ONE.aba_loop.fast(
                 topo, body, q, dq, tau, no_f, np.empty(nv), off),
-            "hybrid": lambda q, dq, ddq, tau: K.hybrid_loop.fast(
+            "hybrid": lambda q, dq, ddq, tau: ONE.hybrid_loop.fast(
                 topo, body, q, dq, ddq, tau, no_f, u, np.empty(nv), np.empty(nv),
                 off)}
 

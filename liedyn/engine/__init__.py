@@ -9,5 +9,7 @@ faster.
 * :mod:`~liedyn.engine.joints`: ``jcalc``, a joint's ``T`` and ``S`` by its code;
 * :mod:`~liedyn.engine.kernels`: Kim's Tables 2-5 and the CRBA, one state at a time;
 * :mod:`~liedyn.engine.drivers`: the loops over a batch, with the input checks;
-* :mod:`~liedyn.engine.jit`: how they are compiled (numba's public API only).
+* :mod:`~liedyn.engine.one_state`: the same modules executed again for chunks of one
+  state, which single calls run;
+* :mod:`~liedyn.engine.jit`: how they are compiled.
 """

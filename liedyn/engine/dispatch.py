@@ -29,6 +29,7 @@ from .. import _checks
 from .. import joints as J
 from . import drivers as K
 from . import jit as _jit
+from . import one_state as _one_state
 from . import spatial as L
 from .spatial import (
     ARM,
@@ -142,6 +143,20 @@ def _flatten(model):
     topo[0, QI], topo[0, VI] = model.nq, model.nv
     body[0, 3:6] = -np.asarray(model.gravity, dtype=float)        # dV_0 = (0, -g)
     return topo, body, np.zeros((N, 6))
+
+
+_TWINS: dict = {}
+
+
+def one_state(driver):
+    """``driver``'s twin in the engine for one state (:mod:`.one_state`), which
+    every batch of one state runs: the same source compiled for chunks of one."""
+    twin = _TWINS.get(driver)
+    if twin is None:
+        copy = vars(_one_state.drivers()).values()
+        twin = _TWINS[driver] = next(d for d in copy if isinstance(d, _jit.Driver)
+                                     and d.f.__name__ == driver.f.__name__)
+    return twin
 
 
 # --- threads ----------------------------------------------------------------------
@@ -313,12 +328,13 @@ VECTOR, VECTORS, MATRICES = ("v",), ("v", "v"), ("vv", "vv", "vv")
 matrices (..., nv, nv)."""
 
 
-def _empty(outputs, nv, batch=1, dtype=float):
+def _empty(outputs, nv, batch=1, dtype=_F64):
     """The output arrays of ``batch`` states, as the drivers take them."""
+    n = batch * nv
     if outputs is VECTOR:
-        return (np.empty(batch * nv, dtype),)
-    return tuple(np.empty((batch * nv,) if o == "v" else (batch * nv, nv), dtype)
-                 for o in outputs)
+        return (np.empty(n, dtype),)
+    return tuple([np.empty(n, dtype) if o == "v" else np.empty((n, nv), dtype)
+                  for o in outputs])
 
 
 def _into(out, outputs, nv, batch, dtype, inputs):
@@ -356,7 +372,8 @@ def run(driver, model, states, outputs, f_ext=None, extra=(), wrenches=True,
     compiled code: numba's test of the argument types (C-contiguous, writable,
     float64) refuses anything else with a ``TypeError`` (a ``ValueError`` for an
     empty list) (:class:`liedyn.engine.jit.Driver`), and the general path converts
-    it.
+    it. A batch of one state runs the driver's twin of the engine for one state
+    (:func:`one_state`), larger batches the engine of chunks.
     """
     flat = model.flat_model if _KERNELS[0] else None
     check = STATE if f_ext is None else ALL
@@ -370,7 +387,7 @@ def run(driver, model, states, outputs, f_ext=None, extra=(), wrenches=True,
         args = flat[:2] + states + ((flat[2] if f_ext is None else f_ext,)
                                     if wrenches else ()) + extra + into
         try:
-            status = driver.fast(*args, check)
+            status = one_state(driver).fast(*args, check)
         except (TypeError, ValueError):    # not numba's types: converted below
             pass
         else:
@@ -390,6 +407,8 @@ def run(driver, model, states, outputs, f_ext=None, extra=(), wrenches=True,
         return None
     batch, arrays = prepared
     B = math.prod(batch)
+    if B == 1:
+        driver = one_state(driver)
     if out is None:
         into = _empty(outputs, nv, B, arrays[0].dtype)
     else:

@@ -170,7 +170,7 @@ class Driver:
                 # inlined kernel without adding it to the caller's scope, and its
                 # pedantic check warns; the tests check the compiled results
                 warnings.simplefilter("ignore", _IR_WARNING)
-                with _caching_in(CACHE_DIR):
+                with _caching_in(self.folder):
                     driver = numba.njit(types, **_OPTIONS)(self.f)
             self.by_types[types] = driver
             if types[2].dtype == numba.float64:           # q: a float64 state
@@ -179,6 +179,13 @@ class Driver:
 
     def run(self, *args):
         return self.compiled(args)(*args)
+
+    @property
+    def folder(self):
+        """Where the machine code is cached: :data:`CACHE_DIR` and the name of the
+        driver's module (numba names cached code by file and function, which the
+        one-state engine's drivers share with these: :mod:`~.one_state`)."""
+        return os.path.join(CACHE_DIR, self.f.__module__)
 
     @property
     def signatures(self):

@@ -694,7 +694,7 @@ def test_the_single_state_code_refuses_other_types():
     new. If a numba release changes this, this test fails."""
     model, q, dq, ddq, f_ext = random_state(3)
     rnea(model, q, dq, ddq)                        # the float64 code exists now
-    fast = K.rnea_loop.fast
+    fast = _exec.one_state(K.rnea_loop).fast
     topo, body, zeros = _exec.flat_model(model)
     tau = np.empty(model.nv)
     good = (topo, body, q, dq, ddq, zeros, tau, K.CHECK_STATE)
@@ -706,6 +706,29 @@ def test_the_single_state_code_refuses_other_types():
         with pytest.raises(TypeError):
             fast(*good[:k], x, *good[k + 1:])
     assert len(fast.signatures) == 1
+
+
+@pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
+def test_one_state_runs_the_engine_compiled_for_chunks_of_one():
+    """A batch of one state runs the twin of each driver that liedyn.engine.one_state
+    executes from the same files with LANES = 1: its workspace rows hold one state,
+    its machine code is cached apart, and the engine of chunks is left as it was
+    (the other tests compare the two: single states against batches)."""
+    from liedyn.engine import one_state
+    copy = one_state.drivers()
+    assert sys.modules[one_state.PACKAGE + ".spatial"].LANES == 1
+    assert spatial.LANES == 16 and K.workspace is not copy.workspace
+    model, q, dq, ddq, _ = random_state(11)
+    topo, body, _ = _exec.flat_model(model)
+    narrow = copy.workspace(topo, spatial.BODY_SLOTS, 0, np.zeros(1))[0]
+    wide = K.workspace(topo, spatial.BODY_SLOTS, 0, np.zeros(1))[0]
+    assert (narrow.shape[1], wide.shape[1]) == (spatial.BODY_SLOTS, 16 * spatial.BODY_SLOTS)
+    twin = _exec.one_state(K.aba_loop)
+    assert twin is copy.aba_loop and twin.folder != K.aba_loop.folder
+    before = len(K.aba_loop.signatures)
+    ddq1 = aba(model, q, dq, ddq)
+    assert len(K.aba_loop.signatures) == before and twin.signatures
+    assert relerr(ddq1, aba_pass(model, q, dq, ddq).ddq) <= 1e-12
 
 
 def test_without_the_compiler_the_public_functions_run_the_reference():
@@ -967,7 +990,7 @@ from liedyn.engine import drivers, jit
 jit.CACHE_DIR = tempfile.mkdtemp()               # compile, do not load
 import liedyn as ld
 model = ld.robots.serial_chain(3)
-ld.rnea(model, np.zeros(3), np.zeros(3), np.zeros(3))
+ld.rnea(model, np.zeros((2, 3)), np.zeros(3), np.zeros(3))   # a batch: in chunks
 asm = drivers.rnea_loop.fast.inspect_asm(drivers.rnea_loop.fast.signatures[0])
 packed = re.findall(r"vfmadd\\w*pd\\s[^\\n]*%[yz]mm", asm)
 scalar = re.findall(r"vfmadd\\w*sd\\s", asm)
