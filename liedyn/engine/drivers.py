@@ -172,16 +172,42 @@ def states(topo, out):
 
 
 # --- a chunk's workspaces ---------------------------------------------------------
+LINE = 64
+"""Bytes of a cache line, and of the widest vectors (AVX-512: 8 doubles)."""
+
+
+@kernel(allocates=True)
+def empty(shape, like):
+    """An uninitialised array of ``shape`` and of the dtype of ``like`` that starts
+    on a multiple of :data:`LINE` bytes (numba's ``np.empty`` gives one of 32 or
+    64): then, if each row is a multiple of ``LINE`` bytes long, a vector load of a
+    row's numbers never straddles two cache lines."""
+    n, size = 1, like.itemsize
+    for k in shape:
+        n *= k
+    raw = np.empty(n + LINE // size, like.dtype)
+    start = (LINE - raw.ctypes.data % LINE) % LINE // size
+    return raw[start:start + n].reshape(shape)
+
+
+@kernel(allocates=True)
+def zeros(shape, like):
+    """:func:`empty`, filled with zeros."""
+    out = empty(shape, like)
+    out[...] = 0
+    return out
+
+
 @kernel(allocates=True)
 def workspace(topo, body_slots, block_slots, like):
     """The workspaces of a chunk (:mod:`liedyn.engine.kernels`), of the dtype of
     ``like``: ``w`` with ``body_slots`` slots per body, ``c`` with the coordinates'
     slots, ``d`` with ``block_slots`` slots per coordinate; not initialised
     (:func:`prepare` sets what the kernels read before they write it)."""
-    N, nv, dt = topo.shape[0] - 1, topo[0, VI], like.dtype
-    return (np.empty((N + 1, body_slots * LANES), dt),
-            np.empty((nv, COORDINATE_SLOTS * LANES), dt),
-            np.empty((nv, block_slots * LANES), dt))
+    N, nv = topo.shape[0] - 1, topo[0, VI]
+    return (empty((N + 1, body_slots * LANES), like),
+            empty((nv, COORDINATE_SLOTS * LANES), like),
+            empty((nv, block_slots * LANES), like))
 
 
 @kernel
@@ -304,8 +330,8 @@ to be evicted by the next ones anyway. The drivers that stream call
 def padded(n):
     """``n`` rounded up to a multiple of 8: the length of a row of a matrix whose
     row operations are loops along its rows, so that they compile into vector
-    instructions (of 2, 4 or 8 numbers) with no remainder left to a scalar
-    loop."""
+    instructions (of 2, 4 or 8 numbers) with no remainder left to a scalar loop,
+    and (for an array from :func:`empty`) every row starts on a cache line."""
     return (n + 7) // 8 * 8
 
 
@@ -356,7 +382,7 @@ def _crba(topo, body, q, M, check):
         return 1
     L = min(B, LANES)
     w, c, d = workspace(topo, ABA_SLOTS, 0, M)
-    m = np.zeros((nv * nv, max(L, 1)), M.dtype)       # zero off the paths
+    m = zeros((nv * nv, max(L, 1)), M)                # zero off the paths
     prepare(topo, body, w, c, L)
     for b0 in range(0, B, max(L, 1)):
         gather_q(topo, q, b0, B, w, L)
@@ -418,7 +444,7 @@ def _rnea_partials(topo, body, q, dq, ddq, f_ext, dtau_dq, dtau_dv, M, check):
         return 1
     L = min(B, LANES)
     w, c, d = workspace(topo, PARTIALS_SLOTS, PARTIALS_BLOCK_SLOTS, M)
-    m = np.zeros((3, nv * nv, max(L, 1)), M.dtype)   # zero off the paths
+    m = zeros((3, nv * nv, max(L, 1)), M)            # zero off the paths
     mq, mv, mM = m[0], m[1], m[2]
     inside = np.zeros(N + 1, np.bool_)
     prepare(topo, body, w, c, L)
@@ -455,10 +481,10 @@ def _aba_partials(topo, body, q, dq, tau, f_ext, dddq_dq, dddq_dv, Minv, check):
         return 1
     L = min(B, LANES)
     w, c, d = workspace(topo, PARTIALS_SLOTS, PARTIALS_BLOCK_SLOTS, Minv)
-    m = np.empty((3, nv * nv, max(L, 1)), Minv.dtype)
+    m = empty((3, nv * nv, max(L, 1)), Minv)
     mq, mv, mM = m[0], m[1], m[2]
-    Mb = np.empty((nv, nv), Minv.dtype)          # one state's M, then its factor
-    X = np.zeros((nv, padded(3 * nv)), Minv.dtype)   # [1, -dtau/dq, -dtau/dv, 0]
+    Mb = empty((nv, nv), Minv)                   # one state's M, then its factor
+    X = zeros((nv, padded(3 * nv)), Minv)        # [1, -dtau/dq, -dtau/dv, 0]
     lam = np.empty(nv, np.int64)
     coordinate_parents(topo, lam)
     inside = np.zeros(N + 1, np.bool_)

@@ -901,6 +901,33 @@ def test_outputs_larger_than_the_caches_equal_those_written_plainly(n_threads):
 
 
 @pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
+def test_workspaces_start_on_a_cache_line():
+    """The drivers' arrays (drivers.empty, drivers.zeros) start on a multiple of
+    LINE bytes, whatever numba's allocator gives, for floats and complex numbers
+    and shapes of one to three dimensions; a chunk's workspace rows then all do."""
+    import numba
+
+    @numba.njit
+    def addresses(like):
+        out = []
+        for k in range(1, 40):
+            out.append(K.empty((k,), like).ctypes.data)
+            out.append(K.zeros((k, 3), like).ctypes.data)
+            out.append(K.empty((2, k, 5), like).ctypes.data)
+        return out
+    for like in (np.zeros(1), np.zeros(1, complex)):
+        assert all(a % K.LINE == 0 for a in addresses(like))
+    model = random_tree(5, np.random.default_rng(2))
+    topo, _, _ = _exec.flat_model(model)
+    w, c, d = numba.njit(lambda t, x: K.workspace(t, spatial.ABA_SLOTS,
+                                                   spatial.BLOCK_SLOTS, x))(topo, np.zeros(1))
+    for x in (w, c, d):
+        assert x.ctypes.data % K.LINE == 0 and x.strides[0] % K.LINE == 0
+    z = numba.njit(lambda x: K.zeros((3, 4, 16), x))(np.zeros(1))
+    assert z.shape == (3, 4, 16) and not z.any()
+
+
+@pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
 def test_stream_stores_non_temporally_and_fence_orders_them():
     """jit.stream writes out[i, j] (floats and complex numbers alike), compiled into a
     non-temporal store (``movnt...``) and jit.fence into ``sfence`` on x86; plain
