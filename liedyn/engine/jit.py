@@ -12,10 +12,11 @@ environment variable ``LIEDYN_DISABLE_JIT=1`` (or numba's own
 its reference implementation. Of numba it uses ``njit`` with explicit signatures
 (with ``nogil=True``: the drivers run side by side on threads),
 ``register_jitable``, ``overload``, ``intrinsic`` (LLVM's non-temporal store and
-fence, :func:`stream`), its cache folder (``numba.config.CACHE_DIR``,
-the setting of ``NUMBA_CACHE_DIR``) and one option that is not part of its
-documented API, ``_nrt=False`` for the kernels (:func:`kernel`);
-``tests/unit/test_kernels.py`` fails if a release of numba drops it.
+fence, :func:`stream`), its cache folder (``numba.config.CACHE_DIR``, set while
+a driver is compiled; ``NUMBA_CACHE_DIR`` moves it, :data:`CACHE_DIR`) and one
+option that is not part of its documented API, ``_nrt=False`` for the kernels
+(:func:`kernel`); ``tests/unit/test_kernels.py`` fails if a release of numba drops
+it.
 
 numba's on-disk cache checks only the file of the compiled function, a driver, not
 the kernels it inlines from other files nor the modules it reads constants from:
@@ -93,16 +94,19 @@ exponential (:mod:`liedyn.lie`, :mod:`liedyn.dexp`) and the tolerances
 
 
 def _cache_dir():
-    """``<__pycache__ of the engine>/numba-<digest of its sources and of
-    SOURCES>`` (in the temporary folder if that is not writable); other digests'
-    folders there are removed."""
+    """``<base>/numba-<digest of the engine's sources and of SOURCES>``; other
+    digests' folders there are removed. ``base`` is ``liedyn`` in numba's cache
+    folder if the environment sets one (``NUMBA_CACHE_DIR``), else the engine's
+    ``__pycache__`` (in the temporary folder if that is not writable)."""
     here = os.path.dirname(os.path.abspath(__file__))
     sources = sorted(os.path.join(here, f) for f in os.listdir(here)
                      if f.endswith(".py"))
     sources += [module.__file__ for module in SOURCES]
     base = os.path.join(here, "__pycache__")
-    if not os.access(here, os.W_OK) or (os.path.isdir(base)
-                                        and not os.access(base, os.W_OK)):
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        base = os.path.join(os.environ["NUMBA_CACHE_DIR"], "liedyn")
+    elif not os.access(here, os.W_OK) or (os.path.isdir(base)
+                                          and not os.access(base, os.W_OK)):
         base = os.path.join(tempfile.gettempdir(), "liedyn-numba")
     name = "numba-" + sources_digest(sources)
     if os.path.isdir(base):

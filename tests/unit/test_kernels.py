@@ -808,6 +808,27 @@ def test_compiled_drivers_are_cached_in_the_folder_of_their_sources():
     assert any(f.endswith(".nbi") for f in cached), cached
 
 
+@pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
+def test_numba_cache_dir_moves_the_cache(tmp_path):
+    """NUMBA_CACHE_DIR, numba's setting of its cache folder, moves liedyn's too (to
+    a folder ``liedyn`` there), and the drivers compiled in that process are cached
+    there."""
+    script = """
+import numpy as np
+import liedyn as ld
+from liedyn.engine import jit
+ld.rnea(ld.robots.serial_chain(2), np.zeros(2), np.zeros(2), np.zeros(2))
+print(jit.CACHE_DIR)
+"""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    run = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                         text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    folder = Path(run.stdout.strip())
+    assert folder.parent == tmp_path / "liedyn" and folder.name.startswith("numba-")
+    assert any(folder.rglob("*.nbi"))
+
+
 def test_the_digest_follows_every_source(tmp_path):
     a, b = tmp_path / "a.py", tmp_path / "b.py"
     a.write_text("x = 1\n")
