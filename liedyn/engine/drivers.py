@@ -205,9 +205,11 @@ def workspace(topo, body_slots, block_slots, like):
     slots, ``d`` with ``block_slots`` slots per coordinate; not initialised
     (:func:`prepare` sets what the kernels read before they write it)."""
     N, nv = topo.shape[0] - 1, topo[0, VI]
-    return (empty((N + 1, body_slots * LANES), like),
-            empty((nv, COORDINATE_SLOTS * LANES), like),
-            empty((nv, block_slots * LANES), like))
+    a, b, d = body_slots * LANES, COORDINATE_SLOTS * LANES, block_slots * LANES
+    n, m = (N + 1) * a, nv * b                  # one allocation, cut in three
+    all_ = empty((n + m + nv * d,), like)
+    return (all_[:n].reshape((N + 1, a)), all_[n:n + m].reshape((nv, b)),
+            all_[n + m:].reshape((nv, d)))
 
 
 @kernel
