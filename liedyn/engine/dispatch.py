@@ -145,18 +145,15 @@ def _flatten(model):
     return topo, body, np.zeros((N, 6))
 
 
-_TWINS: dict = {}
-
-
 def one_state(driver):
     """``driver``'s twin in the engine for one state (:mod:`.one_state`), which
-    every batch of one state runs: the same source compiled for chunks of one."""
-    twin = _TWINS.get(driver)
-    if twin is None:
+    every batch of one state runs: the same source compiled for chunks of one
+    (found on first use, then kept as ``driver.twin``)."""
+    if driver.twin is None:
         copy = vars(_one_state.drivers()).values()
-        twin = _TWINS[driver] = next(d for d in copy if isinstance(d, _jit.Driver)
-                                     and d.f.__name__ == driver.f.__name__)
-    return twin
+        driver.twin = next(d for d in copy if isinstance(d, _jit.Driver)
+                           and d.f.__name__ == driver.f.__name__)
+    return driver.twin
 
 
 # --- threads ----------------------------------------------------------------------
@@ -387,7 +384,7 @@ def run(driver, model, states, outputs, f_ext=None, extra=(), wrenches=True,
         args = flat[:2] + states + ((flat[2] if f_ext is None else f_ext,)
                                     if wrenches else ()) + extra + into
         try:
-            status = one_state(driver).fast(*args, check)
+            status = (driver.twin or one_state(driver)).fast(*args, check)
         except (TypeError, ValueError):    # not numba's types: converted below
             pass
         else:

@@ -160,6 +160,7 @@ class Driver:
         self.f = f
         self.by_types = {}
         self.fast = self._not_yet
+        self.twin = None            # of the engine for one state (dispatch)
 
     @staticmethod
     def _not_yet(*args):
