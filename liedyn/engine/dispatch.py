@@ -330,8 +330,10 @@ def _empty(outputs, nv, batch=1, dtype=_F64):
     n = batch * nv
     if outputs is VECTOR:
         return (np.empty(n, dtype),)
-    return tuple([np.empty(n, dtype) if o == "v" else np.empty((n, nv), dtype)
-                  for o in outputs])
+    arrays = []
+    for o in outputs:
+        arrays.append(np.empty((n,) if o == "v" else (n, nv), dtype))
+    return tuple(arrays)
 
 
 def _into(out, outputs, nv, batch, dtype, inputs):
