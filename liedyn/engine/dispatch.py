@@ -48,8 +48,8 @@ from .spatial import (
     VI,
 )
 
-__all__ = ["flat_model", "use_kernels", "run", "rnea", "mass_matrix", "aba",
-           "hybrid", "inverse_mass_matrix", "rnea_partials", "aba_partials",
+__all__ = ["flat_model", "use_kernels", "one_state", "run", "rnea", "mass_matrix",
+           "aba", "hybrid", "inverse_mass_matrix", "rnea_partials", "aba_partials",
            "set_num_threads", "get_num_threads"]
 
 _CODES = {J.Fixed: L.FIXED, J.Revolute: L.REVOLUTE, J.Prismatic: L.PRISMATIC,

@@ -179,9 +179,9 @@ LINE = 64
 @kernel(allocates=True)
 def empty(shape, like):
     """An uninitialised array of ``shape`` and of the dtype of ``like`` that starts
-    on a multiple of :data:`LINE` bytes (numba's ``np.empty`` gives one of 32 or
-    64): then, if each row is a multiple of ``LINE`` bytes long, a vector load of a
-    row's numbers never straddles two cache lines."""
+    on a multiple of :data:`LINE` bytes (numba's ``np.empty`` starts on one of 32,
+    not always of 64): then, if each row is a multiple of ``LINE`` bytes long, no
+    vector load of a row's numbers straddles two cache lines."""
     n, size = 1, like.itemsize
     for k in shape:
         n *= k
@@ -207,9 +207,9 @@ def workspace(topo, body_slots, block_slots, like):
     N, nv = topo.shape[0] - 1, topo[0, VI]
     a, b, d = body_slots * LANES, COORDINATE_SLOTS * LANES, block_slots * LANES
     n, m = (N + 1) * a, nv * b                  # one allocation, cut in three
-    all_ = empty((n + m + nv * d,), like)
-    return (all_[:n].reshape((N + 1, a)), all_[n:n + m].reshape((nv, b)),
-            all_[n + m:].reshape((nv, d)))
+    block = empty((n + m + nv * d,), like)
+    return (block[:n].reshape((N + 1, a)), block[n:n + m].reshape((nv, b)),
+            block[n + m:].reshape((nv, d)))
 
 
 @kernel
