@@ -278,18 +278,18 @@ def bare_calls(case):
     run), on inputs already validated and flattened, with their checks off: what a
     public single call costs beyond them is the overhead of its input checks and
     dispatch."""
-    ONE = one_state.drivers()
+    single = one_state.drivers()
     m = case.model
     topo, body, no_f = dispatch.flat_model(m)
     nv, off = m.nv, K.CHECK_OFF
     u = np.array(case.prescribed)
-    return {"rnea": lambda q, dq, ddq, tau: ONE.rnea_loop.fast(
+    return {"rnea": lambda q, dq, ddq, tau: single.rnea_loop.fast(
                 topo, body, q, dq, ddq, no_f, np.empty(nv), off),
-            "mass matrix": lambda q, dq, ddq, tau: ONE.crba_loop.fast(
+            "mass matrix": lambda q, dq, ddq, tau: single.crba_loop.fast(
                 topo, body, q, np.zeros((nv, nv)), off),
-            "aba": lambda q, dq, ddq, tau: ONE.aba_loop.fast(
+            "aba": lambda q, dq, ddq, tau: single.aba_loop.fast(
                 topo, body, q, dq, tau, no_f, np.empty(nv), off),
-            "hybrid": lambda q, dq, ddq, tau: ONE.hybrid_loop.fast(
+            "hybrid": lambda q, dq, ddq, tau: single.hybrid_loop.fast(
                 topo, body, q, dq, ddq, tau, no_f, u, np.empty(nv), np.empty(nv),
                 off)}
 
