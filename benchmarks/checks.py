@@ -70,20 +70,21 @@ def check_times(model):
     dq, ddq = rng.normal(size=(2, model.nv))
     tau = ld.rnea(model, q, dq, ddq)
     ld.aba(model, q, dq, tau)
-    topo, body, no_f_ext = dispatch.flat_model(model)
+    topo, body, no_f_ext, _ = dispatch.flat_model(model)
     out = np.empty(model.nv)
     single = one_state.drivers()                 # the drivers single calls run
+    work = dispatch.work(topo, np.float64, single)
     return {
         "rnea (whole call)": best(lambda: ld.rnea(model, q, dq, ddq), 3000),
         "rnea driver, checks off": best(lambda: single.rnea_loop.fast(
-            topo, body, q, dq, ddq, no_f_ext, out, K.CHECK_OFF), 3000),
+            topo, body, q, dq, ddq, no_f_ext, out, work, K.CHECK_OFF), 3000),
         "rnea driver, checks on": best(lambda: single.rnea_loop.fast(
-            topo, body, q, dq, ddq, no_f_ext, out, K.CHECK_STATE), 3000),
+            topo, body, q, dq, ddq, no_f_ext, out, work, K.CHECK_STATE), 3000),
         "aba (whole call)": best(lambda: ld.aba(model, q, dq, tau), 3000),
         "aba driver, checks off": best(lambda: single.aba_loop.fast(
-            topo, body, q, dq, tau, no_f_ext, out, K.CHECK_OFF), 3000),
+            topo, body, q, dq, tau, no_f_ext, out, work, K.CHECK_OFF), 3000),
         "aba driver, checks on": best(lambda: single.aba_loop.fast(
-            topo, body, q, dq, tau, no_f_ext, out, K.CHECK_STATE), 3000),
+            topo, body, q, dq, tau, no_f_ext, out, work, K.CHECK_STATE), 3000),
         "compiled: lengths, NaN, inf, quaternions (bad_input)": best(
             lambda: lengths_and_values(topo, q, dq, ddq, no_f_ext), 20000),
         "compiled: unit quaternions alone": best(lambda: quaternions(topo, q),

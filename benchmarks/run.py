@@ -280,18 +280,19 @@ def bare_calls(case):
     dispatch."""
     single = one_state.drivers()
     m = case.model
-    topo, body, no_f = dispatch.flat_model(m)
+    topo, body, no_f, _ = dispatch.flat_model(m)
+    work = dispatch.work(topo, np.float64, single)
     nv, off = m.nv, K.CHECK_OFF
     u = np.array(case.prescribed)
     return {"rnea": lambda q, dq, ddq, tau: single.rnea_loop.fast(
-                topo, body, q, dq, ddq, no_f, np.empty(nv), off),
+                topo, body, q, dq, ddq, no_f, np.empty(nv), work, off),
             "mass matrix": lambda q, dq, ddq, tau: single.crba_loop.fast(
-                topo, body, q, np.zeros((nv, nv)), off),
+                topo, body, q, np.zeros((nv, nv)), work, off),
             "aba": lambda q, dq, ddq, tau: single.aba_loop.fast(
-                topo, body, q, dq, tau, no_f, np.empty(nv), off),
+                topo, body, q, dq, tau, no_f, np.empty(nv), work, off),
             "hybrid": lambda q, dq, ddq, tau: single.hybrid_loop.fast(
                 topo, body, q, dq, ddq, tau, no_f, u, np.empty(nv), np.empty(nv),
-                off)}
+                work, off)}
 
 
 def reference(f):

@@ -48,9 +48,9 @@ from .spatial import (
     VI,
 )
 
-__all__ = ["flat_model", "use_kernels", "one_state", "run", "rnea", "mass_matrix",
-           "aba", "hybrid", "inverse_mass_matrix", "rnea_partials", "aba_partials",
-           "set_num_threads", "get_num_threads"]
+__all__ = ["flat_model", "use_kernels", "work", "one_state", "run", "rnea",
+           "mass_matrix", "aba", "hybrid", "inverse_mass_matrix", "rnea_partials",
+           "aba_partials", "set_num_threads", "get_num_threads"]
 
 _CODES = {J.Fixed: L.FIXED, J.Revolute: L.REVOLUTE, J.Prismatic: L.PRISMATIC,
           J.Helical: L.HELICAL, J.Screw: L.SCREW, J.Universal: L.UNIVERSAL,
@@ -97,14 +97,15 @@ def flat_model(model):
     """The arrays the kernels read, built once and cached on the model
     (:attr:`liedyn.model.Model.flat_model`).
 
-    Returns ``(topo, body, no_f_ext)``: ``topo`` (N+1, 6) int64 with the parent,
-    joint code, the offsets of each body's coordinates and its ``nv`` and ``nq``
-    (row 0: -1, what the model holds (quaternions, charts with singular sets,
-    joints whose ``S`` depends on ``q``: the flags of
+    Returns ``(topo, body, no_f_ext, spare)``: ``topo`` (N+1, 6) int64 with the
+    parent, joint code, the offsets of each body's coordinates and its ``nv`` and
+    ``nq`` (row 0: -1, what the model holds (quaternions, charts with singular
+    sets, joints whose ``S`` depends on ``q``: the flags of
     :mod:`liedyn.engine.spatial`, which let the checks skip what a model lacks),
     ``nq``, ``nv``, 0, 0); ``body`` (N+1, 66) with joint parameters, placement
     ``X_i``, inertia ``I_i`` and armature (row 0: ``dV_0 = (0, -g)``); zero external
-    wrenches (N, 6).
+    wrenches (N, 6); the drivers' scratch memory for one float64 state that no call
+    is using (a list of arrays, :func:`work`: each call takes one and puts it back).
     ``None`` if some joint has no kernel or some inertia or placement is not real
     (then the reference implementation runs). The model's edits drop the cache
     (:func:`liedyn.model.edited`): ``model.inertias[i] = ...`` rebuilds it (the
@@ -142,7 +143,18 @@ def _flatten(model):
     topo[0, PARENT], topo[0, JOINT] = -1, flags
     topo[0, QI], topo[0, VI] = model.nq, model.nv
     body[0, 3:6] = -np.asarray(model.gravity, dtype=float)        # dV_0 = (0, -g)
-    return topo, body, np.zeros((N, 6))
+    return topo, body, np.zeros((N, 6)), []
+
+
+def work(topo, dtype, engine=K):
+    """The scratch memory of a driver of ``engine`` (the drivers' module of the
+    engine of chunks, or of the engine for one state): its
+    :func:`~liedyn.engine.drivers.work_length` numbers of ``dtype``, starting on a
+    cache line (numpy starts an array on a multiple of 16 bytes)."""
+    n, size = engine.work_length(topo), np.dtype(dtype).itemsize
+    raw = np.empty(n + K.LINE // size, dtype)
+    start = -raw.ctypes.data % K.LINE // size
+    return raw[start:start + n]
 
 
 def one_state(driver):
@@ -247,20 +259,23 @@ def _pool(workers):
     return _POOL[0]
 
 
-def _in_threads(driver, model, B, args, lengths, check):
-    """``driver`` on ``args`` (whose ``lengths`` are the rows of one state; ``0``:
-    not per state), in as many threads as :func:`_threads_for` gives; the worst
-    status of the shares."""
-    compiled = driver.compiled(args + (check,))
+def _in_threads(driver, engine, model, B, args, lengths, check):
+    """``driver`` of ``engine`` on ``args`` (whose ``lengths`` are the rows of one
+    state; ``0``: not per state), in as many threads as :func:`_threads_for` gives,
+    each with its own scratch memory (:func:`work`); the worst status of the
+    shares."""
     T = _threads_for(B, model.nbodies)
+    works = [work(args[0], args[-1].dtype, engine) for _ in range(T)]
+    compiled = driver.compiled(args + (works[0], check))
     if T == 1:
-        return compiled(*args, check)
+        return compiled(*args, works[0], check)
     bounds = [B * t // T for t in range(T + 1)]
 
     def share(t):
         a, b = bounds[t], bounds[t + 1]
         return compiled(*(x if n == 0 or x.shape[0] == n else x[a * n:b * n]
-                          for x, n in zip(args, lengths, strict=True)), check)
+                          for x, n in zip(args, lengths, strict=True)),
+                        works[t], check)
     futures = [_pool(T - 1).submit(share, t) for t in range(1, T)]
     status = [share(0)] + [f.result() for f in futures]
     return max(status)
@@ -328,8 +343,6 @@ matrices (..., nv, nv)."""
 def _empty(outputs, nv, batch=1, dtype=_F64):
     """The output arrays of ``batch`` states, as the drivers take them."""
     n = batch * nv
-    if outputs is VECTOR:
-        return (np.empty(n, dtype),)
     arrays = []
     for o in outputs:
         arrays.append(np.empty((n,) if o == "v" else (n, nv), dtype))
@@ -372,29 +385,39 @@ def run(driver, model, states, outputs, f_ext=None, extra=(), wrenches=True,
     float64) refuses anything else with a ``TypeError`` (a ``ValueError`` for an
     empty list) (:class:`liedyn.engine.jit.Driver`), and the general path converts
     it. A batch of one state runs the driver's twin of the engine for one state
-    (:func:`one_state`), larger batches the engine of chunks.
+    (:func:`one_state`), larger batches the engine of chunks. The drivers' scratch
+    memory (:func:`work`) of one float64 state is kept with the flattened model and
+    used again; a batch gets its own.
     """
     flat = model.flat_model if _KERNELS[0] else None
-    check = STATE if f_ext is None else ALL
-    inputs = [] if out is None else [x for x in states + (f_ext,)
-                                     if isinstance(x, np.ndarray)]
-    into = None
-    if flat and body is None:
-        into = _empty(outputs, model.nv) if out is None else _into(
-            out, outputs, model.nv, (), _F64, inputs)
-    if into is not None:                   # one state, float64 outputs
-        args = flat[:2] + states + ((flat[2] if f_ext is None else f_ext,)
-                                    if wrenches else ()) + extra + into
-        try:
-            status = (driver.twin or one_state(driver)).fast(*args, check)
-        except (TypeError, ValueError):    # not numba's types: converted below
-            pass
+    if flat and body is None:              # one state of float64 numbers?
+        topo, body0, zeros, spare = flat
+        if out is None:
+            into = (np.empty(model.nv),) if outputs is VECTOR else _empty(
+                outputs, model.nv)
         else:
-            return None if status else (into if out is None else tuple(out))
+            inputs = [x for x in states + (f_ext,) if isinstance(x, np.ndarray)]
+            into = _into(out, outputs, model.nv, (), _F64, inputs)
+        if into is not None:
+            wrench = (zeros if f_ext is None else f_ext,) if wrenches else ()
+            try:
+                scratch = spare.pop()      # one that no other call is using
+            except IndexError:
+                scratch = work(topo, _F64, _one_state.drivers())
+            try:
+                status = (driver.twin or one_state(driver)).fast(
+                    topo, body0, *states, *wrench, *extra, *into, scratch,
+                    STATE if f_ext is None else ALL)
+            except (TypeError, ValueError):    # not numba's types: converted below
+                pass
+            else:
+                return None if status else (into if out is None else tuple(out))
+            finally:
+                spare.append(scratch)
     flat = flat_model(model) if _jit.ENABLED else None
     if flat is None:
         return None
-    topo, body0, zeros = flat
+    topo, body0, zeros, _ = flat
     N, nq, nv = model.nbodies, model.nq, model.nv
     tails = [(nq,)] + [(nv,)] * (len(states) - 1)
     arrays = list(states)
@@ -406,18 +429,21 @@ def run(driver, model, states, outputs, f_ext=None, extra=(), wrenches=True,
         return None
     batch, arrays = prepared
     B = math.prod(batch)
+    engine = K
     if B == 1:
-        driver = one_state(driver)
+        driver, engine = one_state(driver), _one_state.drivers()
     if out is None:
         into = _empty(outputs, nv, B, arrays[0].dtype)
     else:
-        into = _into(out, outputs, nv, batch, arrays[0].dtype, inputs)
+        into = _into(out, outputs, nv, batch, arrays[0].dtype,
+                     [x for x in states + (f_ext,) if isinstance(x, np.ndarray)])
         if into is None:
             return None
     args = (topo, body0 if body is None else body, *arrays, *extra, *into)
     lengths = [0, 0, nq] + [nv] * (len(states) - 1) + [N] * wrenches
     lengths += [0] * len(extra) + [nv] * len(into)
-    if _in_threads(driver, model, B, args, lengths, check):
+    check = STATE if f_ext is None else ALL
+    if _in_threads(driver, engine, model, B, args, lengths, check):
         return None
     if out is not None:
         return tuple(out)

@@ -6,10 +6,11 @@ test inside.
 A driver gets one state, or ``B`` states flattened into one axis: ``q`` of length
 ``nq`` or ``B nq``, ``dq`` of length ``nv`` or ``B nv``, ``f_ext`` of ``N`` or
 ``B N`` rows (one state's length: shared by the batch), the outputs of ``B nv``
-rows. It
-allocates the workspaces of one chunk of :data:`~liedyn.engine.spatial.LANES`
-states (:func:`workspace`) and, chunk after chunk, copies the chunk's states into
-their rows (:func:`gather`), runs the kernel and copies the results out
+rows, and its scratch memory ``work`` (:func:`work_length` numbers of the
+outputs' dtype, allocated by the caller: a driver allocates nothing). It cuts the
+workspaces of one chunk of :data:`~liedyn.engine.spatial.LANES` states from
+``work`` (:func:`workspaces`) and, chunk after chunk, copies the chunk's states
+into their rows (:func:`gather`), runs the kernel and copies the results out
 (:func:`scatter`). It returns 0, or 1 for input that the checks refuse, or 2 for a
 non-finite result, or 3 (the partials) for a joint whose ``S`` depends on ``q``;
 the public function then re-runs the reference path, which computes the same
@@ -176,40 +177,90 @@ LINE = 64
 """Bytes of a cache line, and of the widest vectors (AVX-512: 8 doubles)."""
 
 
-@kernel(allocates=True)
-def empty(shape, like):
-    """An uninitialised array of ``shape`` and of the dtype of ``like`` that starts
-    on a multiple of :data:`LINE` bytes (numba's ``np.empty`` starts on one of 32,
-    not always of 64): then, if each row is a multiple of ``LINE`` bytes long, no
-    vector load of a row's numbers straddles two cache lines."""
-    n, size = 1, like.itemsize
-    for k in shape:
-        n *= k
-    raw = np.empty(n + LINE // size, like.dtype)
-    start = (LINE - raw.ctypes.data % LINE) % LINE // size
-    return raw[start:start + n].reshape(shape)
+@kernel
+def padded(n):
+    """``n`` rounded up to a multiple of 8: the length of a row of a matrix whose
+    row operations are loops along its rows, so that they compile into vector
+    instructions (of 2, 4 or 8 numbers) with no remainder left to a scalar loop,
+    and (for an array that starts on a cache line) every row starts on one."""
+    return (n + 7) // 8 * 8
 
 
-@kernel(allocates=True)
-def zeros(shape, like):
-    """:func:`empty`, filled with zeros."""
-    out = empty(shape, like)
-    out[...] = 0
-    return out
-
-
-@kernel(allocates=True)
-def workspace(topo, body_slots, block_slots, like):
-    """The workspaces of a chunk (:mod:`liedyn.engine.kernels`), of the dtype of
-    ``like``: ``w`` with ``body_slots`` slots per body, ``c`` with the coordinates'
-    slots, ``d`` with ``block_slots`` slots per coordinate; not initialised
-    (:func:`prepare` sets what the kernels read before they write it)."""
+@kernel
+def layout(topo):
+    """Where the parts of a driver's scratch memory ``work`` start, and its length:
+    ``(c, d, m, Mb, X, marks, end)``, each a multiple of 8 numbers past the one
+    before. ``work`` holds the workspaces of a chunk, sized for the algorithm that
+    needs most (the partials): ``w`` (the bodies' rows, from 0), ``c`` (the
+    coordinates' rows), ``d`` (the joint blocks' rows), ``m`` (three (nv, nv)
+    matrices per state of the chunk), one state's ``Mb`` (nv, nv) and system ``X``
+    (nv, padded(3 nv)), and ``marks``, integers (:func:`marks`)."""
     N, nv = topo.shape[0] - 1, topo[0, VI]
-    a, b, d = body_slots * LANES, COORDINATE_SLOTS * LANES, block_slots * LANES
-    n, m = (N + 1) * a, nv * b                  # one allocation, cut in three
-    block = empty((n + m + nv * d,), like)
-    return (block[:n].reshape((N + 1, a)), block[n:n + m].reshape((nv, b)),
-            block[n + m:].reshape((nv, d)))
+    c = padded((N + 1) * max(ABA_SLOTS, PARTIALS_SLOTS) * LANES)
+    d = c + padded(nv * COORDINATE_SLOTS * LANES)
+    m = d + padded(nv * max(BLOCK_SLOTS, PARTIALS_BLOCK_SLOTS) * LANES)
+    Mb = m + 3 * padded(nv * nv * LANES)
+    X = Mb + padded(nv * nv)
+    marks = X + nv * padded(3 * nv)
+    return c, d, m, Mb, X, marks, marks + padded(N + 1 + nv + nv * nv)
+
+
+@kernel
+def work_length(topo):
+    """The length of the array ``work`` that every driver takes: its scratch
+    memory (:func:`layout`). The caller allocates it, starting on a cache line, so
+    that the compiled drivers allocate nothing (numba then counts no references to
+    arrays: :class:`~liedyn.engine.jit.Driver`)."""
+    return layout(topo)[-1]
+
+
+@kernel
+def workspaces(work, topo, body_slots, block_slots):
+    """The workspaces of a chunk, cut from ``work`` (:func:`layout`): ``w`` with
+    ``body_slots`` slots per body, ``c`` with the coordinates' slots, ``d`` with
+    ``block_slots`` slots per coordinate; not initialised (:func:`prepare` sets what
+    the kernels read before they write it)."""
+    N, nv = topo.shape[0] - 1, topo[0, VI]
+    a, b, e = body_slots * LANES, COORDINATE_SLOTS * LANES, block_slots * LANES
+    c, d = layout(topo)[:2]
+    return (work[:(N + 1) * a].reshape((N + 1, a)),
+            work[c:c + nv * b].reshape((nv, b)),
+            work[d:d + nv * e].reshape((nv, e)))
+
+
+@kernel
+def matrices(work, topo, L):
+    """Three (nv, nv) matrices of each of the ``L`` states of a chunk, cut from
+    ``work``: entry ``(r, k)`` of a matrix of state ``l`` at ``[r nv + k, l]``;
+    not initialised."""
+    n, m = topo[0, VI] ** 2, layout(topo)[2]
+    a = padded(n * LANES)                                # each on a cache line
+    return (work[m:m + n * L].reshape((n, L)),
+            work[m + a:m + a + n * L].reshape((n, L)),
+            work[m + 2 * a:m + 2 * a + n * L].reshape((n, L)))
+
+
+@kernel
+def system(work, topo):
+    """One state's ``(Mb, X)``, cut from ``work``: ``Mb`` (nv, nv) and ``X`` (nv,
+    padded(3 nv)) (rows of whole cache lines), not initialised."""
+    nv = topo[0, VI]
+    Mb, X = layout(topo)[3:5]
+    return (work[Mb:Mb + nv * nv].reshape((nv, nv)),
+            work[X:X + nv * padded(3 * nv)].reshape((nv, padded(3 * nv))))
+
+
+@kernel
+def marks(work, topo):
+    """The integers of a driver's scratch, the end of ``work`` seen as int64:
+    ``inside`` (N+1), ``lam`` (nv) and ``rel`` (nv, nv): bodies in a subtree
+    (:func:`~liedyn.engine.kernels.rnea_partials_chunk`), the coordinates' parents
+    (:func:`~liedyn.engine.kernels.coordinate_parents`) and :func:`related`."""
+    N, nv = topo.shape[0] - 1, topo[0, VI]
+    k = layout(topo)[5]
+    ints = work[k:k + N + 1 + nv + nv * nv].view(np.int64)
+    return (ints[:N + 1], ints[N + 1:N + 1 + nv],
+            ints[N + 1 + nv:N + 1 + nv + nv * nv].reshape((nv, nv)))
 
 
 @kernel
@@ -300,24 +351,23 @@ def scatter(c, X, b0, B, out, L):
             out[(b0 + l) * nv + k] = c[k, at(X, l)]
 
 
-@kernel(allocates=True)
-def related(topo):
-    """``related[r, k]``: coordinates ``r`` and ``k`` belong to bodies on one path
-    to the ground (the same body, or one the other's ancestor), the entries of
-    ``M`` and of the partials of ``tau`` that the kernels write; the others are
-    zero (bodies on different branches). The forward partials read only these:
-    skipping the others' reads measured faster than reading their zeros."""
-    N, nv = topo.shape[0] - 1, topo[0, VI]
-    out = np.zeros((nv, nv), np.bool_)
+@kernel
+def related(topo, out):
+    """``out[r, k] = 1`` if coordinates ``r`` and ``k`` belong to bodies on one
+    path to the ground (the same body, or one the other's ancestor), the entries of
+    ``M`` and of the partials of ``tau`` that the kernels write, else 0 (bodies on
+    different branches: those entries are zero). The forward partials read only
+    these: skipping the others' reads measured faster than reading their zeros."""
+    N = topo.shape[0] - 1
+    out[...] = 0
     for i in range(1, N + 1):
         j = i
         while j > 0:                       # i and its ancestors j, both ways
             for r in range(topo[i, VI], topo[i, VI] + topo[i, NV]):
                 for k in range(topo[j, VI], topo[j, VI] + topo[j, NV]):
-                    out[r, k] = True
-                    out[k, r] = True
+                    out[r, k] = 1
+                    out[k, r] = 1
             j = topo[j, PARENT]
-    return out
 
 
 STREAM_BYTES = 1 << 20
@@ -326,15 +376,6 @@ is written by non-temporal stores (:func:`~liedyn.engine.jit.stream`): written
 plainly, each of its cache lines would be read from memory before being written,
 to be evicted by the next ones anyway. The drivers that stream call
 :func:`~liedyn.engine.jit.fence` before they return."""
-
-
-@kernel
-def padded(n):
-    """``n`` rounded up to a multiple of 8: the length of a row of a matrix whose
-    row operations are loops along its rows, so that they compile into vector
-    instructions (of 2, 4 or 8 numbers) with no remainder left to a scalar loop,
-    and (for an array from :func:`empty`) every row starts on a cache line."""
-    return (n + 7) // 8 * 8
 
 
 @kernel
@@ -361,12 +402,12 @@ def scatter_matrix(m, b0, B, out, L):
 
 # --- the drivers ------------------------------------------------------------------
 # Each runs a batch of B states through its kernel in chunks of L = min(B, LANES).
-def _rnea(topo, body, q, dq, ddq, f_ext, tau, check):
+def _rnea(topo, body, q, dq, ddq, f_ext, tau, work, check):
     B = states(topo, tau)
     if check and bad_input(topo, q, dq, ddq, f_ext, B, check):
         return 1
     L = min(B, LANES)
-    w, c, d = workspace(topo, BODY_SLOTS, 0, tau)
+    w, c, d = workspaces(work, topo, BODY_SLOTS, 0)
     prepare(topo, body, w, c, L)
     for b0 in range(0, B, max(L, 1)):
         gather_q(topo, q, b0, B, w, L)
@@ -378,13 +419,14 @@ def _rnea(topo, body, q, dq, ddq, f_ext, tau, check):
     return 0 if not check or all_finite(tau) else 2
 
 
-def _crba(topo, body, q, M, check):
-    B, nv = states(topo, M), topo[0, VI]
+def _crba(topo, body, q, M, work, check):
+    B = states(topo, M)
     if check and bad_configuration(topo, q, B):
         return 1
     L = min(B, LANES)
-    w, c, d = workspace(topo, ABA_SLOTS, 0, M)
-    m = zeros((nv * nv, max(L, 1)), M)                # zero off the paths
+    w, c, d = workspaces(work, topo, ABA_SLOTS, 0)
+    m = matrices(work, topo, max(L, 1))[0]
+    m[...] = 0                                        # zero off the paths
     prepare(topo, body, w, c, L)
     for b0 in range(0, B, max(L, 1)):
         gather_q(topo, q, b0, B, w, L)
@@ -394,13 +436,13 @@ def _crba(topo, body, q, M, check):
     return 0 if not check or all_finite(M) else 2
 
 
-def _aba(topo, body, q, dq, tau, f_ext, ddq, check):
+def _aba(topo, body, q, dq, tau, f_ext, ddq, work, check):
     B = states(topo, ddq)
     if check and (bad_input(topo, q, dq, tau, f_ext, B, check)
                   or not charts_ok(topo, q, B, CHART_TOL)):
         return 1
     L = min(B, LANES)
-    w, c, d = workspace(topo, ABA_SLOTS, BLOCK_SLOTS, ddq)
+    w, c, d = workspaces(work, topo, ABA_SLOTS, BLOCK_SLOTS)
     prepare(topo, body, w, c, L)
     for b0 in range(0, B, max(L, 1)):
         gather_q(topo, q, b0, B, w, L)
@@ -413,7 +455,7 @@ def _aba(topo, body, q, dq, tau, f_ext, ddq, check):
 
 
 def _hybrid(topo, body, q, dq, ddq, tau, f_ext, prescribed, tau_out, ddq_out,
-            check):
+            work, check):
     nv, N = topo[0, VI], topo.shape[0] - 1
     B = states(topo, tau_out)
     if check and (bad_input(topo, q, dq, tau, f_ext, B, check)
@@ -422,7 +464,7 @@ def _hybrid(topo, body, q, dq, ddq, tau, f_ext, prescribed, tau_out, ddq_out,
                   or not charts_ok(topo, q, B, CHART_TOL)):
         return 1
     L = min(B, LANES)
-    w, c, d = workspace(topo, ABA_SLOTS, BLOCK_SLOTS, tau_out)
+    w, c, d = workspaces(work, topo, ABA_SLOTS, BLOCK_SLOTS)
     prepare(topo, body, w, c, L)
     for b0 in range(0, B, max(L, 1)):
         gather_q(topo, q, b0, B, w, L)
@@ -438,17 +480,20 @@ def _hybrid(topo, body, q, dq, ddq, tau, f_ext, prescribed, tau_out, ddq_out,
     return 0
 
 
-def _rnea_partials(topo, body, q, dq, ddq, f_ext, dtau_dq, dtau_dv, M, check):
-    B, nv, N = states(topo, M), topo[0, VI], topo.shape[0] - 1
+def _rnea_partials(topo, body, q, dq, ddq, f_ext, dtau_dq, dtau_dv, M, work,
+                   check):
+    B = states(topo, M)
     if topo[0, JOINT] & VARYING_S:
         return 3
     if check and bad_input(topo, q, dq, ddq, f_ext, B, check):
         return 1
     L = min(B, LANES)
-    w, c, d = workspace(topo, PARTIALS_SLOTS, PARTIALS_BLOCK_SLOTS, M)
-    m = zeros((3, nv * nv, max(L, 1)), M)            # zero off the paths
-    mq, mv, mM = m[0], m[1], m[2]
-    inside = np.zeros(N + 1, np.bool_)
+    w, c, d = workspaces(work, topo, PARTIALS_SLOTS, PARTIALS_BLOCK_SLOTS)
+    mq, mv, mM = matrices(work, topo, max(L, 1))
+    mq[...] = 0                                      # zero off the paths
+    mv[...] = 0
+    mM[...] = 0
+    inside = marks(work, topo)[0]
     prepare(topo, body, w, c, L)
     finite = True
     for b0 in range(0, B, max(L, 1)):
@@ -459,7 +504,8 @@ def _rnea_partials(topo, body, q, dq, ddq, f_ext, dtau_dq, dtau_dv, M, check):
         rnea_chunk(topo, body, w, c, L)
         ground_frame_pass(topo, body, w, c, L)
         rnea_partials_chunk(topo, body, w, c, d, inside, mq, mv, mM, L)
-        finite = finite and all_finite(m)       # the chunk's results, in cache
+        finite = (finite and all_finite(mq) and all_finite(mv)  # the chunk's
+                  and all_finite(mM))                        # results, in cache
         scatter_matrix(mq, b0, B, dtau_dq, L)
         scatter_matrix(mv, b0, B, dtau_dv, L)
         scatter_matrix(mM, b0, B, M, L)
@@ -467,7 +513,8 @@ def _rnea_partials(topo, body, q, dq, ddq, f_ext, dtau_dq, dtau_dv, M, check):
     return 2 if check and not finite else 0
 
 
-def _aba_partials(topo, body, q, dq, tau, f_ext, dddq_dq, dddq_dv, Minv, check):
+def _aba_partials(topo, body, q, dq, tau, f_ext, dddq_dq, dddq_dv, Minv, work,
+                  check):
     """``(d ddq/dq, d ddq/d(dq), M^-1)`` of ``B`` states in one call, each (nv, nv)
     as (B nv, nv): per chunk ``ddq`` by :func:`~liedyn.engine.kernels.aba_chunk`,
     the partials of ``tau`` and ``M`` at it
@@ -475,22 +522,20 @@ def _aba_partials(topo, body, q, dq, tau, f_ext, dddq_dq, dddq_dv, Minv, check):
     :func:`~liedyn.engine.kernels.forward_partials`. Returns 3 if some
     joint's ``S`` depends on ``q``, 1 for bad input, a chart singularity or an
     ``M`` that is not positive definite, 2 for a non-finite result."""
-    B, nv, N = states(topo, Minv), topo[0, VI], topo.shape[0] - 1
+    B, nv = states(topo, Minv), topo[0, VI]
     if topo[0, JOINT] & VARYING_S:
         return 3
     if check and (bad_input(topo, q, dq, tau, f_ext, B, check)
                   or not charts_ok(topo, q, B, CHART_TOL)):
         return 1
     L = min(B, LANES)
-    w, c, d = workspace(topo, PARTIALS_SLOTS, PARTIALS_BLOCK_SLOTS, Minv)
-    m = empty((3, nv * nv, max(L, 1)), Minv)
-    mq, mv, mM = m[0], m[1], m[2]
-    Mb = empty((nv, nv), Minv)                   # one state's M, then its factor
-    X = zeros((nv, padded(3 * nv)), Minv)        # [1, -dtau/dq, -dtau/dv, 0]
-    lam = np.empty(nv, np.int64)
+    w, c, d = workspaces(work, topo, PARTIALS_SLOTS, PARTIALS_BLOCK_SLOTS)
+    mq, mv, mM = matrices(work, topo, max(L, 1))
+    Mb, X = system(work, topo)       # one state's M, then its factor; [1, -dtau/dq,
+    X[...] = 0                       # -dtau/dv, 0]
+    inside, lam, rel = marks(work, topo)
     coordinate_parents(topo, lam)
-    inside = np.zeros(N + 1, np.bool_)
-    rel = related(topo)
+    related(topo, rel)
     far = Minv.nbytes > STREAM_BYTES
     prepare(topo, body, w, c, L)
     finite = True

@@ -15,8 +15,8 @@ its reference implementation. Of numba it uses ``njit`` with explicit signatures
 fence, :func:`stream`), its cache folder (``numba.config.CACHE_DIR``, set while
 a driver is compiled; ``NUMBA_CACHE_DIR`` moves it, :data:`CACHE_DIR`) and one
 option that is not part of its documented API, ``_nrt=False`` for the kernels
-(:func:`kernel`); ``tests/unit/test_kernels.py`` fails if a release of numba drops
-it.
+(:func:`kernel`) and the drivers (:class:`Driver`), which allocate nothing;
+``tests/unit/test_kernels.py`` fails if a release of numba drops it.
 
 numba's on-disk cache checks only the file of the compiled function, a driver, not
 the kernels it inlines from other files nor the modules it reads constants from:
@@ -52,30 +52,29 @@ __all__ = ["ENABLED", "CACHE_DIR", "kernel", "compiled", "Driver", "sin", "cos",
            "exp_coefficients", "stream", "fence", "sources_digest"]
 
 
-def kernel(f=None, *, inline=False, allocates=False):
+def kernel(f=None, *, inline=False):
     """Mark a kernel: plain Python when called directly, compiled inside a driver.
 
     ``@kernel(inline=True)``: numba inlines it into its callers before compiling
     them (for an operator too large for LLVM to inline into a loop over the states,
     which a call inside it would keep from being vectorised). A kernel is compiled
-    without numba's reference counts (its option ``_nrt=False``): it never allocates
-    and only reads and writes the arrays it gets, whose owners outlive the call, and
-    the counts would cost an atomic operation per array and call, a fixed cost of
-    every call that single states feel; ``allocates=True`` for one that creates
-    arrays.
+    without numba's reference counts (its option ``_nrt=False``), as the drivers
+    are: it never allocates and only reads and writes the arrays it gets, whose
+    owners outlive the call, and the counts would cost an atomic operation per array
+    and call, a fixed cost of every call that single states feel.
     """
     if f is None:
-        return lambda g: kernel(g, inline=inline, allocates=allocates)
+        return lambda g: kernel(g, inline=inline)
     if numba is None:
         return f
-    options = {} if allocates else {"_nrt": False}
+    options = {"_nrt": False}
     if inline:
         options["inline"] = "always"
-    return register_jitable(**options)(f) if options else register_jitable(f)
+    return register_jitable(**options)(f)
 
 
 _OPTIONS = {"error_model": "numpy", "nogil": True, "fastmath": {"contract"},
-            "cache": True}
+            "cache": True, "_nrt": False}
 
 
 def sources_digest(paths):
@@ -153,7 +152,10 @@ class Driver:
     function runs the reference path, which raises the clear error.
     ``fastmath={"contract"}`` lets LLVM fuse a product and a sum into one
     multiply-add (rounded once instead of twice) and takes no other liberty: NaN and
-    inf keep their meaning, which the checks of the drivers need.
+    inf keep their meaning, which the checks of the drivers need. ``_nrt=False``:
+    a driver allocates nothing (its caller gives it its scratch memory), so numba
+    neither counts references to its arrays nor wraps each in a record of its own
+    when it is called, a fixed cost of every call.
     """
 
     def __init__(self, f):

@@ -41,7 +41,7 @@ from liedyn.derivatives import aba_partials, rnea_partials
 from liedyn.engine import dispatch as _exec
 from liedyn.engine import drivers as K
 from liedyn.engine import jit as _jit
-from liedyn.engine import kernels, spatial
+from liedyn.engine import kernels, one_state, spatial
 from liedyn.forward_dynamics import aba, aba_pass, inverse_mass_matrix
 from liedyn.hybrid_dynamics import hybrid, hybrid_pass
 from liedyn.inertia import spatial_inertia
@@ -428,15 +428,15 @@ def test_the_partials_drivers_report_a_non_finite_state_of_any_chunk(loop):
     cache): one overflowing state among 20 (its chunk the second) gives status 2,
     the same batch without it 0."""
     two = serial_chain(2)
-    topo, body, no_f = _exec.flat_model(two)
+    topo, body, no_f, _ = _exec.flat_model(two)
     B = 20
     q, x = np.zeros(B * 2), np.full(B * 2, 0.5)
     outputs = [np.empty((B * 2, 2)) for _ in range(3)]
-    driver = getattr(K, loop)
+    driver, work = getattr(K, loop), _exec.work(topo, np.float64)
     dq = np.full(B * 2, 0.5)
-    assert driver.run(topo, body, q, dq, x, no_f, *outputs, K.CHECK_STATE) == 0
+    assert driver.run(topo, body, q, dq, x, no_f, *outputs, work, K.CHECK_STATE) == 0
     dq[2 * 17] = 1e200
-    assert driver.run(topo, body, q, dq, x, no_f, *outputs, K.CHECK_STATE) == 2
+    assert driver.run(topo, body, q, dq, x, no_f, *outputs, work, K.CHECK_STATE) == 2
 
 
 def test_gimbal_lock_of_one_state_raises_the_chart_error():
@@ -547,7 +547,7 @@ def test_forward_partials_refuse_a_singular_mass_matrix():
     model = random_tree(5, np.random.default_rng(1), joint_types=("revolute",
                                                                   "spherical"))
     assert model.parent == [-1, 0, 1, 2, 2, 3]           # bodies 3 and 4: two branches
-    topo, _, _ = _exec.flat_model(model)
+    topo = _exec.flat_model(model)[0]
     n, rng = model.nv, np.random.default_rng(5)
     lam = np.empty(n, np.int64)
     kernels.coordinate_parents(topo, lam)
@@ -626,11 +626,12 @@ def test_aba_and_hybrid_chunks_share_one_articulation_step(monkeypatch):
         return counted
     for name in ("articulation_step", "acceleration_step"):
         monkeypatch.setattr(kernels, name, spy(name))
-    topo, body, _ = _exec.flat_model(model)
+    topo, body = _exec.flat_model(model)[:2]
     body = body.copy()
     for chunk, args in ((kernels.aba_chunk, ()), (kernels.hybrid_chunk, (prescribed,))):
         calls.clear()
-        w, c, d = K.workspace(topo, spatial.ABA_SLOTS, spatial.BLOCK_SLOTS, q)
+        w, c, d = K.workspaces(_exec.work(topo, q.dtype), topo, spatial.ABA_SLOTS,
+                               spatial.BLOCK_SLOTS)
         K.prepare(topo, body, w, c, 1)
         K.gather_q(topo, q, 0, 1, w, 1)
         K.gather_wrenches(np.zeros((N, 6)), 0, 1, w, 1)
@@ -695,13 +696,13 @@ def test_the_single_state_code_refuses_other_types():
     model, q, dq, ddq, f_ext = random_state(3)
     rnea(model, q, dq, ddq)                        # the float64 code exists now
     fast = _exec.one_state(K.rnea_loop).fast
-    topo, body, zeros = _exec.flat_model(model)
-    tau = np.empty(model.nv)
-    good = (topo, body, q, dq, ddq, zeros, tau, K.CHECK_STATE)
+    topo, body, zeros, _ = _exec.flat_model(model)
+    tau, work = np.empty(model.nv), _exec.work(topo, np.float64, one_state.drivers())
+    good = (topo, body, q, dq, ddq, zeros, tau, work, K.CHECK_STATE)
     assert fast(*good) == 0
     assert relerr(tau, rnea_pass(model, q, dq, ddq).tau) <= 1e-12
     odd = {2: q.astype(np.float32), 3: strided(dq), 4: read_only(ddq),
-           5: zeros + 0j, 6: tau.tolist()}
+           5: zeros + 0j, 6: tau.tolist(), 7: work + 0j}
     for k, x in odd.items():
         with pytest.raises(TypeError):
             fast(*good[:k], x, *good[k + 1:])
@@ -714,14 +715,14 @@ def test_one_state_runs_the_engine_compiled_for_chunks_of_one():
     executes from the same files with LANES = 1: its workspace rows hold one state,
     its machine code is cached apart, and the engine of chunks is left as it was
     (the other tests compare the two: single states against batches)."""
-    from liedyn.engine import one_state
     copy = one_state.drivers()
     assert sys.modules[one_state.PACKAGE + ".spatial"].LANES == 1
-    assert spatial.LANES == 16 and K.workspace is not copy.workspace
+    assert spatial.LANES == 16 and K.workspaces is not copy.workspaces
     model, q, dq, ddq, _ = random_state(11)
-    topo, body, _ = _exec.flat_model(model)
-    narrow = copy.workspace(topo, spatial.BODY_SLOTS, 0, np.zeros(1))[0]
-    wide = K.workspace(topo, spatial.BODY_SLOTS, 0, np.zeros(1))[0]
+    topo = _exec.flat_model(model)[0]
+    narrow = copy.workspaces(_exec.work(topo, float, copy), topo, spatial.BODY_SLOTS,
+                             0)[0]
+    wide = K.workspaces(_exec.work(topo, float), topo, spatial.BODY_SLOTS, 0)[0]
     assert (narrow.shape[1], wide.shape[1]) == (spatial.BODY_SLOTS, 16 * spatial.BODY_SLOTS)
     twin = _exec.one_state(K.aba_loop)
     assert twin is copy.aba_loop and twin.folder != K.aba_loop.folder
@@ -729,6 +730,37 @@ def test_one_state_runs_the_engine_compiled_for_chunks_of_one():
     ddq1 = aba(model, q, dq, ddq)
     assert len(K.aba_loop.signatures) == before and twin.signatures
     assert relerr(ddq1, aba_pass(model, q, dq, ddq).ddq) <= 1e-12
+
+
+@pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
+def test_single_calls_on_threads_each_get_their_own_scratch_memory():
+    """Single states computed on four threads at once on one model (the drivers
+    release the GIL) equal the reference, each call taking scratch memory that no
+    other is using from those the flattened model keeps: afterwards it keeps at most
+    one per thread, and the calls of one thread reuse one."""
+    from concurrent.futures import ThreadPoolExecutor
+    model = random_tree(6, np.random.default_rng(3))
+    rng = np.random.default_rng(4)
+    states = [(model.random_configuration(rng), *rng.normal(size=(2, model.nv)))
+              for _ in range(40)]
+    rnea(model, *states[0])                     # flattens the model
+    spare = _exec.flat_model(model)[3]
+    rnea(model, *states[0])
+    assert len(spare) == 1
+    kept = spare[0]
+    aba(model, *states[1])
+    rnea_partials(model, *states[2])
+    assert spare == [kept]
+
+    def both(state):
+        return rnea(model, *state), aba(model, *state)
+    with ThreadPoolExecutor(4) as pool:
+        for _ in range(5):
+            results = list(pool.map(both, states))
+    for (tau, ddq), state in zip(results, states, strict=True):
+        assert relerr(tau, rnea_pass(model, *state).tau) <= 1e-12
+        assert relerr(ddq, aba_pass(model, *state).ddq) <= 1e-12
+    assert 1 <= len(spare) <= 4
 
 
 def test_without_the_compiler_the_public_functions_run_the_reference():
@@ -921,31 +953,36 @@ def test_outputs_larger_than_the_caches_equal_those_written_plainly(n_threads):
             assert relerr(big[b0:b0 + 80], plain) <= 1e-12, (b0, r)
 
 
-@pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
-def test_workspaces_start_on_a_cache_line():
-    """The drivers' arrays (drivers.empty, drivers.zeros) start on a multiple of
-    LINE bytes, whatever numba's allocator gives, for floats and complex numbers
-    and shapes of one to three dimensions; a chunk's workspace rows then all do."""
-    import numba
-
-    @numba.njit
-    def addresses(like):
-        out = []
-        for k in range(1, 40):
-            out.append(K.empty((k,), like).ctypes.data)
-            out.append(K.zeros((k, 3), like).ctypes.data)
-            out.append(K.empty((2, k, 5), like).ctypes.data)
-        return out
-    for like in (np.zeros(1), np.zeros(1, complex)):
-        assert all(a % K.LINE == 0 for a in addresses(like))
-    model = random_tree(5, np.random.default_rng(2))
-    topo, _, _ = _exec.flat_model(model)
-    w, c, d = numba.njit(lambda t, x: K.workspace(t, spatial.ABA_SLOTS,
-                                                   spatial.BLOCK_SLOTS, x))(topo, np.zeros(1))
-    for x in (w, c, d):
-        assert x.ctypes.data % K.LINE == 0 and x.strides[0] % K.LINE == 0
-    z = numba.njit(lambda x: K.zeros((3, 4, 16), x))(np.zeros(1))
-    assert z.shape == (3, 4, 16) and not z.any()
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("dtype", [np.float64, np.complex128])
+def test_the_scratch_memory_starts_on_a_cache_line_and_its_parts_are_apart(seed,
+                                                                           dtype):
+    """dispatch.work starts on a multiple of LINE bytes, whatever numpy's allocator
+    gives; the parts the drivers cut from it (drivers.layout) lie inside it, none
+    overlapping another, in both engines, the numbers' parts each on a cache line
+    (rows of the chunk engine's workspaces: whole cache lines); the integers at its
+    end are the driver's own."""
+    model = random_tree(4 + seed, np.random.default_rng(seed))
+    topo = _exec.flat_model(model)[0]
+    for engine in (K, one_state.drivers()):
+        works = [_exec.work(topo, dtype, engine) for _ in range(8)]
+        assert all(x.ctypes.data % K.LINE == 0 for x in works)
+        work = works[0]
+        assert work.shape == (engine.work_length(topo),) and work.dtype == dtype
+        parts = [*engine.workspaces(work, topo, spatial.PARTIALS_SLOTS,
+                                    spatial.PARTIALS_BLOCK_SLOTS),
+                 *engine.matrices(work, topo, engine.LANES),
+                 *engine.system(work, topo), *engine.marks(work, topo)]
+        for k, x in enumerate(parts):
+            assert x.size and np.shares_memory(x, work), k
+            assert k >= len(parts) - 3 or x.ctypes.data % K.LINE == 0, k
+            assert not any(np.shares_memory(x, y) for y in parts[k + 1:]), k
+        if engine is K:
+            assert all(x.strides[0] % K.LINE == 0 for x in parts[:3])
+        inside, lam, rel = parts[-3:]
+        assert inside.dtype == lam.dtype == rel.dtype == np.int64
+        assert (inside.shape, lam.shape, rel.shape) == (
+            (model.nbodies + 1,), (model.nv,), (model.nv, model.nv))
 
 
 @pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
@@ -1057,12 +1094,13 @@ def test_kernels_are_compiled_without_reference_counts():
     with numba's option _nrt=False (not part of its documented API), it counts no
     references to them, an atomic operation per array and call. The table's kernel
     and the joints' (too large for LLVM to inline into their caller) compiled here:
-    their functions hold no reference count. If a numba release drops or ignores
-    the option, this test fails."""
+    their functions hold no reference count; nor do the drivers, compiled with it
+    too (they allocate nothing: the caller gives them their scratch memory). If a
+    numba release drops or ignores the option, this test fails."""
     import numba
     model = serial_chain(2)
-    topo, body, _ = _exec.flat_model(model)
-    w, c, _ = K.workspace(topo, spatial.BODY_SLOTS, 0, np.zeros(1))
+    topo, body = _exec.flat_model(model)[:2]
+    w, c, _ = K.workspaces(_exec.work(topo, float), topo, spatial.BODY_SLOTS, 0)
     K.prepare(topo, body, w, c, 1)
     caller = numba.njit(lambda topo, body, w, c: kernels.rnea_chunk(topo, body, w, c, 1))
     caller(topo, body, w, c)
@@ -1073,3 +1111,7 @@ def test_kernels_are_compiled_without_reference_counts():
     assert kernel_bodies, list(functions)
     for f in kernel_bodies:
         assert "@NRT_incref" not in f and "@NRT_decref" not in f
+    rnea(model, *np.zeros((3, model.nv)))                  # the one-state driver
+    fast = _exec.one_state(K.rnea_loop).fast
+    ir = fast.inspect_llvm(fast.signatures[0])
+    assert "@NRT_incref" not in ir and "@NRT_decref" not in ir
