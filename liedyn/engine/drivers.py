@@ -401,12 +401,20 @@ def scatter_matrix(m, b0, B, out, L):
 
 
 # --- the drivers ------------------------------------------------------------------
-# Each runs a batch of B states through its kernel in chunks of L = min(B, LANES).
+@kernel
+def lanes(B):
+    """The states of a chunk, for a batch of ``B``: :data:`LANES`, fewer for a
+    smaller batch. In the engine for one state, one: a constant, which the compiler
+    folds into the loops over the chunk's states and drops them."""
+    return 1 if LANES == 1 else min(B, LANES)
+
+
+# Each runs a batch of B states through its kernel in chunks of L = lanes(B).
 def _rnea(topo, body, q, dq, ddq, f_ext, tau, work, check):
     B = states(topo, tau)
     if check and bad_input(topo, q, dq, ddq, f_ext, B, check):
         return 1
-    L = min(B, LANES)
+    L = lanes(B)
     w, c, d = workspaces(work, topo, BODY_SLOTS, 0)
     prepare(topo, body, w, c, L)
     for b0 in range(0, B, max(L, 1)):
@@ -423,7 +431,7 @@ def _crba(topo, body, q, M, work, check):
     B = states(topo, M)
     if check and bad_configuration(topo, q, B):
         return 1
-    L = min(B, LANES)
+    L = lanes(B)
     w, c, d = workspaces(work, topo, ABA_SLOTS, 0)
     m = matrices(work, topo, max(L, 1))[0]
     m[...] = 0                                        # zero off the paths
@@ -441,7 +449,7 @@ def _aba(topo, body, q, dq, tau, f_ext, ddq, work, check):
     if check and (bad_input(topo, q, dq, tau, f_ext, B, check)
                   or not charts_ok(topo, q, B, CHART_TOL)):
         return 1
-    L = min(B, LANES)
+    L = lanes(B)
     w, c, d = workspaces(work, topo, ABA_SLOTS, BLOCK_SLOTS)
     prepare(topo, body, w, c, L)
     for b0 in range(0, B, max(L, 1)):
@@ -463,7 +471,7 @@ def _hybrid(topo, body, q, dq, ddq, tau, f_ext, prescribed, tau_out, ddq_out,
                   or prescribed.shape[0] != N
                   or not charts_ok(topo, q, B, CHART_TOL)):
         return 1
-    L = min(B, LANES)
+    L = lanes(B)
     w, c, d = workspaces(work, topo, ABA_SLOTS, BLOCK_SLOTS)
     prepare(topo, body, w, c, L)
     for b0 in range(0, B, max(L, 1)):
@@ -487,7 +495,7 @@ def _rnea_partials(topo, body, q, dq, ddq, f_ext, dtau_dq, dtau_dv, M, work,
         return 3
     if check and bad_input(topo, q, dq, ddq, f_ext, B, check):
         return 1
-    L = min(B, LANES)
+    L = lanes(B)
     w, c, d = workspaces(work, topo, PARTIALS_SLOTS, PARTIALS_BLOCK_SLOTS)
     mq, mv, mM = matrices(work, topo, max(L, 1))
     mq[...] = 0                                      # zero off the paths
@@ -528,7 +536,7 @@ def _aba_partials(topo, body, q, dq, tau, f_ext, dddq_dq, dddq_dv, Minv, work,
     if check and (bad_input(topo, q, dq, tau, f_ext, B, check)
                   or not charts_ok(topo, q, B, CHART_TOL)):
         return 1
-    L = min(B, LANES)
+    L = lanes(B)
     w, c, d = workspaces(work, topo, PARTIALS_SLOTS, PARTIALS_BLOCK_SLOTS)
     mq, mv, mM = matrices(work, topo, max(L, 1))
     Mb, X = system(work, topo)       # one state's M, then its factor; [1, -dtau/dq,

@@ -718,6 +718,8 @@ def test_one_state_runs_the_engine_compiled_for_chunks_of_one():
     copy = one_state.drivers()
     assert sys.modules[one_state.PACKAGE + ".spatial"].LANES == 1
     assert spatial.LANES == 16 and K.workspaces is not copy.workspaces
+    assert [K.lanes(B) for B in (1, 3, 16, 40)] == [1, 3, 16, 16]
+    assert [copy.lanes(B) for B in (1, 3, 40)] == [1, 1, 1]   # a constant there
     model, q, dq, ddq, _ = random_state(11)
     topo = _exec.flat_model(model)[0]
     narrow = copy.workspaces(_exec.work(topo, float, copy), topo, spatial.BODY_SLOTS,
