@@ -227,9 +227,9 @@ def operations(model, alg, rng):
         chunk = {"rnea": K.rnea_chunk, "aba": K.aba_chunk}[alg]
     except (ImportError, AttributeError):
         return None
-    topo, body, _ = dispatch.flat_model(model)
+    topo, body = dispatch.flat_model(model)[:2]
     counted = np.vectorize(Counted, otypes=[object])
-    ws = D.workspace(topo, S.ABA_SLOTS, S.BLOCK_SLOTS, np.zeros(1))
+    ws = D.workspaces(dispatch.work(topo, float), topo, S.ABA_SLOTS, S.BLOCK_SLOTS)
     w, c, d = (np.zeros(x.shape, dtype=object) for x in ws)
     for x in (w, c, d):                      # state 0 counts, the other lanes not
         x[:] = 0.0
