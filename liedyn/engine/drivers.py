@@ -80,8 +80,9 @@ def all_finite(x):
     NaN or inf, i.e. has all 11 exponent bits set (IEEE 754): ``e + 1`` reaches
     ``0x800`` only for ``e = 0x7FF``. Integer operations without a branch per entry,
     so that the compiled loop is vectorised (it checks every output, mass matrices
-    included)."""
-    bits = x.reshape(-1).view(np.int64)
+    included). A vector is read as it is: numba's ``reshape`` calls a C function,
+    a fixed cost that the checks of one state would feel."""
+    bits = x.view(np.int64) if x.ndim == 1 else x.reshape(-1).view(np.int64)
     seen = 0
     for k in range(bits.shape[0]):
         seen |= ((bits[k] >> 52) & 0x7FF) + 1
