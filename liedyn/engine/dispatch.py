@@ -353,11 +353,12 @@ def _into(out, outputs, nv, batch, dtype, inputs):
     """The arrays of ``out`` (the caller's, for the driver's ``outputs``) as the
     driver writes them ((B nv,) or (B nv, nv) views), or ``None`` unless each is a
     C-contiguous writable array of shape ``batch + (nv,)`` or ``batch + (nv, nv)``
-    and of ``dtype``, sharing memory with no other and with none of ``inputs``:
-    then the reference path computes the result and copies it or says what is
-    wrong (:func:`liedyn._checks.outputs`)."""
+    and of ``dtype``, sharing memory with no other and with none of the arrays
+    among ``inputs``: then the reference path computes the result and copies it or
+    says what is wrong (:func:`liedyn._checks.outputs`)."""
     if not isinstance(out, (tuple, list)) or len(out) != len(outputs):
         return None
+    inputs = [x for x in inputs if isinstance(x, np.ndarray)]
     views = []
     for k, (x, o) in enumerate(zip(out, outputs, strict=True)):
         shape = batch + ((nv,) if o == "v" else (nv, nv))
@@ -396,8 +397,7 @@ def run(driver, model, states, outputs, f_ext=None, extra=(), wrenches=True,
             into = (np.empty(model.nv),) if outputs is VECTOR else _empty(
                 outputs, model.nv)
         else:
-            inputs = [x for x in states + (f_ext,) if isinstance(x, np.ndarray)]
-            into = _into(out, outputs, model.nv, (), _F64, inputs)
+            into = _into(out, outputs, model.nv, (), _F64, states + (f_ext,))
         if into is not None:
             wrench = (zeros if f_ext is None else f_ext,) if wrenches else ()
             try:
@@ -435,8 +435,7 @@ def run(driver, model, states, outputs, f_ext=None, extra=(), wrenches=True,
     if out is None:
         into = _empty(outputs, nv, B, arrays[0].dtype)
     else:
-        into = _into(out, outputs, nv, batch, arrays[0].dtype,
-                     [x for x in states + (f_ext,) if isinstance(x, np.ndarray)])
+        into = _into(out, outputs, nv, batch, arrays[0].dtype, states + (f_ext,))
         if into is None:
             return None
     args = (topo, body0 if body is None else body, *arrays, *extra, *into)

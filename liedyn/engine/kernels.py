@@ -15,8 +15,8 @@ compiles the code for float64 and complex128 numbers into the drivers
 (chapter 11 counts its operations that way). The joints are in
 :mod:`liedyn.engine.joints`.
 
-The workspaces of a chunk (:func:`liedyn.engine.drivers.workspaces`): ``w`` has a row
-per body ``i = 0..N``, ``c`` a row per velocity coordinate, ``d`` a row per
+The workspaces of a chunk (:func:`liedyn.engine.drivers.workspaces`): ``w`` has a
+row per body ``i = 0..N``, ``c`` a row per velocity coordinate, ``d`` a row per
 coordinate of a joint's ``n x n`` blocks; the slots of a row are named in
 :mod:`liedyn.engine.spatial` (``w[i]``'s slot ``V`` holds ``V_i``). Row 0 of ``w``
 is the ground: ``V_0 = 0`` and ``dV_0 = (0, -g)`` (Kim (2012), footnote 6), its
