@@ -11,12 +11,13 @@ environment variable ``LIEDYN_DISABLE_JIT=1`` (or numba's own
 ``NUMBA_DISABLE_JIT=1``), :data:`ENABLED` is False and every public function runs
 its reference implementation. Of numba it uses ``njit`` with explicit signatures
 (with ``nogil=True``: the drivers run side by side on threads),
-``register_jitable``, ``overload``, ``intrinsic`` (LLVM's non-temporal store and
-fence, :func:`stream`), its cache folder (``numba.config.CACHE_DIR``, set while
-a driver is compiled; ``NUMBA_CACHE_DIR`` moves it, :data:`CACHE_DIR`) and one
-option that is not part of its documented API, ``_nrt=False`` for the kernels
-(:func:`kernel`) and the drivers (:class:`Driver`), which allocate nothing;
-``tests/unit/test_kernels.py`` fails if a release of numba drops it.
+``register_jitable``, ``overload``, ``intrinsic`` (a non-temporal store, x86-64's
+``movnti`` in inline assembly, and a fence: :func:`stream`), its cache folder
+(``numba.config.CACHE_DIR``, set while a driver is compiled; ``NUMBA_CACHE_DIR``
+moves it, :data:`CACHE_DIR`) and one option that is not part of its documented
+API, ``_nrt=False`` for the kernels (:func:`kernel`) and the drivers
+(:class:`Driver`), which allocate nothing; ``tests/unit/test_kernels.py`` fails if
+a release of numba drops it.
 
 numba's on-disk cache checks only the file of the compiled function, a driver, not
 the kernels it inlines from other files nor the modules it reads constants from:
@@ -298,12 +299,22 @@ if numba is not None:
     from numba.core import types as nbtypes
     from numba.extending import intrinsic
 
+    _X86 = llvm.get_process_triple().startswith(("x86_64", "i386", "i686"))
+    _X86_64 = llvm.get_process_triple().startswith("x86_64")
+    if _X86_64:
+        llvm.initialize_native_asmparser()       # for the inline assembly below
+
     @intrinsic
     def _store_nontemporal(_typingctx, out, i, j, x):
-        """LLVM's ``store`` of ``x`` into ``out[i, j]`` with the ``!nontemporal``
-        mark (LLVM Language Reference, "store" instruction)."""
+        """A non-temporal store of ``x`` into ``out[i, j]``. x86-64: SSE2's
+        ``movnti`` of the number's 64-bit words (one, or two for a complex
+        number), written as an instruction (inline assembly): a lone double has a
+        non-temporal store only on AMD's CPUs (SSE4a's ``movntsd``), and LLVM drops
+        the mark of a double's store on the others, turning a store of its bits as
+        an integer back into one of a double first. Elsewhere LLVM's ``store`` with
+        the ``!nontemporal`` mark (LLVM Language Reference, "store" instruction)."""
         if not (isinstance(out, nbtypes.Array) and out.ndim == 2
-                and isinstance(out.dtype, (nbtypes.Float, nbtypes.Complex))):
+                and out.dtype in (nbtypes.float64, nbtypes.complex128)):
             return None
 
         def codegen(context, builder, sig, args):
@@ -315,14 +326,24 @@ if numba is not None:
             ptr = cgutils.get_item_pointer(context, builder, aty, ary, inds,
                                            wraparound=False)
             x = context.cast(builder, x, sig.args[3], aty.dtype)
-            data = context.data_model_manager[aty.dtype].as_data(builder, x)
-            store = builder.store(data, ptr)
-            store.set_metadata("nontemporal", builder.module.add_metadata(
-                [ir.Constant(ir.IntType(32), 1)]))
+            if _X86_64:
+                i64 = ir.IntType(64)
+                words = builder.bitcast(ptr, i64.as_pointer())
+                parts = [x] if aty.dtype == nbtypes.float64 else [
+                    builder.extract_value(x, 0), builder.extract_value(x, 1)]
+                movnti = ir.InlineAsm(
+                    ir.FunctionType(ir.VoidType(), [i64.as_pointer(), i64]),
+                    "movntiq $1, ($0)", "r,r,~{memory}", side_effect=True)
+                for k, part in enumerate(parts):
+                    builder.call(movnti, [builder.gep(words, [ir.Constant(i64, k)]),
+                                          builder.bitcast(part, i64)])
+            else:                                            # pragma: no cover
+                data = context.data_model_manager[aty.dtype].as_data(builder, x)
+                store = builder.store(data, ptr)
+                store.set_metadata("nontemporal", builder.module.add_metadata(
+                    [ir.Constant(ir.IntType(32), 1)]))
             return context.get_dummy_value()
         return nbtypes.void(out, i, j, x), codegen
-
-    _X86 = llvm.get_process_triple().startswith(("x86_64", "i386", "i686"))
 
     @intrinsic
     def _fence(_typingctx):

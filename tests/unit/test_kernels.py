@@ -1016,6 +1016,43 @@ def test_stream_stores_non_temporally_and_fence_orders_them():
 
 
 @pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
+def test_streamed_doubles_stay_non_temporal_on_a_cpu_without_sse4a():
+    """Compiled for a CPU without AMD's SSE4a (Intel's, here Haswell's features:
+    no lone double has a non-temporal store), jit.stream of floats and of complex
+    numbers is still a non-temporal store (SSE2's movnti of their 64-bit words), not
+    the plain store LLVM makes of a double's marked store there."""
+    import llvmlite.binding as llvm
+    if not llvm.get_process_triple().startswith("x86_64"):
+        pytest.skip("the instructions are x86-64's")
+    script = """
+import re
+import numba
+import numpy as np
+from liedyn.engine import jit
+
+@numba.njit
+def write(out, x):
+    for i in range(out.shape[0]):
+        jit.stream(out, i, 0, x)
+for x in (1.5, 1.5 + 2j):
+    out = np.zeros((3, 1), type(x))
+    write(out, x)
+    assert (out == x).all()
+for sig in write.signatures:
+    asm = write.inspect_asm(sig)
+    print(len(re.findall(r"\\smovnti\\w*\\s", asm)))
+"""
+    env = dict(os.environ, NUMBA_CPU_NAME="haswell",
+               NUMBA_CPU_FEATURES="+avx,+avx2,+fma,+sse4.2,+popcnt,+bmi,+bmi2,+f16c,"
+                                  "+lzcnt,+movbe,+cx16,+xsave,-sse4a,-avx512f")
+    run = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                         text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    counts = [int(n) for n in run.stdout.split()]        # floats, complex numbers
+    assert len(counts) == 2 and min(counts) >= 1, counts
+
+
+@pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
 def test_a_batch_shared_among_threads_is_split_at_the_state_and_shared_inputs_kept():
     """Inputs that hold one state for the whole batch (q, f_ext here) reach every share
     whole; the others are split by states."""
