@@ -67,11 +67,7 @@ import liedyn  # noqa: E402
 from liedyn import joints as J  # noqa: E402
 from liedyn.crba import mass_matrix  # noqa: E402
 from liedyn.derivatives import aba_partials, rnea_partials  # noqa: E402
-from liedyn.engine import (  # noqa: E402
-    dispatch,
-    jit,
-    one_state,  # noqa: E402
-)
+from liedyn.engine import dispatch, jit, one_state  # noqa: E402
 from liedyn.engine import drivers as K  # noqa: E402
 from liedyn.forward_dynamics import aba  # noqa: E402
 from liedyn.hybrid_dynamics import hybrid, hybrid_direct  # noqa: E402

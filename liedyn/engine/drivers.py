@@ -499,9 +499,8 @@ def _rnea_partials(topo, body, q, dq, ddq, f_ext, dtau_dq, dtau_dv, M, work,
     L = lanes(B)
     w, c, d = workspaces(work, topo, PARTIALS_SLOTS, PARTIALS_BLOCK_SLOTS)
     mq, mv, mM = matrices(work, topo, max(L, 1))
-    mq[...] = 0                                      # zero off the paths
-    mv[...] = 0
-    mM[...] = 0
+    for m in (mq, mv, mM):
+        m[...] = 0                                   # zero off the paths
     inside = marks(work, topo)[0]
     prepare(topo, body, w, c, L)
     finite = True
@@ -513,8 +512,8 @@ def _rnea_partials(topo, body, q, dq, ddq, f_ext, dtau_dq, dtau_dv, M, work,
         rnea_chunk(topo, body, w, c, L)
         ground_frame_pass(topo, body, w, c, L)
         rnea_partials_chunk(topo, body, w, c, d, inside, mq, mv, mM, L)
-        finite = (finite and all_finite(mq) and all_finite(mv)  # the chunk's
-                  and all_finite(mM))                        # results, in cache
+        # the chunk's results, while they are in cache
+        finite = finite and all_finite(mq) and all_finite(mv) and all_finite(mM)
         scatter_matrix(mq, b0, B, dtau_dq, L)
         scatter_matrix(mv, b0, B, dtau_dv, L)
         scatter_matrix(mM, b0, B, M, L)

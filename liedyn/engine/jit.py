@@ -299,8 +299,9 @@ if numba is not None:
     from numba.core import types as nbtypes
     from numba.extending import intrinsic
 
-    _X86 = llvm.get_process_triple().startswith(("x86_64", "i386", "i686"))
-    _X86_64 = llvm.get_process_triple().startswith("x86_64")
+    _TRIPLE = llvm.get_process_triple()
+    _X86 = _TRIPLE.startswith(("x86_64", "i386", "i686"))
+    _X86_64 = _TRIPLE.startswith("x86_64")
     if _X86_64:
         llvm.initialize_native_asmparser()       # for the inline assembly below
 
