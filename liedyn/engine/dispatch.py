@@ -390,7 +390,7 @@ def run(driver, model, states, outputs, f_ext=None, extra=(), wrenches=True,
     memory (:func:`work`) of one float64 state is kept with the flattened model and
     used again; a batch gets its own.
     """
-    flat = model.flat_model if _KERNELS[0] else None
+    flat = model.flat_model if _KERNELS[0] and _jit.ENABLED else None
     if flat and body is None:              # one state of float64 numbers?
         topo, body0, zeros, spare = flat
         if out is None:

@@ -768,7 +768,8 @@ def test_single_calls_on_threads_each_get_their_own_scratch_memory():
 def test_without_the_compiler_the_public_functions_run_the_reference():
     """LIEDYN_DISABLE_JIT=1, read at import: no driver exists, the dispatch
     declines, and rnea, aba, mass_matrix and hybrid give exactly what the
-    reference implementations give."""
+    reference implementations give, also on a model flattened already (as
+    chapter 11 does to run the kernels as plain Python)."""
     script = """
 import numpy as np
 from liedyn.engine import dispatch, drivers, jit
@@ -783,6 +784,7 @@ model = random_tree(6, rng)
 q = model.random_configuration(rng)
 dq, x = rng.normal(size=(2, model.nv))
 assert dispatch.rnea(model, q, dq, x) is None
+assert dispatch.flat_model(model) is not None
 # the public functions call the reference: the same function on the same input
 assert np.array_equal(rnea(model, q, dq, x), rnea_pass(model, q, dq, x).tau)
 assert np.array_equal(aba(model, q, dq, x), aba_pass(model, q, dq, x).ddq)
