@@ -215,7 +215,7 @@ def work_length(topo):
     return layout(topo)[-1]
 
 
-@kernel
+@kernel(inline=True)
 def workspaces(work, topo, body_slots, block_slots):
     """The workspaces of a chunk, cut from ``work`` (:func:`layout`): ``w`` with
     ``body_slots`` slots per body, ``c`` with the coordinates' slots, ``d`` with
@@ -229,7 +229,7 @@ def workspaces(work, topo, body_slots, block_slots):
             work[d:d + nv * e].reshape((nv, e)))
 
 
-@kernel
+@kernel(inline=True)
 def matrices(work, topo, L):
     """Three (nv, nv) matrices of each of the ``L`` states of a chunk, cut from
     ``work``: entry ``(r, k)`` of a matrix of state ``l`` at ``[r nv + k, l]``;
@@ -241,7 +241,7 @@ def matrices(work, topo, L):
             work[m + 2 * a:m + 2 * a + n * L].reshape((n, L)))
 
 
-@kernel
+@kernel(inline=True)
 def system(work, topo):
     """One state's ``(Mb, X)``, cut from ``work``: ``Mb`` (nv, nv) and ``X`` (nv,
     padded(3 nv)) (rows of whole cache lines), not initialised."""
@@ -251,7 +251,7 @@ def system(work, topo):
             work[X:X + nv * padded(3 * nv)].reshape((nv, padded(3 * nv))))
 
 
-@kernel
+@kernel(inline=True)
 def marks(work, topo):
     """The integers of a driver's scratch, the end of ``work`` seen as int64:
     ``inside`` (N+1), ``lam`` (nv) and ``rel`` (nv, nv): bodies in a subtree

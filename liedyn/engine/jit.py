@@ -62,7 +62,12 @@ def kernel(f=None, *, inline=False):
     without numba's reference counts (its option ``_nrt=False``), as the drivers
     are: it never allocates and only reads and writes the arrays it gets, whose
     owners outlive the call, and the counts would cost an atomic operation per array
-    and call, a fixed cost of every call that single states feel.
+    and call, a fixed cost of every call that single states feel. A kernel that
+    returns a view of an array it gets (the parts of the scratch memory,
+    :func:`~liedyn.engine.drivers.workspaces`) is inlined: a caller compiled with
+    reference counts (a test, a reader's own ``numba.njit`` function) then counts
+    the view it gets; from a kernel compiled without them, the caller would release
+    it once too often, freeing memory still in use.
     """
     if f is None:
         return lambda g: kernel(g, inline=inline)

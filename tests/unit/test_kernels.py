@@ -1156,3 +1156,45 @@ def test_kernels_are_compiled_without_reference_counts():
     fast = _exec.one_state(K.rnea_loop).fast
     ir = fast.inspect_llvm(fast.signatures[0])
     assert "@NRT_incref" not in ir and "@NRT_decref" not in ir
+
+
+_MALLOC_DEBUG = Path("/usr/lib/x86_64-linux-gnu/libc_malloc_debug.so.0")
+
+
+@pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
+@pytest.mark.skipif(not _MALLOC_DEBUG.exists(), reason="glibc's malloc checks absent")
+def test_the_parts_of_the_scratch_memory_can_be_cut_by_code_that_counts_references():
+    """The kernels that return views of the scratch memory, called 1,000 times from a
+    function compiled with numba's reference counts: each view is counted there
+    (the kernels are inlined), and no memory is freed while in use. glibc's checks of
+    its heap (MALLOC_CHECK_=3, in the library it loads first) abort the process at
+    the first corrupted block; compiled without the counts, the views were released
+    once too often and the process aborted."""
+    script = """
+import numba
+import numpy as np
+from liedyn.engine import dispatch, drivers as K, spatial as SP
+from liedyn.robots import serial_chain
+
+topo = dispatch.flat_model(serial_chain(3))[0]
+work = dispatch.work(topo, np.float64)
+
+
+@numba.njit                                     # with numba's reference counts
+def cut(work, topo):
+    w, c, d = K.workspaces(work, topo, SP.PARTIALS_SLOTS, SP.PARTIALS_BLOCK_SLOTS)
+    m = K.matrices(work, topo, 1)[0]
+    Mb, X = K.system(work, topo)
+    inside, lam, rel = K.marks(work, topo)
+    return w.size + c.size + d.size + m.size + Mb.size + X.size + lam.size + rel.size
+
+
+sizes = {cut(work, topo) for _ in range(1000)}
+blocks = [np.ones(k) for k in range(2000)]      # the heap is still sound
+print(len(sizes), sum(b.size for b in blocks))
+"""
+    env = dict(os.environ, LD_PRELOAD=str(_MALLOC_DEBUG), MALLOC_CHECK_="3")
+    run = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                         text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["1", str(sum(range(2000)))]
