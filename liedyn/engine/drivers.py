@@ -25,6 +25,7 @@ from .jit import compiled, fence, kernel, stream
 from .joints import joint_axis
 from .kernels import (
     aba_chunk,
+    body_wrench,
     coordinate_parents,
     crba_chunk,
     forward_partials,
@@ -32,6 +33,7 @@ from .kernels import (
     hybrid_chunk,
     rnea_chunk,
     rnea_partials_chunk,
+    wrench_recursion,
 )
 from .spatial import (
     A0,
@@ -525,8 +527,10 @@ def _aba_partials(topo, body, q, dq, tau, f_ext, dddq_dq, dddq_dv, Minv, work,
                   check):
     """``(d ddq/dq, d ddq/d(dq), M^-1)`` of ``B`` states in one call, each (nv, nv)
     as (B nv, nv): per chunk ``ddq`` by :func:`~liedyn.engine.kernels.aba_chunk`,
-    the partials of ``tau`` and ``M`` at it
-    (:func:`~liedyn.engine.kernels.rnea_partials_chunk`), then per state
+    the wrenches ``F_i`` of Table 2 at the ABA's ``V_i`` and ``dV_i``
+    (:func:`~liedyn.engine.kernels.body_wrench`,
+    :func:`~liedyn.engine.kernels.wrench_recursion`), the partials of ``tau`` and
+    ``M`` there (:func:`~liedyn.engine.kernels.rnea_partials_chunk`), then per state
     :func:`~liedyn.engine.kernels.forward_partials`. Returns 3 if some
     joint's ``S`` depends on ``q``, 1 for bad input, a chart singularity or an
     ``M`` that is not positive definite, 2 for a non-finite result."""
@@ -552,8 +556,10 @@ def _aba_partials(topo, body, q, dq, tau, f_ext, dddq_dq, dddq_dv, Minv, work,
         gather_wrenches(f_ext, b0, B, w, L)
         gather(c, DQ, dq, b0, B, L)
         gather(c, TAU, tau, b0, B, L)
-        aba_chunk(topo, body, w, c, d, L)               # ddq into the slots DDQ
-        rnea_chunk(topo, body, w, c, L)                 # tau at it, then Table 5
+        aba_chunk(topo, body, w, c, d, L)       # ddq, V_i and dV_i in their slots
+        for i in range(1, topo.shape[0]):       # F_i at them (42), then Table 5
+            body_wrench(body, i, w, L)
+        wrench_recursion(topo, body, w, c, L)
         ground_frame_pass(topo, body, w, c, L)
         rnea_partials_chunk(topo, body, w, c, d, inside, mq, mv, mM, L)
         for l in range(min(L, B - b0)):

@@ -166,7 +166,6 @@ def rnea_chunk(topo, body, w, c, L):
         joint_sum(w, i, SDQ, c, v, n, DQ, L)
         joint_sum(w, i, SDDQ, c, v, n, DDQ, L)
         copy_slots(w, i, V, lam, V, 12)         # V_lambda(i), dV_lambda(i)
-        I = body_inertia(body, i)
         for l in range(L):
             Ri, pi = load_transform(w, i, l)
             Sdq = load6(w, i, SDQ, l)
@@ -176,8 +175,31 @@ def rnea_chunk(topo, body, w, c, L):
                        load6(w, i, SDDQ, l))                                  # (41)
             store6(w, i, V, l, Vi)
             store6(w, i, DV, l, dVi)
-            IdV = ssub(inertia_mul(I, dVi), ad_star_mul(Vi, inertia_mul(I, Vi)))
-            store6(w, i, F, l, ssub(IdV, load6(w, i, FEXT, l)))               # (42)
+        body_wrench(body, i, w, L)                                            # (42)
+    wrench_recursion(topo, body, w, c, L)
+
+
+@kernel
+def body_wrench(body, i, w, L):
+    """Body ``i``'s own terms of Kim (2012), eq. (42), from ``V_i``, ``dV_i`` and
+    ``F_i^ext`` in its slots ``V``, ``DV``, ``FEXT``: ``F_i = I_i dV_i - ad*_{V_i}
+    I_i V_i - F_i^ext`` into its slot ``F``, before its children's wrenches are
+    added (:func:`wrench_recursion`)."""
+    I = body_inertia(body, i)
+    for l in range(L):
+        Vi, dVi = load6(w, i, V, l), load6(w, i, DV, l)
+        IdV = ssub(inertia_mul(I, dVi), ad_star_mul(Vi, inertia_mul(I, Vi)))
+        store6(w, i, F, l, ssub(IdV, load6(w, i, FEXT, l)))
+
+
+@kernel
+def wrench_recursion(topo, body, w, c, L):
+    """The backward recursion of Kim (2012), Table 2, on the bodies' own terms
+    (:func:`body_wrench`) in their slots ``F``: from the leaves, ``F_i +=
+    sum_{k in mu(i)} Ad*_{T_{i,k}^-1} F_k`` (42), each body adding its term to its
+    parent's sum, and ``tau_i = S_i^T F_i`` into the slots ``TAU`` (plus the rotor's
+    ``armature ddq_i``, ``ddq`` in the slots ``DDQ``)."""
+    N = topo.shape[0] - 1
     for i in range(N, 0, -1):                # F_i is complete: children came first
         lam, v, n = topo[i, PARENT], topo[i, VI], topo[i, NV]
         for r in range(n):
