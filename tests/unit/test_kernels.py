@@ -21,6 +21,7 @@
 ``pytest --no-jit`` runs the same tests without the compiler (the reference path).
 """
 import contextlib
+import ctypes.util
 import functools
 import os
 import re
@@ -1158,11 +1159,11 @@ def test_kernels_are_compiled_without_reference_counts():
     assert "@NRT_incref" not in ir and "@NRT_decref" not in ir
 
 
-_MALLOC_DEBUG = Path("/usr/lib/x86_64-linux-gnu/libc_malloc_debug.so.0")
+_MALLOC_DEBUG = ctypes.util.find_library("c_malloc_debug")     # glibc 2.34 and later
 
 
 @pytest.mark.skipif(not _jit.ENABLED, reason="numba absent or disabled")
-@pytest.mark.skipif(not _MALLOC_DEBUG.exists(), reason="glibc's malloc checks absent")
+@pytest.mark.skipif(_MALLOC_DEBUG is None, reason="glibc's malloc checks absent")
 def test_the_parts_of_the_scratch_memory_can_be_cut_by_code_that_counts_references():
     """The kernels that return views of the scratch memory, called 1,000 times from a
     function compiled with numba's reference counts: each view is counted there
@@ -1193,7 +1194,7 @@ sizes = {cut(work, topo) for _ in range(1000)}
 blocks = [np.ones(k) for k in range(2000)]      # the heap is still sound
 print(len(sizes), sum(b.size for b in blocks))
 """
-    env = dict(os.environ, LD_PRELOAD=str(_MALLOC_DEBUG), MALLOC_CHECK_="3")
+    env = dict(os.environ, LD_PRELOAD=_MALLOC_DEBUG, MALLOC_CHECK_="3")
     run = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
                          text=True, timeout=600)
     assert run.returncode == 0, run.stderr
